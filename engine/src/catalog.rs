@@ -1,0 +1,227 @@
+//! The list of games, their setup options, and [`AnyGame`]: one value that
+//! holds a game of any kind and speaks in notation strings, for the table.
+//!
+//! A game joins the catalog by implementing [`Variant`] and adding one line to
+//! the `catalog!` invocation at the bottom of this file.
+
+use crate::error::{ActionError, SetupError};
+use crate::event::Event;
+use crate::game::Game;
+use crate::seat::{Outcome, Seat, Viewer};
+use crate::view::View;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// Setup options as the players gave them: `army` = `human`, and options given
+/// by the player of one seat suffixed with it: `army.1` = `undead`.
+pub type Options = BTreeMap<String, String>;
+
+/// One option a game accepts at `/new` (or, when `per_seat`, at `/accept` and `/join`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OptionSpec {
+    pub name: &'static str,
+    pub help: &'static str,
+    /// The values a player picks from; empty means free text (checked by the game).
+    pub choices: &'static [&'static str],
+    /// Given by each player for their own seat(s) rather than once for the game.
+    pub per_seat: bool,
+}
+
+/// What a game adds to [`Game`] to be listed in the catalog.
+pub trait Variant: Game {
+    const KIND: GameKind;
+
+    /// The options `/new` (and `/accept`, `/join` for per-seat ones) accept.
+    fn options() -> &'static [OptionSpec];
+
+    /// Which seats each of `players` people holds, in joining order (the
+    /// creator first); an error when the game cannot be played by that many.
+    fn seating(players: usize) -> Result<Vec<Vec<Seat>>, SetupError>;
+
+    /// The starting position. `seed` drives every die and shuffle of the game
+    /// (and, where the players did not choose, who begins).
+    fn setup(options: &Options, seed: u64) -> Result<Self, SetupError>;
+
+    /// The rules for people: an overview without a topic, or one unit's card.
+    fn rules(topic: Option<&str>) -> Result<String, String>;
+}
+
+/// Reads option `name` for `seat`: the seat's own value first, then the game-wide one.
+pub fn seat_option<'a>(options: &'a Options, name: &str, seat: Seat) -> Option<&'a str> {
+    options
+        .get(&format!("{name}.{}", seat.0))
+        .or_else(|| options.get(name))
+        .map(String::as_str)
+}
+
+macro_rules! catalog {
+    ($($variant:ident => $ty:ty),* $(,)?) => {
+        /// A game of any kind, speaking in notation strings.
+        #[derive(Clone, Debug, Serialize, Deserialize)]
+        #[serde(tag = "kind", content = "state")]
+        #[allow(clippy::large_enum_variant)]
+        pub enum AnyGame {
+            $($variant($ty),)*
+        }
+
+        macro_rules! dispatch {
+            ($self:expr, $g:ident => $body:expr) => {
+                match $self {
+                    $(AnyGame::$variant($g) => $body,)*
+                }
+            };
+        }
+
+        impl AnyGame {
+            /// Sets up a new game of `kind`.
+            pub fn setup(kind: GameKind, options: &Options, seed: u64) -> Result<AnyGame, SetupError> {
+                match kind {
+                    $(GameKind::$variant => Ok(AnyGame::$variant(<$ty as Variant>::setup(options, seed)?)),)*
+                    #[allow(unreachable_patterns)]
+                    other => Err(SetupError(format!("{} cannot be played yet.", other.title()))),
+                }
+            }
+
+            pub fn kind(&self) -> GameKind {
+                dispatch!(self, _g => <_ as Variant>::KIND)
+            }
+        }
+
+        impl GameKind {
+            /// Whether this build plays the game.
+            pub fn available(self) -> bool {
+                matches!(self, $(GameKind::$variant)|*)
+            }
+
+            pub fn options(self) -> &'static [OptionSpec] {
+                match self {
+                    $(GameKind::$variant => <$ty as Variant>::options(),)*
+                    #[allow(unreachable_patterns)]
+                    _ => &[],
+                }
+            }
+
+            pub fn seating(self, players: usize) -> Result<Vec<Vec<Seat>>, SetupError> {
+                match self {
+                    $(GameKind::$variant => <$ty as Variant>::seating(players),)*
+                    #[allow(unreachable_patterns)]
+                    other => Err(SetupError(format!("{} cannot be played yet.", other.title()))),
+                }
+            }
+
+            pub fn rules(self, topic: Option<&str>) -> Result<String, String> {
+                match self {
+                    $(GameKind::$variant => <$ty as Variant>::rules(topic),)*
+                    #[allow(unreachable_patterns)]
+                    other => Err(format!("{} cannot be played yet.", other.title())),
+                }
+            }
+        }
+    };
+}
+
+/// The games Tokar knows, by the name players type at `/new`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum GameKind {
+    /// Tokar's Arcana and Undead Arcana: one family, the armies chosen per side.
+    Arcana,
+    MagicChess,
+    Gladiator,
+    Arachne,
+}
+
+impl GameKind {
+    pub const ALL: [GameKind; 4] = [
+        GameKind::Arcana,
+        GameKind::MagicChess,
+        GameKind::Gladiator,
+        GameKind::Arachne,
+    ];
+
+    /// The name typed at `/new game:`.
+    pub fn slug(self) -> &'static str {
+        match self {
+            GameKind::Arcana => "arcana",
+            GameKind::MagicChess => "magic-chess",
+            GameKind::Gladiator => "gladiator",
+            GameKind::Arachne => "arachne",
+        }
+    }
+
+    pub fn title(self) -> &'static str {
+        match self {
+            GameKind::Arcana => "Arcana",
+            GameKind::MagicChess => "Magic Chess",
+            GameKind::Gladiator => "Gladiator Chess",
+            GameKind::Arachne => "Arachne",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<GameKind> {
+        let t = text.trim().to_ascii_lowercase();
+        GameKind::ALL
+            .into_iter()
+            .find(|k| k.slug() == t || k.title().to_ascii_lowercase() == t)
+    }
+}
+
+impl fmt::Display for GameKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.title())
+    }
+}
+
+impl AnyGame {
+    pub fn seat_count(&self) -> usize {
+        dispatch!(self, g => g.seat_count())
+    }
+
+    pub fn seat_name(&self, seat: Seat) -> String {
+        dispatch!(self, g => g.seat_name(seat))
+    }
+
+    pub fn to_act(&self) -> Vec<Seat> {
+        dispatch!(self, g => g.to_act())
+    }
+
+    /// The legal actions of `seat`, in notation.
+    pub fn legal_actions(&self, seat: Seat) -> Vec<String> {
+        dispatch!(self, g => g.legal_actions(seat).iter().map(|a| g.format(a)).collect())
+    }
+
+    /// Parses and plays one action typed by `seat`. On error nothing changed.
+    pub fn play(&mut self, seat: Seat, text: &str) -> Result<Vec<Event>, ActionError> {
+        dispatch!(self, g => {
+            let action = g.parse(seat, text)?;
+            g.play(seat, &action)
+        })
+    }
+
+    /// The canonical notation of a typed action (how the log records it).
+    pub fn normalize(&self, seat: Seat, text: &str) -> Result<String, ActionError> {
+        dispatch!(self, g => g.parse(seat, text).map(|a| g.format(&a)))
+    }
+
+    pub fn outcome(&self) -> Outcome {
+        dispatch!(self, g => g.outcome())
+    }
+
+    pub fn move_number(&self) -> u32 {
+        dispatch!(self, g => g.move_number())
+    }
+
+    pub fn view(&self, viewer: Viewer) -> View {
+        dispatch!(self, g => g.view(viewer))
+    }
+
+    pub fn concede(&mut self, seat: Seat) -> Vec<Event> {
+        dispatch!(self, g => g.concede(seat))
+    }
+
+    pub fn skip(&mut self, seat: Seat) -> Result<Vec<Event>, ActionError> {
+        dispatch!(self, g => g.skip(seat))
+    }
+}
+
+catalog! {}

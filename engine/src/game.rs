@@ -1,0 +1,76 @@
+//! The interface every game implements, and through which the table, the
+//! renderer and the computer opponent use a game without knowing which it is.
+
+use crate::error::ActionError;
+use crate::event::Event;
+use crate::seat::{Outcome, Seat, Viewer};
+use crate::view::View;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use std::fmt::Debug;
+
+/// A game's complete state: a pure value. [`Game::play`] either applies an
+/// action and returns what happened, or returns why not and leaves the state
+/// exactly as it was.
+///
+/// A turn may be a chain of small decisions (relocate each vanquished model,
+/// pick a promotion, revive a fallen Priest): the state then holds a pending
+/// decision, and [`Game::to_act`] names the seat that must answer it, which may
+/// not be the seat whose turn it is.
+pub trait Game: Clone + Debug + Serialize + DeserializeOwned + Send + Sync + 'static {
+    type Action: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync;
+
+    /// How many seats the game has.
+    fn seat_count(&self) -> usize;
+
+    /// A seat's name for people ("Human", "Red", "White Queen").
+    fn seat_name(&self, seat: Seat) -> String;
+
+    /// The seats whose decision the game waits for now; empty once it is over.
+    /// Usually one; more where several may act (a Gladiator King's override).
+    fn to_act(&self) -> Vec<Seat>;
+
+    /// Every action `seat` may take now (empty if it may not act).
+    fn legal_actions(&self, seat: Seat) -> Vec<Self::Action>;
+
+    /// Applies `action` for `seat`, or explains why it is refused and changes nothing.
+    fn play(&mut self, seat: Seat, action: &Self::Action) -> Result<Vec<Event>, ActionError>;
+
+    /// The action's notation in this position: short, typeable, and parsed back
+    /// by [`Game::parse`] to the same action.
+    fn format(&self, action: &Self::Action) -> String;
+
+    /// Reads an action as a player types it. A text that is no action at all
+    /// is a [`ActionError::Syntax`]; a well-formed action that the rules forbid
+    /// now is [`ActionError::Illegal`], with the rule in words.
+    fn parse(&self, seat: Seat, text: &str) -> Result<Self::Action, ActionError>;
+
+    fn outcome(&self) -> Outcome;
+
+    /// The move counter players see.
+    fn move_number(&self) -> u32;
+
+    /// What `viewer` may see.
+    fn view(&self, viewer: Viewer) -> View;
+
+    /// `seat` leaves the game (resignation, or a lost claim after the move
+    /// deadline). With two sides the other side wins; with more, the seat is
+    /// eliminated and play goes on without it.
+    fn concede(&mut self, seat: Seat) -> Vec<Event>;
+
+    /// `seat`'s turn is passed over because its player is away past the
+    /// deadline (games with more than two sides). Refused where the game has no
+    /// such rule or it is not `seat`'s turn.
+    fn skip(&mut self, seat: Seat) -> Result<Vec<Event>, ActionError> {
+        let _ = seat;
+        Err(ActionError::Illegal(
+            "This game has no rule for skipping a turn.".into(),
+        ))
+    }
+
+    /// A copy in which everything `seat` cannot see (other hands, the deck
+    /// order, the future dice) is replaced by a random guess consistent with
+    /// what it can see, drawn from `seed`. The computer opponent searches only
+    /// such copies, so it can never use information its seat does not have.
+    fn redeal(&self, seat: Seat, seed: u64) -> Self;
+}

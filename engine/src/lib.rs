@@ -1,0 +1,29 @@
+//! # tokar-engine
+//!
+//! The rules of Tokar's games as a pure library: no I/O, no async, no Discord,
+//! no storage, no images. Every game implements [`Game`] on the shared core:
+//!
+//! * [`board`]: grids of any size and spider webs, with named cells and directions;
+//! * [`seat`]: seats, viewers and outcomes;
+//! * [`rng`]: the seeded dice and shuffles kept inside a game's state;
+//! * [`event`]: what an action did, for announcements and highlights;
+//! * [`view`]: what one viewer may see, the only input of pictures and public text;
+//! * [`error`]: why an action was refused.
+
+pub mod board;
+// pub mod catalog; (enabled when the first game joins the catalog)
+pub mod error;
+pub mod event;
+pub mod game;
+pub mod rng;
+pub mod seat;
+pub mod view;
+
+pub use board::{Board, Cell, Dir, Shape};
+pub use error::{ActionError, SetupError};
+pub use event::{Event, Mark, Secret};
+pub use game::Game;
+pub use rng::Rng;
+pub use seat::{Outcome, Seat, Viewer};
+pub use view::{Glyph, PieceView, SeatView, StatusKind, StatusView, View};
+// pub use catalog::{AnyGame, GameKind, OptionSpec, Options, Variant};

@@ -1,0 +1,1 @@
+//! A fake Discord server for end-to-end tests of the real bot.

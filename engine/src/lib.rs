@@ -8,7 +8,8 @@
 //! * [`rng`]: the seeded dice and shuffles kept inside a game's state;
 //! * [`event`]: what an action did, for announcements and highlights;
 //! * [`view`]: what one viewer may see, the only input of pictures and public text;
-//! * [`error`]: why an action was refused.
+//! * [`error`]: why an action was refused;
+//! * [`search`]: the computer opponent, for every game.
 
 pub mod board;
 // pub mod catalog; (enabled when the first game joins the catalog)
@@ -16,6 +17,7 @@ pub mod error;
 pub mod event;
 pub mod game;
 pub mod rng;
+pub mod search;
 pub mod seat;
 pub mod view;
 

@@ -54,12 +54,16 @@ impl Level {
                 playout_plies: 12,
                 playout: Playout::Random,
                 exploration: 1.0,
+                prior: Prior::None,
+                prior_weight: 0.0,
             },
             Level::Normal => Settings {
                 max_iterations: 3_000,
                 playout_plies: 4,
                 playout: Playout::Random,
                 exploration: 0.5,
+                prior: Prior::Events,
+                prior_weight: 1.0,
             },
             // Only the caller's budget bounds the work.
             Level::Hard => Settings {
@@ -67,6 +71,8 @@ impl Level {
                 playout_plies: 4,
                 playout: Playout::Random,
                 exploration: 0.5,
+                prior: Prior::Events,
+                prior_weight: 1.0,
             },
         }
     }
@@ -101,6 +107,20 @@ pub enum Playout {
     BestOf(u8),
 }
 
+/// How the search orders the moves of a node before it has tried them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Prior {
+    /// In random order, all alike.
+    None,
+    /// Each move is played once on the first visit of its node: a move that
+    /// wins comes first, then moves whose events hit a piece (captures,
+    /// kills), then the rest. Cheap, and it finds recaptures early.
+    Events,
+    /// Like `Events`, but the rest are ranked by the mover's
+    /// [`Game::heuristic`] after the move: better, and costlier.
+    Heuristic,
+}
+
 /// What a search level is made of; [`Level::settings`] gives the standard ones.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Settings {
@@ -112,6 +132,10 @@ pub struct Settings {
     pub playout: Playout,
     /// The UCB exploration constant (rewards are in 0..1).
     pub exploration: f32,
+    pub prior: Prior,
+    /// Weight of a move's prior in its score, fading as it is visited
+    /// (progressive bias: `weight * prior / (visits + 1)`).
+    pub prior_weight: f32,
 }
 
 /// How much work one decision may take. The search checks `should_stop`

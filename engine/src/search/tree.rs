@@ -2,8 +2,9 @@
 //! the hidden state; edges carry (seat, action), visit and availability counts
 //! and the summed reward of the seat that took the edge.
 
-use super::reward::Rewards;
-use super::{players, Playout, Settings};
+use super::reward::{result, Rewards};
+use super::{players, Playout, Prior, Settings};
+use crate::event::Mark;
 use crate::game::Game;
 use crate::rng::Rng;
 use crate::seat::Seat;
@@ -17,10 +18,34 @@ struct Edge<A> {
     available: u32,
     /// Summed reward of `seat` over the playouts through this edge.
     reward: f64,
+    /// The move's first impression for its seat (see [`Prior`]), in 0..1.
+    prior: f32,
 }
 
 struct Node<A> {
     edges: Vec<Edge<A>>,
+    /// The first impression of each move legal at the first visit, in the
+    /// order the game listed them; filled on the first visit when priors are on.
+    priors: Vec<(Seat, A, f32)>,
+}
+
+impl<A> Node<A> {
+    fn new() -> Node<A> {
+        Node {
+            edges: Vec::new(),
+            priors: Vec::new(),
+        }
+    }
+}
+
+/// Finds `(seat, action)` in `items`, trying index `hint` first: games list
+/// their actions in a stable order, so the hint nearly always hits.
+fn find<T>(items: &[T], hint: usize, key: impl Fn(&T) -> bool) -> Option<usize> {
+    if items.get(hint).is_some_and(&key) {
+        Some(hint)
+    } else {
+        items.iter().position(key)
+    }
 }
 
 pub(super) struct Search<G: Game> {
@@ -34,7 +59,7 @@ impl<G: Game> Search<G> {
         Search {
             root_seat,
             settings,
-            nodes: vec![Node { edges: Vec::new() }],
+            nodes: vec![Node::new()],
         }
     }
 
@@ -52,23 +77,20 @@ impl<G: Game> Search<G> {
             if moves.is_empty() {
                 break;
             }
+            if self.settings.prior != Prior::None && self.nodes[node].priors.is_empty() {
+                let priors = moves
+                    .iter()
+                    .map(|(s, a)| (*s, a.clone(), self.prior(&state, *s, a)))
+                    .collect();
+                self.nodes[node].priors = priors;
+            }
             // Match each legal move to its edge; count availability.
             let mut untried: Vec<usize> = Vec::new();
             let mut matched: Vec<usize> = Vec::with_capacity(moves.len());
             {
                 let edges = &mut self.nodes[node].edges;
                 for (i, (seat, action)) in moves.iter().enumerate() {
-                    let hit = if edges
-                        .get(i)
-                        .is_some_and(|e| e.seat == *seat && e.action == *action)
-                    {
-                        Some(i)
-                    } else {
-                        edges
-                            .iter()
-                            .position(|e| e.seat == *seat && e.action == *action)
-                    };
-                    match hit {
+                    match find(edges, i, |e| e.seat == *seat && e.action == *action) {
                         Some(e) => {
                             edges[e].available += 1;
                             matched.push(e);
@@ -78,15 +100,16 @@ impl<G: Game> Search<G> {
                 }
             }
             if !untried.is_empty() {
-                let pick = untried[rng.below(untried.len() as u64) as usize];
+                let pick = self.pick_untried(node, &moves, &untried, rng);
                 let (seat, action) = moves[pick].clone();
                 if state.play(seat, &action).is_err() {
                     // A listed action must apply; if a game breaks that, the
                     // move is simply not added and the playout starts here.
                     break;
                 }
+                let prior = self.prior_of(node, pick, seat, &action);
                 let child = self.nodes.len();
-                self.nodes.push(Node { edges: Vec::new() });
+                self.nodes.push(Node::new());
                 let edges = &mut self.nodes[node].edges;
                 edges.push(Edge {
                     seat,
@@ -95,18 +118,22 @@ impl<G: Game> Search<G> {
                     visits: 0,
                     available: 1,
                     reward: 0.0,
+                    prior,
                 });
                 path.push((node, edges.len() - 1));
                 break;
             }
             let c = self.settings.exploration as f64;
+            let w = self.settings.prior_weight as f64;
             let edges = &self.nodes[node].edges;
             let mut best = matched[0];
             let mut best_score = f64::NEG_INFINITY;
             for &e in &matched {
                 let edge = &edges[e];
                 let n = edge.visits.max(1) as f64;
-                let score = edge.reward / n + c * ((edge.available as f64).ln() / n).sqrt();
+                let score = edge.reward / n
+                    + c * ((edge.available as f64).ln() / n).sqrt()
+                    + w * edge.prior as f64 / (n + 1.0);
                 if score > best_score {
                     best_score = score;
                     best = e;
@@ -140,6 +167,61 @@ impl<G: Game> Search<G> {
             .into_iter()
             .flat_map(|s| state.legal_actions(s).into_iter().map(move |a| (s, a)))
             .collect()
+    }
+
+    /// How promising `action` looks to `seat` before any search.
+    fn prior(&self, state: &G, seat: Seat, action: &G::Action) -> f32 {
+        let mut next = state.clone();
+        let Ok(events) = next.play(seat, action) else {
+            return 0.0;
+        };
+        if let Some(r) = result(&next.outcome(), seat) {
+            return r;
+        }
+        match self.settings.prior {
+            Prior::Heuristic => next.heuristic(seat),
+            _ => {
+                let hits = events
+                    .iter()
+                    .any(|e| e.marks.iter().any(|(_, m)| *m == Mark::Hit));
+                if hits {
+                    0.75
+                } else {
+                    0.5
+                }
+            }
+        }
+    }
+
+    fn prior_of(&self, node: usize, hint: usize, seat: Seat, action: &G::Action) -> f32 {
+        let priors = &self.nodes[node].priors;
+        find(priors, hint, |(s, a, _)| *s == seat && a == action)
+            .map(|i| priors[i].2)
+            .unwrap_or(0.5)
+    }
+
+    /// The untried move to add: the best first impression, ties at random.
+    fn pick_untried(
+        &self,
+        node: usize,
+        moves: &[(Seat, G::Action)],
+        untried: &[usize],
+        rng: &mut Rng,
+    ) -> usize {
+        if self.settings.prior == Prior::None {
+            return untried[rng.below(untried.len() as u64) as usize];
+        }
+        let scored: Vec<(usize, f32)> = untried
+            .iter()
+            .map(|&i| (i, self.prior_of(node, i, moves[i].0, &moves[i].1)))
+            .collect();
+        let top = scored.iter().map(|s| s.1).fold(f32::NEG_INFINITY, f32::max);
+        let best: Vec<usize> = scored
+            .iter()
+            .filter(|s| s.1 >= top - 1e-6)
+            .map(|s| s.0)
+            .collect();
+        best[rng.below(best.len() as u64) as usize]
     }
 
     fn play_out(&self, state: &mut G, rng: &mut Rng) {

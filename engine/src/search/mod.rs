@@ -57,22 +57,21 @@ impl Level {
                 prior: Prior::None,
                 prior_weight: 0.0,
             },
+            // Scores each new leaf with the heuristic directly: on a
+            // Breakthrough test game this beat the one-ply greedy player 40
+            // of 40 at 300 iterations, against 21 of 40 with 4 random plies.
             Level::Normal => Settings {
                 max_iterations: 3_000,
-                playout_plies: 4,
+                playout_plies: 0,
                 playout: Playout::Random,
-                exploration: 0.5,
+                exploration: 0.2,
                 prior: Prior::Events,
-                prior_weight: 1.0,
+                prior_weight: 0.0,
             },
             // Only the caller's budget bounds the work.
             Level::Hard => Settings {
                 max_iterations: u32::MAX,
-                playout_plies: 4,
-                playout: Playout::Random,
-                exploration: 0.5,
-                prior: Prior::Events,
-                prior_weight: 1.0,
+                ..Level::Normal.settings()
             },
         }
     }
@@ -130,11 +129,13 @@ pub struct Settings {
     /// scored with [`Game::heuristic`]; 0 scores the new leaf directly.
     pub playout_plies: u16,
     pub playout: Playout,
-    /// The UCB exploration constant (rewards are in 0..1).
+    /// The UCB exploration constant. Rewards are in 0..1, but heuristic
+    /// scores of ongoing games mostly differ by a few hundredths, hence small.
     pub exploration: f32,
     pub prior: Prior,
     /// Weight of a move's prior in its score, fading as it is visited
-    /// (progressive bias: `weight * prior / (visits + 1)`).
+    /// (progressive bias: `weight * prior / (visits + 1)`); 0 uses the prior
+    /// only to order the untried moves.
     pub prior_weight: f32,
 }
 

@@ -12,7 +12,8 @@ use crate::seat::Seat;
 struct Edge<A> {
     seat: Seat,
     action: A,
-    child: usize,
+    /// The node below, once the edge has been taken.
+    child: Option<usize>,
     visits: u32,
     /// How many times the edge was legal when its node was visited.
     available: u32,
@@ -22,29 +23,20 @@ struct Edge<A> {
     prior: f32,
 }
 
+/// A node's edges: every move seen legal at it so far, in the order the game
+/// listed them at the first visit (moves legal only in later guesses follow).
 struct Node<A> {
     edges: Vec<Edge<A>>,
-    /// The first impression of each move legal at the first visit, in the
-    /// order the game listed them; filled on the first visit when priors are on.
-    priors: Vec<(Seat, A, f32)>,
 }
 
-impl<A> Node<A> {
-    fn new() -> Node<A> {
-        Node {
-            edges: Vec::new(),
-            priors: Vec::new(),
-        }
-    }
-}
-
-/// Finds `(seat, action)` in `items`, trying index `hint` first: games list
+/// Finds `(seat, action)` among `edges`, trying index `hint` first: games list
 /// their actions in a stable order, so the hint nearly always hits.
-fn find<T>(items: &[T], hint: usize, key: impl Fn(&T) -> bool) -> Option<usize> {
-    if items.get(hint).is_some_and(&key) {
+fn find<A: PartialEq>(edges: &[Edge<A>], hint: usize, seat: Seat, action: &A) -> Option<usize> {
+    let hit = |e: &Edge<A>| e.seat == seat && e.action == *action;
+    if edges.get(hint).is_some_and(hit) {
         Some(hint)
     } else {
-        items.iter().position(key)
+        edges.iter().position(hit)
     }
 }
 
@@ -59,7 +51,7 @@ impl<G: Game> Search<G> {
         Search {
             root_seat,
             settings,
-            nodes: vec![Node::new()],
+            nodes: vec![Node { edges: Vec::new() }],
         }
     }
 
@@ -77,75 +69,57 @@ impl<G: Game> Search<G> {
             if moves.is_empty() {
                 break;
             }
-            if self.settings.prior != Prior::None && self.nodes[node].priors.is_empty() {
-                let priors = moves
-                    .iter()
-                    .map(|(s, a)| (*s, a.clone(), self.prior(&state, *s, a)))
-                    .collect();
-                self.nodes[node].priors = priors;
-            }
-            // Match each legal move to its edge; count availability.
-            let mut untried: Vec<usize> = Vec::new();
+            // Match each legal move to its edge (adding the new ones) and
+            // count its availability.
             let mut matched: Vec<usize> = Vec::with_capacity(moves.len());
-            {
-                let edges = &mut self.nodes[node].edges;
-                for (i, (seat, action)) in moves.iter().enumerate() {
-                    match find(edges, i, |e| e.seat == *seat && e.action == *action) {
-                        Some(e) => {
-                            edges[e].available += 1;
-                            matched.push(e);
-                        }
-                        None => untried.push(i),
+            for (i, (seat, action)) in moves.into_iter().enumerate() {
+                let e = match find(&self.nodes[node].edges, i, seat, &action) {
+                    Some(e) => e,
+                    None => {
+                        let prior = self.prior(&state, seat, &action);
+                        let edges = &mut self.nodes[node].edges;
+                        edges.push(Edge {
+                            seat,
+                            action,
+                            child: None,
+                            visits: 0,
+                            available: 0,
+                            reward: 0.0,
+                            prior,
+                        });
+                        edges.len() - 1
                     }
-                }
+                };
+                self.nodes[node].edges[e].available += 1;
+                matched.push(e);
             }
-            if !untried.is_empty() {
-                let pick = self.pick_untried(node, &moves, &untried, rng);
-                let (seat, action) = moves[pick].clone();
-                if state.play(seat, &action).is_err() {
-                    // A listed action must apply; if a game breaks that, the
-                    // move is simply not added and the playout starts here.
+            let edges = &self.nodes[node].edges;
+            let untried: Vec<usize> = matched
+                .iter()
+                .copied()
+                .filter(|&e| edges[e].child.is_none())
+                .collect();
+            let pick = if untried.is_empty() {
+                self.select(node, &matched)
+            } else {
+                self.pick_untried(node, &untried, rng)
+            };
+            let edge = &self.nodes[node].edges[pick];
+            if state.play(edge.seat, &edge.action).is_err() {
+                // A listed action must apply; if a game breaks that, the
+                // playout simply starts here.
+                break;
+            }
+            path.push((node, pick));
+            match edge.child {
+                Some(child) => node = child,
+                None => {
+                    let child = self.nodes.len();
+                    self.nodes.push(Node { edges: Vec::new() });
+                    self.nodes[node].edges[pick].child = Some(child);
                     break;
                 }
-                let prior = self.prior_of(node, pick, seat, &action);
-                let child = self.nodes.len();
-                self.nodes.push(Node::new());
-                let edges = &mut self.nodes[node].edges;
-                edges.push(Edge {
-                    seat,
-                    action,
-                    child,
-                    visits: 0,
-                    available: 1,
-                    reward: 0.0,
-                    prior,
-                });
-                path.push((node, edges.len() - 1));
-                break;
             }
-            let c = self.settings.exploration as f64;
-            let w = self.settings.prior_weight as f64;
-            let edges = &self.nodes[node].edges;
-            let mut best = matched[0];
-            let mut best_score = f64::NEG_INFINITY;
-            for &e in &matched {
-                let edge = &edges[e];
-                let n = edge.visits.max(1) as f64;
-                let score = edge.reward / n
-                    + c * ((edge.available as f64).ln() / n).sqrt()
-                    + w * edge.prior as f64 / (n + 1.0);
-                if score > best_score {
-                    best_score = score;
-                    best = e;
-                }
-            }
-            let edge = &edges[best];
-            let (seat, child) = (edge.seat, edge.child);
-            if state.play(seat, &edge.action).is_err() {
-                break;
-            }
-            path.push((node, best));
-            node = child;
         }
         self.play_out(&mut state, rng);
         let mut rewards = Rewards::new(&state);
@@ -154,6 +128,28 @@ impl<G: Game> Search<G> {
             edge.visits += 1;
             edge.reward += rewards.of(edge.seat) as f64;
         }
+    }
+
+    /// UCB1 over the edges legal in this guess, with availability counts in
+    /// place of the parent's visits, plus the fading prior.
+    fn select(&self, node: usize, matched: &[usize]) -> usize {
+        let c = self.settings.exploration as f64;
+        let w = self.settings.prior_weight as f64;
+        let edges = &self.nodes[node].edges;
+        let mut best = matched[0];
+        let mut best_score = f64::NEG_INFINITY;
+        for &e in matched {
+            let edge = &edges[e];
+            let n = edge.visits.max(1) as f64;
+            let score = edge.reward / n
+                + c * ((edge.available as f64).ln() / n).sqrt()
+                + w * edge.prior as f64 / (n + 1.0);
+            if score > best_score {
+                best_score = score;
+                best = e;
+            }
+        }
+        best
     }
 
     /// The decisions open in `state`: at the root only the searching seat's.
@@ -171,6 +167,9 @@ impl<G: Game> Search<G> {
 
     /// How promising `action` looks to `seat` before any search.
     fn prior(&self, state: &G, seat: Seat, action: &G::Action) -> f32 {
+        if self.settings.prior == Prior::None {
+            return 0.5;
+        }
         let mut next = state.clone();
         let Ok(events) = next.play(seat, action) else {
             return 0.0;
@@ -193,33 +192,17 @@ impl<G: Game> Search<G> {
         }
     }
 
-    fn prior_of(&self, node: usize, hint: usize, seat: Seat, action: &G::Action) -> f32 {
-        let priors = &self.nodes[node].priors;
-        find(priors, hint, |(s, a, _)| *s == seat && a == action)
-            .map(|i| priors[i].2)
-            .unwrap_or(0.5)
-    }
-
-    /// The untried move to add: the best first impression, ties at random.
-    fn pick_untried(
-        &self,
-        node: usize,
-        moves: &[(Seat, G::Action)],
-        untried: &[usize],
-        rng: &mut Rng,
-    ) -> usize {
-        if self.settings.prior == Prior::None {
-            return untried[rng.below(untried.len() as u64) as usize];
-        }
-        let scored: Vec<(usize, f32)> = untried
+    /// The untried edge to take: the best first impression, ties at random.
+    fn pick_untried(&self, node: usize, untried: &[usize], rng: &mut Rng) -> usize {
+        let edges = &self.nodes[node].edges;
+        let top = untried
             .iter()
-            .map(|&i| (i, self.prior_of(node, i, moves[i].0, &moves[i].1)))
-            .collect();
-        let top = scored.iter().map(|s| s.1).fold(f32::NEG_INFINITY, f32::max);
-        let best: Vec<usize> = scored
+            .map(|&e| edges[e].prior)
+            .fold(f32::NEG_INFINITY, f32::max);
+        let best: Vec<usize> = untried
             .iter()
-            .filter(|s| s.1 >= top - 1e-6)
-            .map(|s| s.0)
+            .copied()
+            .filter(|&e| edges[e].prior >= top - 1e-6)
             .collect();
         best[rng.below(best.len() as u64) as usize]
     }

@@ -555,6 +555,7 @@ impl Game for Relay {
 
 // -------------------------------------------------------------------- helpers
 
+/// Ruling S1: every chosen action is checked against the true game's list.
 /// Plays one game to the end: seats in `searchers` use the search at `level`
 /// with `iterations`, the others play at random. Every chosen action must be
 /// listed by the true game and apply. Returns the outcome.
@@ -639,6 +640,7 @@ fn returns_nothing_when_the_seat_has_nothing_to_decide() {
     assert!(search::random(&over, Seat(0), 1).is_none());
 }
 
+// Ruling S3.
 #[test]
 fn the_only_legal_action_is_returned_without_searching() {
     let g = Ttt::from("xoxxoo.xo");
@@ -734,6 +736,7 @@ fn answers_a_pending_decision_out_of_turn() {
     assert!(choose(&g, Seat(1), Level::Normal, &Budget::iterations(300), 4).is_none());
 }
 
+// Ruling S2.
 #[test]
 fn plays_for_its_team_when_two_seats_may_act() {
     // Counter 20: either seat 0 or its teammate 2 may act; any add wins.
@@ -831,6 +834,7 @@ fn best_of_playouts_and_greedy_play_legal_moves() {
     }
 }
 
+// Ruling S6.
 #[test]
 fn greedy_takes_a_win_in_one() {
     let g = Ttt::from("xx.oo....");
@@ -885,4 +889,65 @@ fn material_share_counts_teams_and_hit_points() {
     assert_eq!(search::material_share(&v, Seat(0)), 1.0);
     v.outcome = won(&[1]);
     assert_eq!(search::material_share(&v, Seat(1)), 1.0);
+}
+
+/// Tic-tac-toe whose `play` refuses the centre although it lists it: a broken
+/// game must not make the search panic.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct BrokenTtt(Ttt);
+
+impl Game for BrokenTtt {
+    type Action = u8;
+    fn seat_count(&self) -> usize {
+        2
+    }
+    fn seat_name(&self, seat: Seat) -> String {
+        self.0.seat_name(seat)
+    }
+    fn to_act(&self) -> Vec<Seat> {
+        self.0.to_act()
+    }
+    fn legal_actions(&self, seat: Seat) -> Vec<u8> {
+        self.0.legal_actions(seat)
+    }
+    fn play(&mut self, seat: Seat, action: &u8) -> Result<Vec<Event>, ActionError> {
+        if *action == 4 {
+            return Err(ActionError::Illegal("broken".into()));
+        }
+        self.0.play(seat, action)
+    }
+    fn format(&self, action: &u8) -> String {
+        self.0.format(action)
+    }
+    fn parse(&self, seat: Seat, text: &str) -> Result<u8, ActionError> {
+        self.0.parse(seat, text)
+    }
+    fn outcome(&self) -> Outcome {
+        self.0.outcome()
+    }
+    fn move_number(&self) -> u32 {
+        self.0.move_number()
+    }
+    fn view(&self, viewer: Viewer) -> View {
+        self.0.view(viewer)
+    }
+    fn concede(&mut self, seat: Seat) -> Vec<Event> {
+        self.0.concede(seat)
+    }
+    fn redeal(&self, _seat: Seat, _seed: u64) -> Self {
+        self.clone()
+    }
+}
+
+// Ruling S4.
+#[test]
+fn a_listed_action_that_fails_does_not_break_the_search() {
+    let g = BrokenTtt(Ttt::new());
+    for level in Level::ALL {
+        let c = choose(&g, Seat(0), level, &Budget::iterations(500), 1).unwrap();
+        assert_ne!(c.action, 4, "{}", c.why);
+        // Every iteration still reached a playout through a working move.
+        assert!(c.visits > 0, "{}", c.why);
+    }
+    assert!(search::greedy(&g, Seat(0), 1).is_some_and(|a| a != 4));
 }

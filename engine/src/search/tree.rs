@@ -21,6 +21,8 @@ struct Edge<A> {
     reward: f64,
     /// The move's first impression for its seat (see [`Prior`]), in 0..1.
     prior: f32,
+    /// Listed but refused by `play` in some guess (a game bug): never tried again.
+    broken: bool,
 }
 
 /// A node's edges: every move seen legal at it so far, in the order the game
@@ -86,12 +88,19 @@ impl<G: Game> Search<G> {
                             available: 0,
                             reward: 0.0,
                             prior,
+                            broken: false,
                         });
                         edges.len() - 1
                     }
                 };
-                self.nodes[node].edges[e].available += 1;
-                matched.push(e);
+                let edge = &mut self.nodes[node].edges[e];
+                if !edge.broken {
+                    edge.available += 1;
+                    matched.push(e);
+                }
+            }
+            if matched.is_empty() {
+                break;
             }
             let edges = &self.nodes[node].edges;
             let untried: Vec<usize> = matched
@@ -106,9 +115,10 @@ impl<G: Game> Search<G> {
             };
             let edge = &self.nodes[node].edges[pick];
             if state.play(edge.seat, &edge.action).is_err() {
-                // A listed action must apply; if a game breaks that, the
-                // playout simply starts here.
-                break;
+                // A listed action must apply; if a game breaks that, the edge
+                // is dropped and the choice made again without it.
+                self.nodes[node].edges[pick].broken = true;
+                continue;
             }
             path.push((node, pick));
             match edge.child {
@@ -233,6 +243,7 @@ impl<G: Game> Search<G> {
         self.nodes[0]
             .edges
             .iter()
+            .filter(|e| !e.broken)
             .max_by(|a, b| {
                 a.visits.cmp(&b.visits).then(
                     (a.reward / a.visits.max(1) as f64)

@@ -68,9 +68,10 @@ impl Level {
                 prior: Prior::Events,
                 prior_weight: 0.0,
             },
-            // Only the caller's budget bounds the work.
+            // The caller's budget bounds the work; the cap only bounds the
+            // tree's memory (a node per iteration).
             Level::Hard => Settings {
-                max_iterations: u32::MAX,
+                max_iterations: 50_000,
                 ..Level::Normal.settings()
             },
         }
@@ -142,6 +143,7 @@ pub struct Settings {
 /// How much work one decision may take. The search checks `should_stop`
 /// before every iteration (after the first), so a deadline closure bounds the
 /// time and the iteration count bounds the work in a reproducible way.
+#[derive(Clone, Copy)]
 pub struct Budget<'a> {
     pub max_iterations: u32,
     pub should_stop: &'a dyn Fn() -> bool,

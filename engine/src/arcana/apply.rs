@@ -136,7 +136,8 @@ impl Arcana {
                     }
                     None => from,
                 };
-                let targets = self.vanquish_targets(at, seat, at);
+                let mut targets = self.vanquish_targets(at, seat, at);
+                targets.sort();
                 let mut queue = Vec::new();
                 let mut e = Event::new(format!(
                     "Battle Mage {} vanquishes {}.",

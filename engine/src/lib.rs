@@ -18,6 +18,7 @@ pub mod catalog;
 pub mod error;
 pub mod event;
 pub mod game;
+pub mod gladiator;
 pub mod rng;
 pub mod seat;
 pub mod view;

@@ -10,8 +10,9 @@
 //! * [`view`]: what one viewer may see, the only input of pictures and public text;
 //! * [`error`]: why an action was refused.
 
+pub mod arachne;
 pub mod board;
-// pub mod catalog; (enabled when the first game joins the catalog)
+pub mod catalog;
 pub mod error;
 pub mod event;
 pub mod game;
@@ -20,10 +21,10 @@ pub mod seat;
 pub mod view;
 
 pub use board::{Board, Cell, Dir, Shape};
+pub use catalog::{AnyGame, GameKind, OptionSpec, Options, Variant};
 pub use error::{ActionError, SetupError};
 pub use event::{Event, Mark, Secret};
 pub use game::Game;
 pub use rng::Rng;
 pub use seat::{Outcome, Seat, Viewer};
 pub use view::{Glyph, PieceView, SeatView, StatusKind, StatusView, View};
-// pub use catalog::{AnyGame, GameKind, OptionSpec, Options, Variant};

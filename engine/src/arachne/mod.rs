@@ -686,7 +686,7 @@ impl Game for Arachne {
 
     fn play(&mut self, seat: Seat, action: &Action) -> Result<Vec<Event>, ActionError> {
         self.check_turn(seat)?;
-        if !self.actions().contains(action) {
+        if !self.is_legal(action) {
             return Err(ActionError::Illegal(self.explain(action)));
         }
         Ok(self.apply(*action))
@@ -699,7 +699,7 @@ impl Game for Arachne {
     fn parse(&self, seat: Seat, text: &str) -> Result<Action, ActionError> {
         self.check_turn(seat)?;
         let action = self.read_action(text)?;
-        if !self.actions().contains(&action) {
+        if !self.is_legal(&action) {
             return Err(ActionError::Illegal(self.explain(&action)));
         }
         Ok(action)

@@ -119,6 +119,36 @@ impl Arachne {
         out
     }
 
+    /// Whether `action` is legal now; it generates only the moving piece's
+    /// actions, which keeps `play` and `parse` cheap.
+    pub(crate) fn is_legal(&self, action: &Action) -> bool {
+        if let Some(p) = self.pending {
+            return self.again_actions(p).contains(action);
+        }
+        let me = self.to_move;
+        let (turncoat, from) = match *action {
+            Action::Pass => return self.actions() == [Action::Pass],
+            Action::End | Action::Again { .. } => return false,
+            Action::Move { turncoat, from, .. }
+            | Action::Jump { turncoat, from, .. }
+            | Action::Strike { turncoat, from, .. } => (turncoat, from),
+        };
+        let Some(p) = self.piece(from) else {
+            return false;
+        };
+        let allowed = if turncoat {
+            self.spiders_eyes() && p.seat != me
+        } else {
+            p.seat == me
+        };
+        if !allowed {
+            return false;
+        }
+        let mut own = Vec::new();
+        self.piece_actions(from, p, turncoat, &mut [None, None], &mut own);
+        own.contains(action)
+    }
+
     /// The actions of one piece (moved by the seat to move).
     pub(crate) fn piece_actions(
         &self,

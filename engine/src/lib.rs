@@ -12,6 +12,7 @@
 //! * [`catalog`]: the list of games and [`AnyGame`];
 //! * [`arcana`]: Tokar's Arcana (and the Arcana family).
 
+pub mod arachne;
 pub mod arcana;
 pub mod board;
 pub mod catalog;

@@ -2,7 +2,7 @@
 //! holds a game of any kind and speaks in notation strings, for the table.
 //!
 //! A game joins the catalog by implementing [`Variant`] and adding one line to
-//! the `catalog!` invocation at the bottom of this file.
+//! the `catalog!` invocation below the macro (before `GameKind`).
 
 use crate::error::{ActionError, SetupError};
 use crate::event::Event;
@@ -84,7 +84,7 @@ macro_rules! catalog {
             }
 
             pub fn kind(&self) -> GameKind {
-                dispatch!(self, _g => <_ as Variant>::KIND)
+                dispatch!(self, g => kind_of(g))
             }
         }
 
@@ -119,6 +119,16 @@ macro_rules! catalog {
             }
         }
     };
+}
+
+// The list of games. It stands here, above its first use, because the
+// `dispatch!` macro it defines is only visible to code after it.
+catalog! {
+    MagicChess => crate::magic::MagicChess,
+}
+
+fn kind_of<G: Variant>(_: &G) -> GameKind {
+    G::KIND
 }
 
 /// The games Tokar knows, by the name players type at `/new`.
@@ -223,5 +233,3 @@ impl AnyGame {
         dispatch!(self, g => g.skip(seat))
     }
 }
-
-catalog! {}

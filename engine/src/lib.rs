@@ -11,19 +11,20 @@
 //! * [`error`]: why an action was refused.
 
 pub mod board;
-// pub mod catalog; (enabled when the first game joins the catalog)
+pub mod catalog;
 pub mod error;
 pub mod event;
 pub mod game;
+pub mod magic;
 pub mod rng;
 pub mod seat;
 pub mod view;
 
 pub use board::{Board, Cell, Dir, Shape};
+pub use catalog::{AnyGame, GameKind, OptionSpec, Options, Variant};
 pub use error::{ActionError, SetupError};
 pub use event::{Event, Mark, Secret};
 pub use game::Game;
 pub use rng::Rng;
 pub use seat::{Outcome, Seat, Viewer};
 pub use view::{Glyph, PieceView, SeatView, StatusKind, StatusView, View};
-// pub use catalog::{AnyGame, GameKind, OptionSpec, Options, Variant};

@@ -123,6 +123,7 @@ macro_rules! catalog {
 
 // The invocation comes before the code that uses the `dispatch!` macro it defines.
 catalog! {
+    MagicChess => crate::magic::MagicChess,
     Arachne => crate::arachne::Arachne,
     Gladiator => crate::gladiator::Gladiator,
     Arcana => crate::arcana::Arcana,

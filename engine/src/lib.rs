@@ -20,6 +20,7 @@ pub mod error;
 pub mod event;
 pub mod game;
 pub mod gladiator;
+pub mod magic;
 pub mod rng;
 pub mod seat;
 pub mod view;

@@ -123,10 +123,10 @@ macro_rules! catalog {
 
 // The invocation comes before the code that uses the `dispatch!` macro it defines.
 catalog! {
-    MagicChess => crate::magic::MagicChess,
-    Arachne => crate::arachne::Arachne,
-    Gladiator => crate::gladiator::Gladiator,
     Arcana => crate::arcana::Arcana,
+    MagicChess => crate::magic::MagicChess,
+    Gladiator => crate::gladiator::Gladiator,
+    Arachne => crate::arachne::Arachne,
 }
 
 /// The kind of a game value (used by `dispatch!`, which cannot name the type).

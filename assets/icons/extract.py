@@ -18,7 +18,7 @@ UNITS = {
     "alchemist": ("bubbling-flask", "Lorc"),
     "duelist": ("fencer", "Delapouite"),
     "battle-mage": ("wizard-staff", "Lorc"),
-    "skeleton": ("skeleton", "Skoll"),
+    "skeleton": ("skull-crossed-bones", "Lorc"),
     "zombie": ("shambling-zombie", "Delapouite"),
     "mummy": ("mummy-head", "Delapouite"),
     "tomb-keeper": ("anubis", "Delapouite"),

@@ -70,7 +70,10 @@ impl BoardPainter<'_> {
         }
         for &(cell, seat) in &view.zones {
             let colour = view.seats.get(seat.index()).map(|s| seat_colour(s.colour).fill).unwrap_or(palette::MUTED);
-            wash(canvas, &spots[cell.index()], colour, 0.45);
+            let s = &spots[cell.index()];
+            wash(canvas, s, colour, 0.5);
+            // A rim a shade darker than the seat's colour, so that light zones show too.
+            ring(canvas, s, 2.0, colour.mix(palette::INK, 0.45), 3.0, None);
         }
 
         // Under the pieces: where the last action started and ended, and kills.
@@ -97,7 +100,7 @@ impl BoardPainter<'_> {
         for piece in &view.pieces {
             let s = &spots[piece.cell.index()];
             let colour = seat_colour(view.seats[piece.seat.index()].colour);
-            pieces::draw_icon(canvas, self.fonts, self.sprites, s.cx, s.cy, s.size * 0.8, &piece.glyph, colour);
+            pieces::draw_icon(canvas, self.fonts, self.sprites, s.cx, s.cy, s.size * 0.84, &piece.glyph, colour);
         }
 
         // Over the pieces: borders that must stay visible.
@@ -134,9 +137,6 @@ impl BoardPainter<'_> {
         }
 
         for label in &self.geometry.labels {
-            if label.backdrop {
-                canvas.fill_circle(label.x, label.y, label.px as f32 * 0.72, palette::BACKGROUND, 1.0);
-            }
             self.fonts.draw_centred(canvas, Weight::Bold, label.px, label.x, label.y, palette::MUTED, &label.text);
         }
     }

@@ -23,8 +23,6 @@ pub struct Label {
     pub text: String,
     /// Text size in pixels.
     pub px: u16,
-    /// Drawn on a small disc of background colour (labels lying on a strand).
-    pub backdrop: bool,
 }
 
 /// Everything about the board's drawing that does not depend on the pieces.
@@ -149,7 +147,6 @@ fn grid(board: &Board, files: u8, ranks: u8, rotation: f32, top: f32) -> Geometr
                 y: board_bottom + bottom_margin / 2.0,
                 text: name_part(cell, q % 2 == 0),
                 px: 16,
-                backdrop: false,
             });
         }
     }
@@ -160,7 +157,6 @@ fn grid(board: &Board, files: u8, ranks: u8, rotation: f32, top: f32) -> Geometr
                 y: y0 + (row as f32 + 0.5) * square,
                 text: name_part(cell, q % 2 == 1),
                 px: 16,
-                backdrop: false,
             });
         }
     }
@@ -214,19 +210,6 @@ fn web(board: &Board, rings: u8, spokes: u8, hub: bool, rotation: f32, top: f32)
             y: cy - outer * a.cos(),
             text: ((b'a' + s) as char).to_string(),
             px: 18,
-            backdrop: false,
-        });
-    }
-    // Ring numbers sit on the rings, halfway between the last spoke and spoke a.
-    let a = turn - std::f32::consts::PI / spokes as f32;
-    for ring in 1..=rings {
-        let r = radius(ring) * scale;
-        labels.push(Label {
-            x: cx + r * a.sin(),
-            y: cy - r * a.cos(),
-            text: ring.to_string(),
-            px: 13,
-            backdrop: true,
         });
     }
     Geometry {
@@ -234,5 +217,65 @@ fn web(board: &Board, rings: u8, spokes: u8, hub: bool, rotation: f32, top: f32)
         spots,
         labels,
         bottom: top + side,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spot_of(board: &Board, rotation: f32, name: &str) -> Spot {
+        let g = geometry(board, rotation, 0.0);
+        g.spots[board.parse(name).unwrap().index()]
+    }
+
+    #[test]
+    fn grids_turn_by_quarters_clockwise() {
+        let b = Board::grid(8, 8);
+        let upright = spot_of(&b, 0.0, "a1");
+        let h8 = spot_of(&b, 0.0, "h8");
+        assert!(upright.cx < h8.cx && upright.cy > h8.cy, "a1 bottom left when upright");
+        let turned = spot_of(&b, 180.0, "a1");
+        assert!((turned.cx - h8.cx).abs() < 0.5 && (turned.cy - h8.cy).abs() < 0.5, "a1 where h8 was");
+        // A quarter turn clockwise takes the bottom-left corner to the top left.
+        let quarter = spot_of(&b, 90.0, "a1");
+        let a8 = spot_of(&b, 0.0, "a8");
+        assert!((quarter.cx - a8.cx).abs() < 0.5 && (quarter.cy - a8.cy).abs() < 0.5);
+        // Rotations are rounded to the nearest quarter and taken modulo a full turn.
+        let same = spot_of(&b, -270.0 + 3.0, "a1");
+        assert!((same.cx - quarter.cx).abs() < 0.5 && (same.cy - quarter.cy).abs() < 0.5);
+    }
+
+    #[test]
+    fn sideways_grid_labels_ranks_along_the_bottom() {
+        let b = Board::grid(10, 12);
+        let g = geometry(&b, 90.0, 0.0);
+        let bottom: Vec<&str> = g.labels.iter().take(12).map(|l| l.text.as_str()).collect();
+        assert_eq!(bottom, ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12"]);
+        let left: Vec<&str> = g.labels.iter().skip(12).map(|l| l.text.as_str()).collect();
+        assert_eq!(left, ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"]);
+        let upside_down = geometry(&b, 180.0, 0.0);
+        assert_eq!(upside_down.labels[0].text, "j");
+        assert_eq!(upside_down.labels[10].text, "1", "rank 1 at the top row");
+    }
+
+    #[test]
+    fn every_cell_gets_its_own_place_inside_the_picture() {
+        for (b, rot) in [
+            (Board::grid(8, 8), 0.0),
+            (Board::grid(10, 12), 270.0),
+            (Board::web(5, 12, true), 0.0),
+            (Board::web(4, 8, false), 22.5),
+        ] {
+            let g = geometry(&b, rot, 0.0);
+            for (i, a) in g.spots.iter().enumerate() {
+                assert!(a.cx - a.size / 2.0 >= 0.0 && a.cx + a.size / 2.0 <= WIDTH as f32);
+                assert!(a.cy - a.size / 2.0 >= 0.0 && a.cy + a.size / 2.0 <= g.bottom);
+                for c in &g.spots[i + 1..] {
+                    let d = ((a.cx - c.cx).powi(2) + (a.cy - c.cy).powi(2)).sqrt();
+                    assert!(d >= (a.size + c.size) / 2.0 - 1.0, "cells overlap on {b:?}");
+                }
+            }
+        }
     }
 }

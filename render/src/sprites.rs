@@ -158,3 +158,55 @@ fn tint(shape: &Shape, colour: SeatColour) -> Sprite {
         rgba,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every unit id the games use.
+    const UNITS: [&str; 39] = [
+        "imperial-warrior", "blue-knight", "wind-mage", "priest-of-the-winds", "alchemist",
+        "duelist", "battle-mage", "skeleton", "zombie", "mummy", "tomb-keeper", "dark-priest",
+        "necromancer", "ghoul", "ghost", "cultist", "wraith", "vampire", "lich", "magic-king",
+        "magic-wizard", "magic-fairy", "magic-frog", "magic-pawn", "gladiator-king",
+        "gladiator-queen", "mounted-knight", "footman", "champion", "warrior", "black-knight",
+        "scout", "kings-knight", "squire", "matron", "priestess", "arachne-wizard",
+        "blademaster", "grunt",
+    ];
+
+    #[test]
+    fn every_unit_has_an_icon_that_draws() {
+        // A silhouette that fills less than a tenth of its square reads badly on a phone.
+        let mut thin = Vec::new();
+        for unit in UNITS {
+            let svg = icon_svg(unit).unwrap_or_else(|| panic!("no icon for {unit}"));
+            let shape = rasterise(svg, 64).unwrap_or_else(|| panic!("icon for {unit} draws nothing"));
+            let covered = shape.fill.alpha.iter().filter(|&&a| a > 128).count();
+            if covered <= 64 * 64 / 10 {
+                thin.push(format!("{unit} ({covered} pixels)"));
+            }
+            assert!(shape.outline.alpha.iter().filter(|&&a| a > 128).count() > covered);
+        }
+        assert!(thin.is_empty(), "icons too thin: {}", thin.join(", "));
+    }
+
+    #[test]
+    fn every_icon_is_distinct() {
+        for (i, (a, svg_a)) in ICONS.iter().enumerate() {
+            for (b, svg_b) in &ICONS[i + 1..] {
+                assert_ne!(svg_a, svg_b, "{a} and {b} share a picture");
+            }
+        }
+    }
+
+    #[test]
+    fn unknown_units_have_no_sprite_and_sprites_are_cached() {
+        let cache = SpriteCache::default();
+        let colour = crate::palette::seat_colour(0);
+        assert!(cache.piece("no-such-unit", 40, colour).is_none());
+        let a = cache.piece("skeleton", 40, colour).expect("skeleton");
+        let b = cache.piece("skeleton", 40, colour).expect("skeleton");
+        assert!(Arc::ptr_eq(&a, &b));
+        assert_eq!((a.width, a.height), (40, 40));
+    }
+}

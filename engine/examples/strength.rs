@@ -18,7 +18,9 @@
 //! players. Time per move is wall time on the machine running it.
 
 use std::time::{Duration, Instant};
+use tokar_engine::catalog::{Options, Variant};
 use tokar_engine::search::{self, Budget, Level, Playout, Prior, Settings};
+use tokar_engine::{arachne, arcana, gladiator, magic};
 use tokar_engine::{Game, Outcome, Rng, Seat, Viewer};
 
 struct Args {
@@ -50,7 +52,22 @@ impl Opponent {
 type Runner = fn(&Args, &str);
 
 fn games() -> Vec<(&'static str, Runner)> {
-    vec![]
+    vec![
+        ("arcana", |a, n| run_game(a, n, setup::<arcana::Arcana>)),
+        ("magic-chess", |a, n| {
+            run_game(a, n, setup::<magic::MagicChess>)
+        }),
+        ("gladiator", |a, n| {
+            run_game(a, n, setup::<gladiator::Gladiator>)
+        }),
+        ("arachne", |a, n| run_game(a, n, setup::<arachne::Arachne>)),
+    ]
+}
+
+/// Game number `seed` with the default options (for Arcana: Human against
+/// Undead; Magic Chess: four players, each for itself).
+fn setup<G: Variant>(seed: u64) -> G {
+    G::setup(&Options::new(), seed).expect("the default options set up")
 }
 
 fn main() {
@@ -168,7 +185,6 @@ struct Tally {
 }
 
 /// Runs the rows of one game.
-#[allow(dead_code)]
 fn run_game<G: Game>(args: &Args, name: &str, setup: impl Fn(u64) -> G) {
     for &opponent in &args.opponents {
         let mut tally = Tally::default();

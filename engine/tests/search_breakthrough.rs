@@ -292,8 +292,20 @@ fn the_normal_settings_beat_the_alternatives() {
             },
         ),
         ("easy", Level::Easy.settings()),
-        ("no win check", Settings { win_check: false, ..base }),
-        ("widening 1", Settings { widening: 1.0, ..base }),
+        (
+            "no win check",
+            Settings {
+                win_check: false,
+                ..base
+            },
+        ),
+        (
+            "widening 1",
+            Settings {
+                widening: 1.0,
+                ..base
+            },
+        ),
     ];
     let mut won = Vec::new();
     for (name, s) in variants {

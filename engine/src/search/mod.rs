@@ -70,7 +70,7 @@ impl Level {
                 prior: Prior::Events,
                 prior_weight: 0.0,
                 widening: 0.0,
-                win_check: true,
+                win_check: false,
             },
             // The caller's budget bounds the work; the cap only bounds the
             // tree's memory (a node per iteration).

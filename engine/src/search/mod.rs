@@ -21,10 +21,12 @@
 //! The library has no clock: the caller passes a [`Budget`] whose
 //! `should_stop` closure holds its own deadline.
 
+mod any;
 mod players;
 mod reward;
 mod tree;
 
+pub use any::choose_any;
 pub use players::{greedy, random};
 pub use reward::material_share;
 

@@ -1069,7 +1069,7 @@ fn notation_errors_are_clear() {
         Err(ActionError::Illegal(_))
     ));
     // Case and spacing are free.
-    let a = g.parse(WHITE, "  E3-D3 ").unwrap();
+    let a = g.parse(WHITE, "  E3 - D3 ").unwrap();
     assert_eq!(g.format(&a), "e3-d3");
 }
 

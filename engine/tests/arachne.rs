@@ -164,7 +164,7 @@ fn r3_lines_run_round_rings_and_through_the_hub() {
 // ---- pieces ----
 
 #[test]
-fn matron_moves_two_over_her_own_but_not_the_opponents() {
+fn r5_matron_moves_two_over_her_own_but_not_the_opponents() {
     let g = pos(
         Strategist,
         WHITE,
@@ -234,7 +234,7 @@ fn priestess_moves_any_number_of_empty_spaces() {
 }
 
 #[test]
-fn wizard_steps_once_and_captures_around_with_follow_up() {
+fn r13_wizard_steps_once_and_captures_around_with_follow_up() {
     let mut g = pos(
         Strategist,
         WHITE,
@@ -269,7 +269,7 @@ fn wizard_steps_once_and_captures_around_with_follow_up() {
 }
 
 #[test]
-fn wizard_moves_three_crossing_pieces_and_captures_without_follow_up() {
+fn r6_wizard_moves_three_crossing_pieces_and_captures_without_follow_up() {
     let mut g = pos(
         Strategist,
         WHITE,
@@ -562,7 +562,7 @@ fn r18_punishment_of_a_lower_rank_always_succeeds() {
 }
 
 #[test]
-fn capturing_the_matron_wins() {
+fn r19_capturing_the_matron_wins() {
     let mut g = pos(
         Strategist,
         WHITE,
@@ -582,6 +582,52 @@ fn capturing_the_matron_wins() {
     );
     assert!(g.to_act().is_empty());
     assert_eq!(g.parse(BLACK, "l5-l4"), Err(ActionError::GameOver));
+}
+
+#[test]
+fn r19_a_blademasters_first_capture_of_the_matron_ends_the_game_at_once() {
+    let mut g = pos(
+        Strategist,
+        WHITE,
+        &[
+            ("c5", WHITE, Blademaster),
+            ("c2", BLACK, Matron),
+            ("f5", WHITE, Matron),
+        ],
+    );
+    play(&mut g, "c5-c3 xc2");
+    assert!(g.outcome().is_over());
+    assert!(g.pending().is_none());
+    assert!(g.legal_actions(WHITE).is_empty());
+}
+
+#[test]
+fn r13_follow_up_is_part_of_every_capture_but_the_jump() {
+    // Matron, Priestess and Blademaster after a move, anyone without moving:
+    // the capturing piece stands on the captured piece's space afterwards.
+    for (piece, text, lands) in [
+        (Matron, "c5-c4 xc3", "c3"),
+        (Priestess, "c5-c4 xc3", "c3"),
+        (Wizard, "c5 xc4", "c4"),
+    ] {
+        let target = if text.ends_with("xc4") { "c4" } else { "c3" };
+        let mut g = pos(
+            Strategist,
+            WHITE,
+            &[
+                ("c5", WHITE, piece),
+                (target, BLACK, Grunt),
+                ("f5", WHITE, Matron),
+                ("i5", BLACK, Matron),
+            ]
+            .into_iter()
+            .filter(|p| !(piece == Matron && p.0 == "f5"))
+            .collect::<Vec<_>>(),
+        );
+        play(&mut g, text);
+        assert_eq!(at(&g, lands), Some((WHITE, piece)), "{text}");
+        assert_eq!(at(&g, "c5"), None);
+    }
 }
 
 // ---- turncoat ----
@@ -692,7 +738,7 @@ fn r11_turncoat_grunt_heads_for_the_acting_players_pieces_and_is_not_promoted() 
 // ---- variants (R12) ----
 
 #[test]
-fn convenient_ties_go_to_the_attacker() {
+fn r12_convenient_ties_go_to_the_attacker() {
     let mut g = pos(
         Convenient,
         WHITE,
@@ -786,7 +832,7 @@ fn r12_a_turncoat_grunt_does_not_defend_against_itself() {
 }
 
 #[test]
-fn original_uses_eight_sided_dice_and_strategist_none_for_captures() {
+fn r4_original_uses_eight_sided_dice_and_strategist_none_for_captures() {
     let mut g = pos(
         Original,
         WHITE,
@@ -995,7 +1041,7 @@ fn opening_depth_two_count() {
 }
 
 #[test]
-fn view_rotation_zones_dice_and_glyphs() {
+fn r21_view_rotation_zones_dice_and_glyphs() {
     let g = opening(Original);
     let w = g.view(Viewer::Seat(WHITE));
     let b = g.view(Viewer::Seat(BLACK));
@@ -1024,7 +1070,7 @@ fn view_rotation_zones_dice_and_glyphs() {
 }
 
 #[test]
-fn concede_redeal_and_serde() {
+fn r19_r21_concede_redeal_and_serde() {
     let mut g = opening(Convenient);
     let copy = g.redeal(BLACK, 1234);
     assert_eq!(copy.legal_actions(WHITE), g.legal_actions(WHITE));
@@ -1074,7 +1120,7 @@ fn notation_errors_are_clear() {
 }
 
 #[test]
-fn catalog_options_seating_and_rules() {
+fn r17_r20_catalog_options_seating_and_rules() {
     let mut o = Options::new();
     assert_eq!(Arachne::setup(&o, 1).unwrap().rules_variant(), Original);
     o.insert("variant".into(), "The Convenient".into());

@@ -526,16 +526,19 @@ impl Arachne {
             self.last_dice = Some((me, vec![a_die, d_die]));
             ok
         };
-        event = event.mark(at, Mark::Affected);
         let mut now = at;
         if success {
-            event = event.mark(target, Mark::Hit);
             self.squares[target.index()] = None;
             self.lost[victim.seat.index()].push(victim.kind);
             if follow {
                 self.squares[target.index()] = self.squares[at.index()].take();
                 now = target;
-                event = event.mark(at, Mark::From).mark(target, Mark::To);
+                event = event
+                    .mark(at, Mark::From)
+                    .mark(target, Mark::Hit)
+                    .mark(target, Mark::To);
+            } else {
+                event = event.mark(at, Mark::Affected).mark(target, Mark::Hit);
             }
             if victim.kind == Kind::Matron {
                 self.outcome = Outcome::Won {
@@ -543,6 +546,8 @@ impl Arachne {
                     reason: format!("{} captured the {} Matron", colour(me), colour(victim.seat)),
                 };
             }
+        } else {
+            event = event.mark(at, Mark::Affected).mark(target, Mark::Affected);
         }
         events.push(event);
         (success, now)

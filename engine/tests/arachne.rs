@@ -1152,3 +1152,48 @@ fn r17_r20_catalog_options_seating_and_rules() {
     let first = any.legal_actions(WHITE)[0].clone();
     any.play(WHITE, &first).unwrap();
 }
+
+/// R1: the web is data. Another web (16 spokes, no hub) with its own army
+/// builds, turns its zones to the bottom, and plays.
+#[test]
+fn r1_another_layout_plays() {
+    const ARMY: &[(Kind, u8, u8)] = &[
+        (Wizard, 5, 6),
+        (Matron, 5, 7),
+        (Priestess, 5, 8),
+        (Wizard, 5, 9),
+        (Grunt, 4, 6),
+        (Blademaster, 4, 7),
+        (Blademaster, 4, 8),
+        (Grunt, 4, 9),
+        (Grunt, 3, 6),
+        (Grunt, 3, 7),
+        (Grunt, 3, 8),
+        (Grunt, 3, 9),
+    ];
+    let layout = WebLayout {
+        rings: 5,
+        spokes: 16,
+        hub: false,
+        zone_spokes: &[6, 7, 8, 9],
+        zone_rings: &[3, 4, 5],
+        army: ARMY,
+    };
+    let mut g = Arachne::new(Original, &layout, 8).unwrap();
+    assert_eq!(g.board().len(), 80);
+    assert_eq!(at(&g, "p5"), Some((BLACK, Matron)));
+    // Spokes g-j centre at 168.75 degrees: turned 11.25 to the bottom.
+    assert_eq!(g.view(Viewer::Seat(WHITE)).rotation, 11.25);
+    assert_eq!(g.view(Viewer::Seat(BLACK)).rotation, 191.25);
+    let mut rng = tokar_engine::Rng::new(8);
+    for _ in 0..200 {
+        let Some(&seat) = g.to_act().first() else {
+            break;
+        };
+        let legal = g.legal_actions(seat);
+        let a = legal[rng.below(legal.len() as u64) as usize];
+        let text = g.format(&a);
+        assert_eq!(g.parse(seat, &text), Ok(a), "{text}");
+        g.play(seat, &a).unwrap();
+    }
+}

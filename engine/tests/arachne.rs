@@ -1197,3 +1197,26 @@ fn r1_another_layout_plays() {
         g.play(seat, &a).unwrap();
     }
 }
+
+#[test]
+fn heuristic_weighs_material_and_knows_the_result() {
+    let g = opening(Original);
+    assert_eq!(g.heuristic(WHITE), 0.5);
+    let mut g = pos(
+        Strategist,
+        WHITE,
+        &[
+            ("c5", WHITE, Priestess),
+            ("c4", BLACK, Wizard),
+            ("f5", WHITE, Matron),
+            ("l5", BLACK, Matron),
+            ("a3", BLACK, Grunt),
+        ],
+    );
+    assert!(g.heuristic(WHITE) > 0.5 && g.heuristic(BLACK) < 0.5);
+    play(&mut g, "c5 xc4");
+    assert!(g.heuristic(WHITE) > 0.99);
+    g.concede(BLACK);
+    assert_eq!(g.heuristic(WHITE), 1.0);
+    assert_eq!(g.heuristic(BLACK), 0.0);
+}

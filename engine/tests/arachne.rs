@@ -1117,6 +1117,34 @@ fn notation_errors_are_clear() {
     // Case and spacing are free.
     let a = g.parse(WHITE, "  E3 - D3 ").unwrap();
     assert_eq!(g.format(&a), "e3-d3");
+    // e3xe2 reads as e3 xe2.
+    let mut h = pos(
+        Strategist,
+        WHITE,
+        &[
+            ("c3", WHITE, Grunt),
+            ("c4", BLACK, Grunt),
+            ("f5", WHITE, Matron),
+            ("l5", BLACK, Matron),
+        ],
+    );
+    h.set_turn_dice([3, 3]);
+    assert_eq!(h.parse(WHITE, "C3XC4"), h.parse(WHITE, "c3 x c4"));
+    assert_eq!(h.format(&h.parse(WHITE, "c3xc4").unwrap()), "c3 xc4");
+    // The Wizard's jump may be prefixed "wiz"; any valid path names the same jump.
+    let w = pos(
+        Strategist,
+        WHITE,
+        &[
+            ("e5", WHITE, Wizard),
+            ("f5", WHITE, Matron),
+            ("l5", BLACK, Matron),
+        ],
+    );
+    let a = w.parse(WHITE, "wiz e5-e4-f4-f3").unwrap();
+    assert_eq!(w.parse(WHITE, "e5-e4-e3-f3"), Ok(a));
+    assert_eq!(w.parse(WHITE, &w.format(&a)), Ok(a));
+    assert!(matches!(a, Action::Jump { .. }));
 }
 
 #[test]

@@ -471,7 +471,7 @@ fn anti_jump_may_target_only_fairy_or_frog() {
 }
 
 #[test]
-fn casting_plays_a_card_and_draws_one_without_naming_it() {
+fn r19_casting_plays_a_card_and_draws_one_without_naming_it() {
     let mut g = kings()
         .piece("d4", BLUE, Wizard)
         .hand(RED, &[Freeze, Slow])
@@ -875,7 +875,7 @@ fn refused_actions_change_nothing() {
 // ---------------------------------------------------------------- views and hidden cards
 
 #[test]
-fn views_show_a_hand_only_to_its_seat_and_sizes_to_all() {
+fn r19_views_show_a_hand_only_to_its_seat_and_sizes_to_all() {
     let g = MagicChess::setup(&Options::new(), 99).unwrap();
     for s in 0..4u8 {
         let v = g.view(Viewer::Seat(Seat(s)));
@@ -895,7 +895,7 @@ fn views_show_a_hand_only_to_its_seat_and_sizes_to_all() {
 }
 
 #[test]
-fn rotation_puts_the_viewers_army_at_the_bottom() {
+fn r2_rotation_puts_the_viewers_army_at_the_bottom() {
     let g = MagicChess::setup(&Options::new(), 1).unwrap();
     let r: Vec<f32> = (0..4)
         .map(|s| g.view(Viewer::Seat(Seat(s))).rotation)
@@ -905,7 +905,7 @@ fn rotation_puts_the_viewers_army_at_the_bottom() {
 }
 
 #[test]
-fn redeal_keeps_what_the_seat_knows_and_reshuffles_the_rest() {
+fn r19_redeal_keeps_what_the_seat_knows_and_reshuffles_the_rest() {
     let g = MagicChess::setup(&Options::new(), 42).unwrap();
     let mut changed = false;
     for seed in 0..20 {

@@ -172,6 +172,9 @@ fn r5_deck_options_change_the_deck_and_bad_options_are_refused() {
     bad.insert("jokers".into(), "1".into());
     assert!(MagicChess::setup(&bad, 1).is_err());
     let mut bad = Options::new();
+    bad.insert("slow-cards.2".into(), "3".into());
+    assert!(MagicChess::setup(&bad, 1).is_err());
+    let mut bad = Options::new();
     bad.insert("partners".into(), "maybe".into());
     assert!(MagicChess::setup(&bad, 1).is_err());
 }
@@ -196,7 +199,9 @@ fn catalog_sets_up_and_plays_by_notation() {
     let mut g = AnyGame::setup(GameKind::MagicChess, &Options::new(), 5).unwrap();
     assert_eq!(g.kind(), GameKind::MagicChess);
     assert!(g.legal_actions(Seat(0)).contains(&"a2-a3".to_string()));
+    assert_eq!(g.normalize(Seat(0), " A2 A3 ").unwrap(), "a2-a3");
     g.play(Seat(0), "a2-a3").unwrap();
+    assert_eq!(g.normalize(Seat(1), "b5 c5").unwrap(), "b5-c5");
     assert!(g.play(Seat(0), "b2-b3").is_err());
     assert!(GameKind::MagicChess
         .rules(None)

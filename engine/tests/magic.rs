@@ -960,3 +960,25 @@ fn rules_cover_overview_pieces_and_spells() {
     }
     assert!(MagicChess::rules(Some("queen")).is_err());
 }
+
+#[test]
+fn heuristic_uses_public_facts_and_counts_partners_together() {
+    let g = MagicChess::setup(&Options::new(), 8).unwrap();
+    for s in 0..4 {
+        let h = g.heuristic(Seat(s));
+        assert!((h - 0.25).abs() < 1e-6, "even start: {h}");
+        for seed in 0..5 {
+            assert_eq!(g.redeal(Seat(s), seed).heuristic(Seat(s)), h);
+        }
+    }
+    // Up a Wizard: above an even share.
+    let g = Position::start().clear("a7").build();
+    assert!(g.heuristic(Seat(0)) > 0.25 && g.heuristic(Seat(1)) < 0.25);
+    // Partners are one side: each partnership starts at one half.
+    let g = Position::start().partners().build();
+    assert!((g.heuristic(Seat(0)) - 0.5).abs() < 1e-6);
+    assert_eq!(g.heuristic(Seat(0)), g.heuristic(Seat(2)));
+    // Out is zero; a won game is exact.
+    let g = kings().clear("a8").eliminated(BLUE).build();
+    assert_eq!(g.heuristic(Seat(1)), 0.0);
+}

@@ -140,6 +140,14 @@ fn random_partner_games_with_a_small_deck() {
         }
         let spectator = g.view(Viewer::Spectator);
         assert!(spectator.hand.is_empty());
+        assert_eq!(
+            g.heuristic(Seat(0)),
+            g.heuristic(Seat(2)),
+            "partners share one estimate"
+        );
+        for s in 0..4 {
+            assert!((0.0..=1.0).contains(&g.heuristic(Seat(s))));
+        }
     });
     assert!(report.finished > 0);
 }

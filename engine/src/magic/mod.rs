@@ -603,7 +603,8 @@ impl Game for MagicChess {
             Outcome::Drawn { .. } => return 0.5,
             Outcome::Ongoing => {}
         }
-        if seat.index() >= 4 || self.is_out(seat) {
+        // An eliminated partner still wins with its partner (R14).
+        if seat.index() >= 4 || (self.is_out(seat) && !self.partners) {
             return 0.0;
         }
         let side = |s: Seat| {

@@ -226,6 +226,7 @@ fn mounted_knight_jumps() {
     );
 }
 
+/// R18: a Footman steps one or two squares at any time, through empty squares.
 #[test]
 fn footman_two_steps_always_and_attacks_diagonally() {
     let mut g = base();
@@ -247,6 +248,7 @@ fn footman_two_steps_always_and_attacks_diagonally() {
     assert_eq!(moves_from(&g, B_KING, "e8"), sorted(&["e6", "e7"]));
 }
 
+/// R18: a Squire steps two only from its starting rank; no pawn captures a Queen.
 #[test]
 fn squire_moves_as_a_pawn() {
     let mut g = base();
@@ -374,7 +376,7 @@ fn queen_slides_and_freezes() {
 
 // ---------------------------------------------------------------- combat
 
-/// The battle text and dice: "Warrior e4 attacks Squire e5: 2d6+1d6 = 11 vs 1d6 = 3, Squire dies."
+/// The battle text and dice (the attacker's dice, then the defender's): "Warrior e4 attacks Squire e5: 2d6+1d6 = 11 vs 1d6 = 3, Squire dies."
 #[test]
 fn combat_text_dice_and_capture() {
     let mut g = base();
@@ -754,7 +756,7 @@ fn checkmate_ends_the_game() {
     ok(&mut g, W_KING, "a1-b1");
 }
 
-/// Rules 5-7, 9: the King overrides another commander, who loses the move.
+/// Rules 5-7, 9, R23: the King overrides another commander, who loses the move.
 #[test]
 fn king_overrides_and_the_commander_forfeits() {
     let mut g = Gladiator::new(5);
@@ -893,6 +895,19 @@ fn king_rule_11_after_the_queen_is_captured() {
     assert_eq!(after.piece_at("e4").map(|p| p.kind), Some(Queen));
 }
 
+/// R21: the Queen's seat still commands the Champion and Warriors while she is held.
+#[test]
+fn r21_the_held_queen_still_commands() {
+    let mut g = queen_capture_position();
+    ok(&mut g, B_BK, "c7xe5");
+    ok(&mut g, B_KK, "a11-a10");
+    // White's King's own command cannot move (R11): he moves the King's Knight.
+    ok(&mut g, W_KING, "b1-c3");
+    assert_eq!(g.to_act(), vec![W_QUEEN, W_KING]);
+    ok(&mut g, W_QUEEN, "j4-j6");
+    assert_eq!(g.piece_at("j6").unwrap().kind, Warrior);
+}
+
 /// R9: the captors win when she has been held for five of her team's turns.
 /// Each side has a King and one other piece at most, so every other move
 /// passes (R11): White's King steps a1-a2 and back; Black's King and the
@@ -982,8 +997,8 @@ fn r12_frozen_piece_goes_home_when_its_jailer_is_captured() {
 }
 
 /// Queen rule 3-4: she never freezes a guarded King, the other Queen, or her own.
-/// Queen rules 2-4: she never freezes a guarded King or the other Queen;
-/// an unguarded King she can.
+/// Queen rules 2-4, R20: she never freezes a guarded King or the other Queen;
+/// R22: an unguarded King she can, and he then stands under her.
 #[test]
 fn queen_freeze_limits() {
     let mut g = Gladiator::empty(1);
@@ -1012,7 +1027,7 @@ fn queen_freeze_limits() {
     assert!(!g.outcome().is_over());
 }
 
-/// A Queen who leaves the square frees the piece she held.
+/// R20: a Queen who leaves the square frees the piece she held.
 #[test]
 fn leaving_the_square_frees_the_frozen_piece() {
     let mut g = base();
@@ -1159,6 +1174,7 @@ fn r14_seating() {
     assert_eq!(Gladiator::seating(8).unwrap()[1], vec![Seat(4)]);
 }
 
+/// R24: conceding loses for the team; redeal reseeds only the dice.
 #[test]
 fn views_names_concede_redeal() {
     let g = Gladiator::new(9);

@@ -2,7 +2,7 @@
 //! holds a game of any kind and speaks in notation strings, for the table.
 //!
 //! A game joins the catalog by implementing [`Variant`] and adding one line to
-//! the `catalog!` invocation below the macro (before `GameKind`).
+//! the `catalog!` invocation below the macro.
 
 use crate::error::{ActionError, SetupError};
 use crate::event::Event;
@@ -121,14 +121,17 @@ macro_rules! catalog {
     };
 }
 
-// The list of games. It stands here, above its first use, because the
-// `dispatch!` macro it defines is only visible to code after it.
+// The invocation comes before the code that uses the `dispatch!` macro it defines.
 catalog! {
+    Arcana => crate::arcana::Arcana,
+    MagicChess => crate::magic::MagicChess,
     Gladiator => crate::gladiator::Gladiator,
+    Arachne => crate::arachne::Arachne,
 }
 
-fn kind_of<G: Variant>(_: &G) -> GameKind {
-    G::KIND
+/// The kind of a game value (used by `dispatch!`, which cannot name the type).
+fn kind_of<V: Variant>(_: &V) -> GameKind {
+    V::KIND
 }
 
 /// The games Tokar knows, by the name players type at `/new`.

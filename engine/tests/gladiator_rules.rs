@@ -1242,3 +1242,18 @@ fn catalog_and_rules_pages() {
     assert!(Gladiator::rules(Some("Champion")).unwrap().contains("4d6"));
     assert!(Gladiator::rules(Some("dragon")).is_err());
 }
+
+/// The computer opponent's estimate: even at the start, worse for a team
+/// whose Queen is held, and exact once the game is over.
+#[test]
+fn heuristic_reads_the_position() {
+    let g = Gladiator::new(1);
+    assert!((g.heuristic(W_KING) - 0.5).abs() < 1e-6);
+    let mut g = queen_capture_position();
+    let before = g.heuristic(W_QUEEN);
+    ok(&mut g, B_BK, "c7xe5");
+    assert!(g.heuristic(W_QUEEN) < before);
+    assert!((g.heuristic(W_QUEEN) + g.heuristic(B_QUEEN) - 1.0).abs() < 1e-5);
+    g.concede(W_KK);
+    assert_eq!(g.heuristic(B_KK), 1.0);
+}

@@ -281,6 +281,9 @@ fn r3_champion_walks_three_or_five_with_one_turn() {
     }
     expect.sort();
     assert_eq!(m, expect);
+    // By hand: all 12 squares at distance 3 fit; of the 20 at distance 5, e1
+    // and j6 fit among the straight ones and all 16 bent ones do: 12 + 19.
+    assert_eq!(m.len(), 31);
     assert!(m.contains(&"e9".to_string()) && m.contains(&"e11".to_string()));
     assert!(m.contains(&"g9".to_string()) && !m.contains(&"e10".to_string()));
     // Walls on all four first squares: no path at all.
@@ -1172,6 +1175,26 @@ fn r14_seating() {
     }
     assert!(Gladiator::seating(1).is_err() && Gladiator::seating(9).is_err());
     assert_eq!(Gladiator::seating(8).unwrap()[1], vec![Seat(4)]);
+}
+
+/// R25: an absent commander's move can be passed over; nobody else's.
+#[test]
+fn r25_skipping_an_absent_commander() {
+    let mut g = Gladiator::new(2);
+    ok(&mut g, W_KING, "b2-b4");
+    ok(&mut g, W_KING, "king: g1-f3");
+    assert!(matches!(g.skip(W_KK), Err(ActionError::NotYourTurn(_))));
+    let ev = g.skip(W_BK).unwrap();
+    assert!(ev[0]
+        .text
+        .contains("White Black Knight's move is passed over"));
+    assert_eq!(
+        g.commander_to_move(),
+        tokar_engine::gladiator::Commander::KingsKnight
+    );
+    g.skip(W_KK).unwrap();
+    assert_eq!(g.team_to_move(), B);
+    assert_eq!(g.to_act(), vec![B_KING]);
 }
 
 /// R24: conceding loses for the team; redeal reseeds only the dice.

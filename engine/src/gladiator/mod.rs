@@ -349,6 +349,27 @@ impl Game for Gladiator {
         vec![Event::new(text)]
     }
 
+    /// A commander whose player is away past the deadline loses that move,
+    /// as if overridden (R25); the King's move can be passed over too.
+    fn skip(&mut self, seat: Seat) -> Result<Vec<Event>, ActionError> {
+        if self.outcome.is_over() {
+            return Err(ActionError::GameOver);
+        }
+        if seat != self.seat_to_move() {
+            return Err(ActionError::NotYourTurn(format!(
+                "Only the commander to move can be passed over; it is the {}'s move.",
+                self.seat_name(self.seat_to_move())
+            )));
+        }
+        let mut events = vec![Event::new(format!(
+            "The {}'s move is passed over.",
+            self.seat_name(seat)
+        ))];
+        self.slot += 1;
+        self.begin_slot(&mut events);
+        Ok(events)
+    }
+
     /// Material by rough strength, scaled by hit points; a held Queen weighs
     /// on her team more as her five turns run out; frozen pieces count for
     /// nobody while they are off the board.

@@ -1280,3 +1280,18 @@ fn heuristic_reads_the_position() {
     g.concede(W_KK);
     assert_eq!(g.heuristic(B_KK), 1.0);
 }
+
+/// The computer opponent plays Gladiator through the `Game` trait alone:
+/// its choice is legal, for a commander and for the King's override.
+#[test]
+fn computer_opponent_chooses_legal_moves() {
+    use tokar_engine::search::{choose, Budget, Level};
+    let mut g = Gladiator::new(8);
+    for _ in 0..6 {
+        let seat = g.to_act()[0];
+        let c = choose(&g, seat, Level::Normal, &Budget::iterations(60), 3).expect("a choice");
+        assert!(g.legal_actions(seat).contains(&c.action));
+        g.play(seat, &c.action).unwrap();
+    }
+    assert_eq!(g.team_to_move(), B);
+}

@@ -1295,3 +1295,21 @@ fn computer_opponent_chooses_legal_moves() {
     }
     assert_eq!(g.team_to_move(), B);
 }
+
+/// R3, R6: a piece off every line to its King can still be pinned by a
+/// Champion's bent path; stepping out of that path is refused.
+#[test]
+fn r6_champion_pin_along_a_bent_path() {
+    let mut g = Gladiator::empty(1);
+    g.put("e1", W, King)
+        .put("j1", W, KingsKnight)
+        .put("e4", W, Squire)
+        .put("g2", W, Warrior)
+        .put("g4", B, Champion)
+        .put("a12", B, King)
+        .put("b12", B, KingsKnight)
+        .set_turn(W, tokar_engine::gladiator::Commander::Queen);
+    assert!(!g.in_check(W));
+    assert!(illegal(&g, W_QUEEN, "g2-h2").contains("could leave the White King in check"));
+    ok(&mut g, W_QUEEN, "g2-g3");
+}

@@ -1248,3 +1248,28 @@ fn heuristic_weighs_material_and_knows_the_result() {
     assert_eq!(g.heuristic(WHITE), 1.0);
     assert_eq!(g.heuristic(BLACK), 0.0);
 }
+
+#[test]
+fn r11_a_turned_blademaster_makes_both_moves_against_his_own_side() {
+    let mut g = pos(
+        Strategist,
+        WHITE,
+        &[
+            ("c5", BLACK, Blademaster),
+            ("c2", BLACK, Grunt),
+            ("e2", BLACK, Wizard),
+            ("f5", WHITE, Matron),
+            ("i5", BLACK, Matron),
+        ],
+    );
+    g.set_turn_dice([1, 1]);
+    play(&mut g, "turncoat c5-c3 xc2");
+    assert_eq!(at(&g, "c2"), Some((BLACK, Blademaster)));
+    assert_eq!(g.to_move(), WHITE, "White still owes the second move");
+    let second: Vec<String> = g.legal_actions(WHITE).iter().map(|a| g.format(a)).collect();
+    assert!(second.contains(&"c2-d2 xe2".to_string()), "{second:?}");
+    play(&mut g, "c2-d2 xe2");
+    assert_eq!(at(&g, "e2"), Some((BLACK, Blademaster)));
+    assert_eq!(g.lost(BLACK), &[Grunt, Wizard]);
+    assert_eq!(g.to_move(), BLACK);
+}

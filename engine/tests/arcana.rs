@@ -25,15 +25,15 @@ fn board(models: &str, tail: &str) -> Arcana {
         .map(|r| {
             let mut row = String::new();
             let mut gap = 0;
-            for f in 0..8 {
-                if grid[r][f] == '.' {
+            for &sq in &grid[r] {
+                if sq == '.' {
                     gap += 1;
                 } else {
                     if gap > 0 {
                         row.push_str(&gap.to_string());
                         gap = 0;
                     }
-                    row.push(grid[r][f]);
+                    row.push(sq);
                 }
             }
             if gap > 0 {

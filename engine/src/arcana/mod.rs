@@ -123,7 +123,7 @@ impl Arcana {
     /// Checks a parsed action: legal for `seat` now, or why not.
     fn validate(&self, seat: Seat, action: &Action) -> Result<(), ActionError> {
         self.check_seat(seat)?;
-        if self.legal_actions(seat).contains(action) {
+        if self.candidates(seat, action).contains(action) {
             Ok(())
         } else {
             Err(ActionError::Illegal(self.explain(seat, action)))

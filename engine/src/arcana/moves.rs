@@ -601,9 +601,20 @@ impl Arcana {
         let Some(g) = self.general(Arcana::other(seat)) else {
             return false;
         };
-        self.command_actions(seat)
-            .iter()
-            .any(|a| self.direct_victims(a).contains(&g))
+        // Only units that can reach the General this turn need their actions
+        // listed: the Duelist rides any distance and the Dark Priest's explosion
+        // works anywhere; every other attack reaches at most three squares.
+        let mut actions = Vec::new();
+        for (cell, p) in self.pieces() {
+            if p.owner != seat || !p.commandable() {
+                continue;
+            }
+            let far_reaching = matches!(p.unit, Unit::Duelist | Unit::DarkPriest);
+            if far_reaching || BOARD.king_distance(cell, g) <= 3 {
+                self.unit_actions(cell, p, &mut actions);
+            }
+        }
+        actions.iter().any(|a| self.direct_victims(a).contains(&g))
     }
 
     /// The squares whose models an action kills at once (not counting models

@@ -850,3 +850,77 @@ fn r27_the_move_counter_counts_turns() {
     play(&mut g, "e2-e3");
     assert_eq!(g.move_number(), 2);
 }
+
+#[test]
+fn notation_tolerates_case_and_spaces_around_signs() {
+    let g = start();
+    let a = g.parse(Seat(0), "E2 - E3").unwrap();
+    assert_eq!(g.format(&a), "e2-e3");
+    let g = board("Wa1 Ia4 Be1 nd8", "0");
+    assert_eq!(
+        g.format(&g.parse(Seat(0), "BOLT a1 > a4").unwrap()),
+        "bolt a1>a4"
+    );
+    let g = board("Id4 Be1 nd8 zc5", "0");
+    assert_eq!(g.format(&g.parse(Seat(0), "d4 x c5").unwrap()), "d4xc5");
+}
+
+#[test]
+fn r2_r3_refusals_name_the_rule_for_walking_off() {
+    let mut g = board("Be1 Af1 nd8 sa1", "0");
+    assert!(illegal(&mut g, "e1-off").contains("General"));
+    assert!(illegal(&mut g, "f1-off").contains("back ranks"));
+}
+
+#[test]
+fn play_refuses_unlisted_actions_without_changing_anything() {
+    use tokar_engine::arcana::Action;
+    let mut g = start();
+    let before = g.clone();
+    for a in [
+        Action::Move {
+            from: c("e2"),
+            to: c("e5"),
+        },
+        Action::Pass,
+        Action::Decline,
+        Action::Place {
+            to: c("e4"),
+            unit: None,
+        },
+        Action::Smite { from: c("e8") },
+        Action::Trade {
+            from: c("d8"),
+            give: [c("a7"), c("b7")],
+            unit: Unit::Zombie,
+        },
+    ] {
+        assert!(g.play(Seat(0), &a).is_err(), "{a:?}");
+        assert_eq!(g, before);
+    }
+    assert!(matches!(
+        g.play(
+            Seat(1),
+            &Action::Move {
+                from: c("e7"),
+                to: c("e6")
+            }
+        ),
+        Err(ActionError::NotYourTurn(_))
+    ));
+    assert_eq!(g, before);
+}
+
+#[test]
+fn a_game_survives_serialization_mid_decision() {
+    let mut g = board("Be4 nh8 sd5 ze5", "0");
+    play(&mut g, "vanquish e4");
+    let any = AnyGame::Arcana(g.clone());
+    let text = serde_json::to_string(&any).unwrap();
+    let back: AnyGame = serde_json::from_str(&text).unwrap();
+    match back {
+        AnyGame::Arcana(b) => assert_eq!(b, g),
+        #[allow(unreachable_patterns)]
+        _ => panic!("kind"),
+    }
+}

@@ -924,3 +924,34 @@ fn a_game_survives_serialization_mid_decision() {
         _ => panic!("kind"),
     }
 }
+
+#[test]
+fn r21_a_dark_priest_pushed_by_the_night_wind_rests() {
+    // Undead vs Undead: the northern Dark Priest pushes the southern one.
+    let mut g = board("Ne1 Qd3 Sa2 nd8 qe8 sh7", "1");
+    play(&mut g, "wind e8>h7");
+    assert_eq!(unit(&g, "d2"), Some((Unit::DarkPriest, 0)));
+    assert_eq!(g.at(c("d2")).unwrap().rest, 1);
+    assert!(
+        g.legal_actions(Seat(0))
+            .iter()
+            .all(|a| a.actor() != Some(c("d2"))),
+        "resting on his owner's next turn"
+    );
+    play(&mut g, "e1-f1");
+    assert_eq!(g.at(c("d2")).unwrap().rest, 0);
+    let v = g.view(Viewer::Spectator);
+    assert!(v.pieces.iter().all(|p| p.statuses.is_empty()));
+}
+
+#[test]
+fn r10_human_against_human_vanquish_relocates_enemy_knights() {
+    let mut g = board("Be4 bh8 kd5 we5 df5", "0");
+    play(&mut g, "vanquish e4");
+    assert_eq!(unit(&g, "f5"), Some((Unit::Duelist, 1)), "a Chief stays");
+    play(&mut g, "place a1");
+    play(&mut g, "place b1");
+    assert_eq!(unit(&g, "a1"), Some((Unit::BlueKnight, 1)));
+    assert_eq!(unit(&g, "b1"), Some((Unit::WindMage, 1)));
+    assert_eq!(g.turn(), Seat(1));
+}

@@ -124,6 +124,9 @@ macro_rules! catalog {
 // The invocation comes before the code that uses the `dispatch!` macro it defines.
 catalog! {
     Arcana => crate::arcana::Arcana,
+    MagicChess => crate::magic::MagicChess,
+    Gladiator => crate::gladiator::Gladiator,
+    Arachne => crate::arachne::Arachne,
 }
 
 /// The kind of a game value (used by `dispatch!`, which cannot name the type).

@@ -10,15 +10,22 @@
 //! * [`view`]: what one viewer may see, the only input of pictures and public text;
 //! * [`error`]: why an action was refused;
 //! * [`catalog`]: the list of games and [`AnyGame`];
-//! * [`arcana`]: Tokar's Arcana (and the Arcana family).
+//! * [`search`]: the computer opponent, for every game.
+//!
+//! The games: [`arcana`] (Tokar's Arcana and the Arcana family), [`magic`]
+//! (Magic Chess), [`gladiator`] (Gladiator Chess), [`arachne`] (Arachne).
 
+pub mod arachne;
 pub mod arcana;
 pub mod board;
 pub mod catalog;
 pub mod error;
 pub mod event;
 pub mod game;
+pub mod gladiator;
+pub mod magic;
 pub mod rng;
+pub mod search;
 pub mod seat;
 pub mod view;
 

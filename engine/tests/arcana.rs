@@ -955,3 +955,26 @@ fn r10_human_against_human_vanquish_relocates_enemy_knights() {
     assert_eq!(unit(&g, "b1"), Some((Unit::WindMage, 1)));
     assert_eq!(g.turn(), Seat(1));
 }
+
+#[test]
+fn heuristic_weighs_ranks_and_knows_the_result() {
+    let even = start();
+    let h = even.heuristic(Seat(0));
+    assert!((h - 0.5).abs() < 0.05, "{h}");
+    // The Undead lost its Dark Priest: the Human stands better.
+    let g = pos("mztn1tzm/ssssssss/8/8/8/8/IIIIIIII/WKPDBAKW 1 g1:Q");
+    assert!(g.heuristic(Seat(0)) > 0.6 && g.heuristic(Seat(1)) < 0.4);
+    // A lost game scores 0 for the loser.
+    let mut g = pos("3n4/8/8/8/8/8/4s3/4B3 1");
+    play(&mut g, "e2-e1");
+    assert_eq!(g.heuristic(Seat(0)), 0.0);
+    assert_eq!(g.heuristic(Seat(1)), 1.0);
+}
+
+#[test]
+fn the_computer_opponent_takes_a_general_within_reach() {
+    use tokar_engine::search::{choose, Budget, Level};
+    let g = board("Kc6 Be1 Ia2 Ib2 nd8 sa7 sb7 zg8", "0");
+    let choice = choose(&g, Seat(0), Level::Normal, &Budget::iterations(300), 7).unwrap();
+    assert_eq!(choice.notation, "c6-d8", "{}", choice.why);
+}

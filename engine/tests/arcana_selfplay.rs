@@ -35,7 +35,7 @@ fn invariants(g: &Arcana) {
     assert_eq!(v.rotation, 180.0);
     // Each listed action is listed once, under its own notation (checked on
     // every fifth turn to keep the run short).
-    if g.move_number() % 5 != 0 {
+    if !g.move_number().is_multiple_of(5) {
         return;
     }
     if let Some(&seat) = g.to_act().first() {

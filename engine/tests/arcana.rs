@@ -151,6 +151,15 @@ fn the_catalog_plays_arcana_in_notation() {
         .contains("tomb gas"));
     assert!(GameKind::Arcana.rules(None).unwrap().contains("General"));
     assert!(GameKind::Arcana.rules(Some("dragon")).is_err());
+    let rulings = GameKind::Arcana.rules(Some("rulings")).unwrap();
+    assert!(
+        rulings.contains("R1. ") && rulings.contains("R17. "),
+        "{rulings}"
+    );
+    for u in Unit::ALL {
+        assert!(Arcana::rules(Some(u.id())).unwrap().starts_with(u.name()));
+        assert!(Arcana::rules(Some(u.name())).is_ok());
+    }
 }
 
 #[test]
@@ -1032,4 +1041,72 @@ fn r14_a_mummy_bomb_takes_the_neighbours_with_it() {
     }
     assert_eq!(g.graveyard(Seat(1)), &[Unit::Mummy]);
     assert_eq!(g.graveyard(Seat(0)).len(), 3);
+}
+
+#[test]
+fn odd_texts_never_panic_and_never_change_the_game() {
+    let mut g = board("Pa1 Af1 Be1 Wh1 Ia7 nd8 qe8 sd4 zc5", "0 g0:IK g1:s");
+    let before = g.clone();
+    let odd = [
+        "",
+        " ",
+        "-",
+        "x",
+        ">",
+        "=",
+        "+",
+        "a1-",
+        "-a1",
+        "a1x",
+        "a1-off>",
+        "a1--a2",
+        "a1-a2-a3",
+        "bolt",
+        "bolt >",
+        "bolt a1>",
+        "brew f1>e2 f1",
+        "brew f1>e2 g1-h1",
+        "brew f1>e2 f1-g1 x",
+        "f1-g1 brew",
+        "f1-g1 brew h1>e2",
+        "e1-e2 vanquish now",
+        "promote",
+        "promote a8",
+        "promote a8=",
+        "promote a8=dragon",
+        "recall a8",
+        "revive a1",
+        "revive a1>b2=",
+        "revive a1>b2=skeleton",
+        "trade",
+        "trade a7",
+        "trade a7+=zombie",
+        "trade a7+b7",
+        "wind",
+        "explode e8",
+        "smite",
+        "place",
+        "place a1=",
+        "decline now",
+        "pass pass",
+        "é2-e3",
+        "e2—e3",
+        "a0-a1",
+        "i1-a1",
+        "a9",
+        "h8-h9",
+        "a1-off>a1",
+        "🙂",
+        "a1 a2 a3 a4 a5",
+    ];
+    for t in odd {
+        if let Ok(a) = g.parse(Seat(0), t) {
+            // Whatever parses is legal and plays.
+            let mut copy = g.clone();
+            copy.play(Seat(0), &a)
+                .unwrap_or_else(|e| panic!("'{t}': {e}"));
+        }
+        assert_eq!(g, before, "'{t}'");
+    }
+    let _ = &mut g;
 }

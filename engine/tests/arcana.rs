@@ -97,6 +97,7 @@ fn start() -> Arcana {
 
 #[test]
 fn armies_stand_as_in_figure_1_1_from_each_owners_side() {
+    // R23: each army from its owner's side.
     let g = start();
     assert_eq!(
         g.to_text(),
@@ -132,6 +133,7 @@ fn first_player_follows_the_option_or_the_seed() {
 
 #[test]
 fn the_catalog_plays_arcana_in_notation() {
+    // R28: the unit cards and rulings are served by /rules.
     let mut o = Options::new();
     o.insert("first".into(), "creator".into());
     let mut g = AnyGame::setup(GameKind::Arcana, &o, 9).unwrap();
@@ -235,6 +237,7 @@ fn bad_text_is_a_syntax_error_and_forbidden_moves_are_illegal() {
 
 #[test]
 fn imperial_warrior_moves_forward_and_kills_without_moving() {
+    // R25: straight ahead only soldiers, diagonally only higher ranks; R5.
     // Warrior d4; Zombie c5 (higher rank, diagonal), Tomb Keeper e5 (immune).
     let mut g = pos("3n4/8/8/2z1t3/3I4/8/8/4B3 0");
     let l = legal(&g);
@@ -306,6 +309,7 @@ fn priest_moves_and_kills_adjacent_soldiers_only() {
 
 #[test]
 fn duelist_rides_until_obstructed_and_fires_at_an_adjacent_model() {
+    // R26: the Duelist stops before the first model; R6: he may move then fire.
     let mut g = pos("3n4/8/3s4/8/8/8/8/3D2B1 0");
     let l = legal(&g);
     assert!(
@@ -343,6 +347,7 @@ fn skeleton_walks_forward_and_kills_by_moving_in() {
 
 #[test]
 fn zombie_moves_two_orthogonal_squares_turning_without_hopping() {
+    // R26: two orthogonal steps, turning, no hopping, stopping at a victim.
     let g = pos("3n4/8/8/8/3z4/3I4/8/4B3 1");
     let l = legal(&g);
     assert!(l.contains(&"d4-d3".into()), "kills by moving in");
@@ -637,6 +642,7 @@ fn r10_the_battle_mage_may_ride_then_vanquish_and_relocates_each_model() {
 
 #[test]
 fn r11_promotion_from_the_graveyard_or_recall() {
+    // R22: the promoted-away soldier goes to the graveyard.
     let mut g = board("Be1 Ia8 nh5", "0 g0:KW");
     assert!(has(&g, "promote a8=blue-knight") && has(&g, "promote a8=wind-mage"));
     play(&mut g, "promote a8=blue-knight");

@@ -1116,3 +1116,23 @@ fn odd_texts_never_panic_and_never_change_the_game() {
     }
     let _ = &mut g;
 }
+
+#[test]
+fn r13_gas_settles_only_when_the_turn_ends() {
+    // The Battle Mage rides next to a Mummy (gas has not reached him) and
+    // vanquishes it with a Skeleton, relocating the Mummy next to his own Blue
+    // Knight: the Knight is not gassed until the last relocation is done and
+    // the turn ends.
+    let mut g = board("Be3 Ka1 nh8 md5 se5", "0");
+    play(&mut g, "e3-e4 vanquish");
+    play(&mut g, "place b2");
+    assert!(
+        !g.at(c("a1")).unwrap().paralysed,
+        "not yet: the turn goes on"
+    );
+    play(&mut g, "place h1");
+    assert!(
+        g.at(c("a1")).unwrap().paralysed,
+        "gassed at the end of the turn"
+    );
+}

@@ -128,6 +128,11 @@ fn first_player_follows_the_option_or_the_seed() {
     o.insert("army.1".into(), "elves".into());
     assert!(Arcana::setup(&o, 3).is_err());
     assert!(Arcana::seating(3).is_err());
+    for bad in ["army.2", "first.1", "colour"] {
+        let mut o = Options::new();
+        o.insert(bad.into(), "human".into());
+        assert!(Arcana::setup(&o, 3).is_err(), "{bad}");
+    }
     assert_eq!(Arcana::seating(2).unwrap().len(), 2);
 }
 

@@ -33,7 +33,15 @@ pub fn draw_icon(
             canvas.fill_circle(cx, cy, r, colour.fill, 1.0);
             canvas.stroke_circle(cx, cy, r, colour.outline, 1.0, (size / 24.0).max(1.5), None);
             let px = (size * 0.5).round().max(6.0) as u16;
-            fonts.draw_centred(canvas, Weight::Bold, px, cx, cy, colour.fill.contrast(), &glyph.letter.to_string());
+            fonts.draw_centred(
+                canvas,
+                Weight::Bold,
+                px,
+                cx,
+                cy,
+                colour.fill.contrast(),
+                &glyph.letter.to_string(),
+            );
         }
     }
 }
@@ -79,7 +87,13 @@ fn status_text(s: &StatusView) -> String {
 }
 
 /// Badges, hit points and the letter, drawn over the icon and the highlights.
-pub fn draw_overlays(canvas: &mut Canvas, fonts: &Fonts, spot: &Spot, piece: &PieceView, colour: SeatColour) {
+pub fn draw_overlays(
+    canvas: &mut Canvas,
+    fonts: &Fonts,
+    spot: &Spot,
+    piece: &PieceView,
+    colour: SeatColour,
+) {
     let s = spot.size;
     let (left, right) = (spot.cx - s / 2.0, spot.cx + s / 2.0);
     let bottom = spot.cy + s / 2.0;
@@ -91,7 +105,11 @@ pub fn draw_overlays(canvas: &mut Canvas, fonts: &Fonts, spot: &Spot, piece: &Pi
         let h = (s * 0.15).clamp(7.0, 16.0);
         let w = s - 2.0 * inset - 2.0;
         let (x, y) = (left + inset + 1.0, bottom - inset - h);
-        let frac = if max > 0 { (hp as f32 / max as f32).clamp(0.0, 1.0) } else { 0.0 };
+        let frac = if max > 0 {
+            (hp as f32 / max as f32).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
         let fill = if frac > 0.5 {
             Rgb(0x1E, 0x7B, 0x4F)
         } else if frac > 0.25 {
@@ -108,7 +126,15 @@ pub fn draw_overlays(canvas: &mut Canvas, fonts: &Fonts, spot: &Spot, piece: &Pi
             }
         }
         let px = (h * 0.8).round().max(7.0) as u16;
-        fonts.draw_centred(canvas, Weight::Bold, px, x + w / 2.0, y + h / 2.0, palette::PAPER, &format!("{hp}/{max}"));
+        fonts.draw_centred(
+            canvas,
+            Weight::Bold,
+            px,
+            x + w / 2.0,
+            y + h / 2.0,
+            palette::PAPER,
+            &format!("{hp}/{max}"),
+        );
         badge_bottom = y - 1.0;
     }
 
@@ -118,7 +144,15 @@ pub fn draw_overlays(canvas: &mut Canvas, fonts: &Fonts, spot: &Spot, piece: &Pi
     canvas.fill_circle(bx, by, r, colour.fill, 1.0);
     canvas.stroke_circle(bx, by, r, colour.outline, 1.0, (r / 7.0).max(1.0), None);
     let px = (r * 1.35).round() as u16;
-    fonts.draw_centred(canvas, Weight::Bold, px, bx, by, colour.fill.contrast(), &piece.glyph.letter.to_string());
+    fonts.draw_centred(
+        canvas,
+        Weight::Bold,
+        px,
+        bx,
+        by,
+        colour.fill.contrast(),
+        &piece.glyph.letter.to_string(),
+    );
 
     // Status badges across the top, wrapping onto a second row if needed.
     let h = (s * 0.2).clamp(10.0, 20.0);
@@ -137,7 +171,15 @@ pub fn draw_overlays(canvas: &mut Canvas, fonts: &Fonts, spot: &Spot, piece: &Pi
             canvas.fill_path(&p, bg, 1.0);
             canvas.stroke_path(&p, palette::INK, 0.8, 1.0, None);
         }
-        fonts.draw_centred(canvas, Weight::Bold, px, x + w / 2.0, y + h / 2.0, bg.contrast(), &text);
+        fonts.draw_centred(
+            canvas,
+            Weight::Bold,
+            px,
+            x + w / 2.0,
+            y + h / 2.0,
+            bg.contrast(),
+            &text,
+        );
         x += w + 2.0;
     }
 }

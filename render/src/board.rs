@@ -297,7 +297,7 @@ impl BoardPainter<'_> {
         for piece in &view.pieces {
             let s = &spots[piece.cell.index()];
             let colour = piece_colour(view, piece.seat);
-            pieces::draw_overlays(canvas, self.fonts, s, piece, colour);
+            pieces::draw_overlays(canvas, self.fonts, self.sprites, s, piece, colour);
         }
     }
 }

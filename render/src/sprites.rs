@@ -77,11 +77,14 @@ struct Shape {
 type Tint = (u8, u8, u8, u8, u8, u8);
 type ShapeCache = Mutex<HashMap<(String, u16), Option<Arc<Shape>>>>;
 type SpriteMap = Mutex<HashMap<(String, u16, Tint), Option<Arc<Sprite>>>>;
+type BadgeMap = Mutex<HashMap<String, Option<Arc<Sprite>>>>;
 
 #[derive(Default)]
 pub struct SpriteCache {
     shapes: ShapeCache,
     tinted: SpriteMap,
+    /// Letter discs and status badges, drawn once per look (`key` says it all).
+    badges: BadgeMap,
 }
 
 impl SpriteCache {
@@ -102,6 +105,24 @@ impl SpriteCache {
             .shape(unit, size)
             .map(|shape| Arc::new(tint(&shape, colour)));
         self.tinted
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(key, sprite.clone());
+        sprite
+    }
+
+    /// A small picture named by `key`, drawn by `draw` the first time it is asked for.
+    pub fn badge(&self, key: String, draw: impl FnOnce() -> Option<Sprite>) -> Option<Arc<Sprite>> {
+        if let Some(s) = self
+            .badges
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&key)
+        {
+            return s.clone();
+        }
+        let sprite = draw().map(Arc::new);
+        self.badges
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .insert(key, sprite.clone());

@@ -16,7 +16,9 @@
 //! blocking: the table calls it from `spawn_blocking`.
 
 use crate::clock::Millis;
-use crate::record::{decode_game, decode_log, decode_user, encode, GameRecord, LogEntry, UserRecord};
+use crate::record::{
+    decode_game, decode_log, decode_user, encode, GameRecord, LogEntry, UserRecord,
+};
 use sled::transaction::{ConflictableTransactionError, TransactionError};
 use std::path::Path;
 use thiserror::Error;
@@ -119,7 +121,11 @@ impl Store {
     /// Games whose schedule entry is due at `now` or earlier.
     pub fn due(&self, now: Millis) -> Result<Vec<u64>, StoreError> {
         let mut out = Vec::new();
-        for k in self.db.range(key(b's', &[0])..=key(b's', &[now, u64::MAX])).keys() {
+        for k in self
+            .db
+            .range(key(b's', &[0])..=key(b's', &[now, u64::MAX]))
+            .keys()
+        {
             out.push(tail_u64(&k?));
         }
         Ok(out)
@@ -145,9 +151,10 @@ impl Store {
         let result = self.db.transaction(|tx| {
             let stored = match tx.get(&gkey)? {
                 None => None,
-                Some(b) => Some(decode_game(&b).map_err(|e| {
-                    ConflictableTransactionError::Abort(StoreError::Corrupt(e))
-                })?),
+                Some(b) => Some(
+                    decode_game(&b)
+                        .map_err(|e| ConflictableTransactionError::Abort(StoreError::Corrupt(e)))?,
+                ),
             };
             let old_version = stored.as_ref().map(|r| r.version);
             if old_version != w.expected {
@@ -202,6 +209,14 @@ impl Store {
             out.push((k.to_vec(), v.to_vec()));
         }
         Ok(out)
+    }
+
+    /// A user's stored key and value, for fixtures.
+    pub fn dump_user(&self, id: u64) -> Result<Option<(Vec<u8>, Vec<u8>)>, StoreError> {
+        Ok(self
+            .db
+            .get(key(b'u', &[id]))?
+            .map(|v| (key(b'u', &[id]), v.to_vec())))
     }
 
     /// Writes raw keys and values as [`Store::dump_game`] gave them, rebuilding

@@ -67,6 +67,9 @@ fn tail_u64(k: &[u8]) -> u64 {
     u64::from_be_bytes(b)
 }
 
+/// One stored key and its value, as dumped for fixtures.
+pub type RawItem = (Vec<u8>, Vec<u8>);
+
 const NEXT_GAME: &[u8] = b"next-game";
 
 impl Store {
@@ -78,7 +81,7 @@ impl Store {
     /// Allocates the next game number (1, 2, 3...), durably.
     pub fn next_game_id(&self) -> Result<u64, StoreError> {
         let old = self.db.fetch_and_update(NEXT_GAME, |old| {
-            let n = old.map(|b| tail_u64(b)).unwrap_or(1);
+            let n = old.map(tail_u64).unwrap_or(1);
             Some((n + 1).to_be_bytes().to_vec())
         })?;
         Ok(old.map(|b| tail_u64(&b)).unwrap_or(1))
@@ -199,7 +202,7 @@ impl Store {
 
     /// Every stored key and value of one game (record and log), for fixtures
     /// and for moving a game between data folders.
-    pub fn dump_game(&self, id: u64) -> Result<Vec<(Vec<u8>, Vec<u8>)>, StoreError> {
+    pub fn dump_game(&self, id: u64) -> Result<Vec<RawItem>, StoreError> {
         let mut out = Vec::new();
         if let Some(v) = self.db.get(key(b'g', &[id]))? {
             out.push((key(b'g', &[id]), v.to_vec()));
@@ -212,7 +215,7 @@ impl Store {
     }
 
     /// A user's stored key and value, for fixtures.
-    pub fn dump_user(&self, id: u64) -> Result<Option<(Vec<u8>, Vec<u8>)>, StoreError> {
+    pub fn dump_user(&self, id: u64) -> Result<Option<RawItem>, StoreError> {
         Ok(self
             .db
             .get(key(b'u', &[id]))?
@@ -221,7 +224,7 @@ impl Store {
 
     /// Writes raw keys and values as [`Store::dump_game`] gave them, rebuilding
     /// the indexes of the games among them.
-    pub fn load_dump(&self, items: &[(Vec<u8>, Vec<u8>)]) -> Result<(), StoreError> {
+    pub fn load_dump(&self, items: &[RawItem]) -> Result<(), StoreError> {
         for (k, v) in items {
             self.db.insert(k.as_slice(), v.as_slice())?;
             if k.first() == Some(&b'g') {

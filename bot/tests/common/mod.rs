@@ -27,17 +27,17 @@ pub fn fresh_dir(name: &str) -> PathBuf {
     dir
 }
 
-pub async fn open(dir: &PathBuf, seed: Option<u64>) -> Env {
+pub async fn open(dir: &std::path::Path, seed: Option<u64>) -> Env {
     let clock = Arc::new(VirtualClock::open(dir).unwrap());
     let table = Table::open(TableConfig {
-        data_dir: dir.clone(),
+        data_dir: dir.to_path_buf(),
         clock: clock.clone(),
         seed,
     })
     .await
     .unwrap();
     Env {
-        dir: dir.clone(),
+        dir: dir.to_path_buf(),
         clock,
         table,
     }

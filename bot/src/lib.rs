@@ -1,1 +1,2 @@
 //! The table service and its adapters.
+pub mod discord;

@@ -255,9 +255,7 @@ impl Board {
                     },
                     Some((ring, s)) => match dir {
                         Dir::CW => Some((self.ring_spoke(ring, (s + 1) % spokes)?, dir)),
-                        Dir::CCW => {
-                            Some((self.ring_spoke(ring, (s + spokes - 1) % spokes)?, dir))
-                        }
+                        Dir::CCW => Some((self.ring_spoke(ring, (s + spokes - 1) % spokes)?, dir)),
                         Dir::IN if ring > 1 => Some((self.ring_spoke(ring - 1, s)?, dir)),
                         Dir::IN if hub => Some((self.hub()?, Dir::out(opposite(s)))),
                         Dir::IN => {

@@ -41,8 +41,13 @@ impl Viewer {
 pub enum Outcome {
     Ongoing,
     /// `winners` holds every seat of the winning side (a team may have several).
-    Won { winners: Vec<Seat>, reason: String },
-    Drawn { reason: String },
+    Won {
+        winners: Vec<Seat>,
+        reason: String,
+    },
+    Drawn {
+        reason: String,
+    },
 }
 
 impl Outcome {

@@ -58,16 +58,24 @@ pub fn self_play<G: Variant>(
             let parsed = game
                 .parse(seat, &text)
                 .unwrap_or_else(|e| panic!("game {n} ply {plies}: '{text}' does not parse: {e}"));
-            assert_eq!(parsed, action, "game {n} ply {plies}: '{text}' parses to another action");
+            assert_eq!(
+                parsed, action,
+                "game {n} ply {plies}: '{text}' parses to another action"
+            );
             if plies % 17 == 0 {
                 refuse_garbage(&game, seat, &legal, &mut rng);
             }
-            game.play(seat, &action)
-                .unwrap_or_else(|e| panic!("game {n} ply {plies}: listed action '{text}' refused: {e}"));
+            game.play(seat, &action).unwrap_or_else(|e| {
+                panic!("game {n} ply {plies}: listed action '{text}' refused: {e}")
+            });
             log.push((seat, action));
             if plies % 23 == 0 {
                 let back: G = serde_json::from_value(json(&game)).expect("deserializes");
-                assert_eq!(json(&back), json(&game), "game {n}: serde round trip differs");
+                assert_eq!(
+                    json(&back),
+                    json(&game),
+                    "game {n}: serde round trip differs"
+                );
                 let _ = game.view(Viewer::Spectator);
             }
             check(&game);
@@ -83,7 +91,10 @@ pub fn self_play<G: Variant>(
         report.longest = report.longest.max(plies);
         if game.outcome().is_over() {
             report.finished += 1;
-            assert!(game.to_act().is_empty(), "game {n}: over but someone is to act");
+            assert!(
+                game.to_act().is_empty(),
+                "game {n}: over but someone is to act"
+            );
         }
     }
     report

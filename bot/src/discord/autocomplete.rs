@@ -51,7 +51,10 @@ async fn complete(
     let candidates = match found {
         Ok(candidates) => candidates,
         Err(_) => {
-            warn!(option, typed, "autocomplete too slow; answering with no choices");
+            warn!(
+                option,
+                typed, "autocomplete too slow; answering with no choices"
+            );
             Vec::new()
         }
     };
@@ -111,8 +114,9 @@ mod tests {
 
     #[test]
     fn choices_are_capped_at_25_and_game_values_are_numbers() {
-        let many: Vec<(String, String)> =
-            (1..=40).map(|n| (format!("Game #{n}"), format!("#{n}"))).collect();
+        let many: Vec<(String, String)> = (1..=40)
+            .map(|n| (format!("Game #{n}"), format!("#{n}")))
+            .collect();
         let choices = to_choices("game", many);
         assert_eq!(choices.len(), 25);
         let json = serde_json::to_value(&choices[0]).unwrap();
@@ -124,7 +128,10 @@ mod tests {
     fn overlong_string_values_are_left_out_not_cut() {
         let choices = to_choices(
             "action",
-            vec![("long".into(), "x".repeat(101)), ("e2-e4".into(), "e2-e4".into())],
+            vec![
+                ("long".into(), "x".repeat(101)),
+                ("e2-e4".into(), "e2-e4".into()),
+            ],
         );
         assert_eq!(choices.len(), 1);
         assert_eq!(serde_json::to_value(&choices[0]).unwrap()["value"], "e2-e4");

@@ -75,8 +75,6 @@ pub(crate) fn channel_ref(
 ) -> ChannelRef {
     ChannelRef {
         id: id.get(),
-        name: partial
-            .and_then(|c| c.name.clone())
-            .unwrap_or_default(),
+        name: partial.and_then(|c| c.name.clone()).unwrap_or_default(),
     }
 }

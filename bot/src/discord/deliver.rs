@@ -12,8 +12,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use poise::serenity_prelude as serenity;
 use serenity::{
     Builder as _, CreateActionRow, CreateAllowedMentions, CreateAttachment, CreateButton,
-    CreateInteractionResponse, CreateInteractionResponseFollowup,
-    CreateInteractionResponseMessage, CreateMessage, EditInteractionResponse,
+    CreateInteractionResponse, CreateInteractionResponseFollowup, CreateInteractionResponseMessage,
+    CreateMessage, EditInteractionResponse,
 };
 use tracing::{debug, error, warn};
 
@@ -324,7 +324,11 @@ impl Outgoing {
             .enumerate()
             .map(|(i, content)| Outgoing {
                 content,
-                files: if i == 0 { file_batches.next().unwrap_or_default() } else { Vec::new() },
+                files: if i == 0 {
+                    file_batches.next().unwrap_or_default()
+                } else {
+                    Vec::new()
+                },
                 rows: if i == 0 { rows.clone() } else { Vec::new() },
                 ping: if i == 0 { ping.clone() } else { Vec::new() },
                 ephemeral,
@@ -387,7 +391,10 @@ fn button_rows(buttons: &[super::port::Button]) -> Vec<CreateActionRow> {
         })
         .collect();
     if valid.len() > MAX_ROWS * MAX_BUTTONS_PER_ROW {
-        warn!(count = valid.len(), "more than 25 buttons: the rest are dropped");
+        warn!(
+            count = valid.len(),
+            "more than 25 buttons: the rest are dropped"
+        );
     }
     valid
         .chunks(MAX_BUTTONS_PER_ROW)
@@ -401,10 +408,20 @@ fn file_name(name: &str) -> String {
     let stem: String = name
         .trim_end_matches(".png")
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
         .take(60)
         .collect();
-    let stem = if stem.is_empty() { "board".to_owned() } else { stem };
+    let stem = if stem.is_empty() {
+        "board".to_owned()
+    } else {
+        stem
+    };
     format!("{stem}.png")
 }
 
@@ -469,7 +486,10 @@ mod tests {
     fn a_single_overlong_line_is_cut() {
         let text = "é".repeat(4500);
         let pieces = split_text(&text, 2000);
-        assert_eq!(pieces.iter().map(|p| p.chars().count()).collect::<Vec<_>>(), [2000, 2000, 500]);
+        assert_eq!(
+            pieces.iter().map(|p| p.chars().count()).collect::<Vec<_>>(),
+            [2000, 2000, 500]
+        );
     }
 
     #[test]

@@ -34,14 +34,16 @@ pub(crate) async fn on_error(err: FrameworkError<'_, Data, CommandError>) {
         FrameworkError::CommandStructureMismatch {
             description, ctx, ..
         } => {
-            error!(command = %ctx.command.name, description, "command registered in Discord differs from the bot's");
+            error!(command = %ctx.command().name, description, "command registered in Discord differs from the bot's");
             tell(
                 poise::Context::Application(ctx),
                 "This command changed since Discord last saw it; please try again in a minute.",
             )
             .await;
         }
-        FrameworkError::Setup { error, framework, .. } => {
+        FrameworkError::Setup {
+            error, framework, ..
+        } => {
             // Without its data the framework would wait forever on every event: stop instead.
             error!(error = %error, "start-up failed (command registration); stopping");
             framework.shard_manager().shutdown_all().await;

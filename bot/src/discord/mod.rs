@@ -18,9 +18,7 @@ mod ticker;
 use poise::serenity_prelude as serenity;
 use tracing::{error, info};
 
-pub use port::{
-    BoxFut, Button, ChannelRef, Image, Reply, Request, Table, TableBackend, UserRef,
-};
+pub use port::{BoxFut, Button, ChannelRef, Image, Reply, Request, Table, TableBackend, UserRef};
 pub use settings::DiscordSettings;
 
 use data::{CommandError, Data};
@@ -41,7 +39,11 @@ pub enum DiscordError {
 
 /// Runs the bot until it is stopped (Ctrl-C, SIGTERM or `settings.stop`) or the gateway
 /// connection fails for good.
-pub async fn run(table: Table, token: String, settings: DiscordSettings) -> Result<(), DiscordError> {
+pub async fn run(
+    table: Table,
+    token: String,
+    settings: DiscordSettings,
+) -> Result<(), DiscordError> {
     let token = token.trim().to_owned();
     serenity::utils::validate_token(&token).map_err(|e| DiscordError::Token(e.to_string()))?;
 
@@ -66,14 +68,22 @@ pub async fn run(table: Table, token: String, settings: DiscordSettings) -> Resu
     };
     let framework = poise::Framework::builder()
         .options(options)
+        .initialize_owners(false)
         .setup(move |ctx, ready, framework| {
             Box::pin(async move {
                 info!(bot = %ready.user.name, "connected to Discord");
                 let commands = &framework.options().commands;
-                match guild_id.and_then(std::num::NonZeroU64::new).map(serenity::GuildId::from) {
+                match guild_id
+                    .and_then(std::num::NonZeroU64::new)
+                    .map(serenity::GuildId::from)
+                {
                     Some(guild) => {
                         poise::builtins::register_in_guild(&ctx.http, commands, guild).await?;
-                        info!(guild = guild.get(), count = commands.len(), "commands registered in guild");
+                        info!(
+                            guild = guild.get(),
+                            count = commands.len(),
+                            "commands registered in guild"
+                        );
                     }
                     None => {
                         poise::builtins::register_globally(&ctx.http, commands).await?;
@@ -91,7 +101,11 @@ pub async fn run(table: Table, token: String, settings: DiscordSettings) -> Resu
         .framework(framework)
         .await?;
 
-    let _ticker = AbortOnDrop(ticker::spawn(table, client.http.clone(), settings.tick_every));
+    let _ticker = AbortOnDrop(ticker::spawn(
+        table,
+        client.http.clone(),
+        settings.tick_every,
+    ));
     let shards = client.shard_manager.clone();
     let stop = settings.stop.clone();
     let _stopper = AbortOnDrop(tokio::spawn(async move {

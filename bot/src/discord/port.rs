@@ -93,7 +93,9 @@ impl Table {
         typed: &str,
         game: Option<u64>,
     ) -> Vec<(String, String)> {
-        self.0.autocomplete(user, channel, option, typed, game).await
+        self.0
+            .autocomplete(user, channel, option, typed, game)
+            .await
     }
     pub async fn tick(&self) -> Vec<Reply> {
         self.0.tick().await

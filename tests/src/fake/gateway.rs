@@ -38,7 +38,9 @@ pub async fn serve(mut socket: WebSocket, shared: Shared, resume_url: String) {
                         let _ = socket.send(Message::Text(json!({"op": 11}).to_string())).await;
                     }
                     Some(2) => {
-                        let token = v["d"]["token"].as_str().unwrap_or("").to_owned();
+                        if v["d"]["token"].as_str().is_none_or(str::is_empty) {
+                            shared.lock().violation("gateway: Identify without a token".into());
+                        }
                         let session_id = format!("session-{}", shared.lock().fresh_id());
                         let ready = payloads::ready(&session_id, &resume_url);
                         if let Err(e) = payloads::check_ready(&ready) {
@@ -50,7 +52,7 @@ pub async fn serve(mut socket: WebSocket, shared: Shared, resume_url: String) {
                         }
                         let mut st = shared.lock();
                         st.identifies += 1;
-                        st.session = Some(Session { tx: tx.clone(), seq: 1, token });
+                        st.session = Some(Session { tx: tx.clone(), seq: 1 });
                         drop(st);
                         shared.changed();
                         identified = true;

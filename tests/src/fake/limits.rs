@@ -11,7 +11,11 @@ pub fn check_message(body: &Value, files: usize, editing: bool) -> Result<(), St
     if content_len > 2000 {
         return Err(format!("content is {content_len} characters (max 2000)"));
     }
-    let embeds = body.get("embeds").and_then(Value::as_array).cloned().unwrap_or_default();
+    let embeds = body
+        .get("embeds")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
     check_embeds(&embeds)?;
     let components = body
         .get("components")
@@ -48,8 +52,14 @@ fn check_allowed_mentions(am: &Value) -> Result<(), String> {
         .and_then(Value::as_array)
         .map(|a| a.iter().filter_map(Value::as_str).collect())
         .unwrap_or_default();
-    let users = am.get("users").and_then(Value::as_array).map_or(0, Vec::len);
-    let roles = am.get("roles").and_then(Value::as_array).map_or(0, Vec::len);
+    let users = am
+        .get("users")
+        .and_then(Value::as_array)
+        .map_or(0, Vec::len);
+    let roles = am
+        .get("roles")
+        .and_then(Value::as_array)
+        .map_or(0, Vec::len);
     if parse.contains(&"users") && users > 0 {
         return Err("allowed_mentions: parse users and a users list are mutually exclusive".into());
     }
@@ -63,7 +73,9 @@ fn check_allowed_mentions(am: &Value) -> Result<(), String> {
 }
 
 fn len(v: &Value, key: &str) -> usize {
-    v.get(key).and_then(Value::as_str).map_or(0, |s| s.chars().count())
+    v.get(key)
+        .and_then(Value::as_str)
+        .map_or(0, |s| s.chars().count())
 }
 
 fn check_embeds(embeds: &[Value]) -> Result<(), String> {
@@ -78,17 +90,25 @@ fn check_embeds(embeds: &[Value]) -> Result<(), String> {
             return Err(format!("embed title is {title} characters (max 256)"));
         }
         if description > 4096 {
-            return Err(format!("embed description is {description} characters (max 4096)"));
+            return Err(format!(
+                "embed description is {description} characters (max 4096)"
+            ));
         }
         total += title + description;
-        let fields = e.get("fields").and_then(Value::as_array).cloned().unwrap_or_default();
+        let fields = e
+            .get("fields")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
         if fields.len() > 25 {
             return Err(format!("{} embed fields (max 25)", fields.len()));
         }
         for f in &fields {
             let (n, v) = (len(f, "name"), len(f, "value"));
             if n > 256 || v > 1024 {
-                return Err(format!("embed field name {n} / value {v} characters (max 256/1024)"));
+                return Err(format!(
+                    "embed field name {n} / value {v} characters (max 256/1024)"
+                ));
             }
             total += n + v;
         }
@@ -122,9 +142,16 @@ fn check_components(rows: &[Value]) -> Result<(), String> {
         if row.get("type").and_then(Value::as_u64) != Some(1) {
             return Err("a top-level component must be an action row (type 1)".into());
         }
-        let inner = row.get("components").and_then(Value::as_array).cloned().unwrap_or_default();
+        let inner = row
+            .get("components")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
         if inner.is_empty() || inner.len() > 5 {
-            return Err(format!("an action row holds {} components (1 to 5)", inner.len()));
+            return Err(format!(
+                "an action row holds {} components (1 to 5)",
+                inner.len()
+            ));
         }
         for c in &inner {
             let style = c.get("style").and_then(Value::as_u64).unwrap_or(0);
@@ -150,7 +177,11 @@ fn check_components(rows: &[Value]) -> Result<(), String> {
 
 /// Checks an autocomplete answer: at most 25 choices, names and values of 1-100 characters.
 pub fn check_choices(data: &Value) -> Result<(), String> {
-    let choices = data.get("choices").and_then(Value::as_array).cloned().unwrap_or_default();
+    let choices = data
+        .get("choices")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
     if choices.len() > 25 {
         return Err(format!("{} autocomplete choices (max 25)", choices.len()));
     }
@@ -184,7 +215,9 @@ mod tests {
         assert!(check_message(&long_id, 0, false).is_err());
         let embed = json!({"embeds": [{"title": "t".repeat(257)}]});
         assert!(check_message(&embed, 0, false).is_err());
-        let many: Vec<_> = (0..26).map(|n| json!({"name": n.to_string(), "value": n})).collect();
+        let many: Vec<_> = (0..26)
+            .map(|n| json!({"name": n.to_string(), "value": n}))
+            .collect();
         assert!(check_choices(&json!({ "choices": many })).is_err());
         assert!(check_choices(&json!({"choices": [{"name": "a", "value": "b"}]})).is_ok());
     }

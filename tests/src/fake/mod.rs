@@ -23,8 +23,11 @@ use axum::Router;
 use serde_json::{json, Value};
 use tokio::sync::watch;
 
-pub use state::{FakeButton, FakeFile, FakeInteraction, FakeMessage, FakeUser, Kind, Origin, APPLICATION_ID, GUILD_ID};
 use state::State;
+pub use state::{
+    FakeButton, FakeFile, FakeInteraction, FakeMessage, FakeUser, Kind, Origin, APPLICATION_ID,
+    GUILD_ID,
+};
 
 /// The fake's state and a change signal that waiters listen to.
 #[derive(Clone)]
@@ -35,7 +38,9 @@ pub(crate) struct Shared {
 
 impl Shared {
     pub(crate) fn lock(&self) -> MutexGuard<'_, State> {
-        self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.state
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     pub(crate) fn changed(&self) {
@@ -99,8 +104,14 @@ impl FakeDiscord {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
         let port = listener.local_addr()?.port();
         let (tick, _) = watch::channel(0);
-        let shared = Shared { state: Arc::new(Mutex::new(State::new())), tick: Arc::new(tick) };
-        let app = AppState { shared: shared.clone(), gateway_url: format!("ws://127.0.0.1:{port}/gateway") };
+        let shared = Shared {
+            state: Arc::new(Mutex::new(State::new())),
+            tick: Arc::new(tick),
+        };
+        let app = AppState {
+            shared: shared.clone(),
+            gateway_url: format!("ws://127.0.0.1:{port}/gateway"),
+        };
         let router = Router::new()
             .route("/gateway", get(ws_upgrade))
             .fallback(rest::handle)
@@ -110,7 +121,11 @@ impl FakeDiscord {
                 tracing::error!(target: "fake_discord", "server stopped: {e}");
             }
         });
-        Ok(Self { shared, port, server })
+        Ok(Self {
+            shared,
+            port,
+            server,
+        })
     }
 
     /// The REST base the bot is pointed at (`DiscordSettings::test_api_base`).
@@ -143,7 +158,11 @@ impl FakeDiscord {
 
     /// Waits until no bot is connected to the gateway.
     pub async fn wait_disconnected(&self) -> Result<(), String> {
-        self.shared.wait_for(WAIT, "the bot to disconnect", |st| st.session.is_none().then_some(())).await
+        self.shared
+            .wait_for(WAIT, "the bot to disconnect", |st| {
+                st.session.is_none().then_some(())
+            })
+            .await
     }
 
     /// Commands as registered: (guild id or None for global, definition).
@@ -187,7 +206,7 @@ impl FakeDiscord {
                 .find(|d| d["name"] == *name)
                 .ok_or_else(|| format!("/{cmd} has no option `{name}`"))?;
             let kind = d["type"].as_u64().unwrap_or(0);
-            let value = if let Some(choices) = d["choices"].as_array() {
+            let value = if let Some(choices) = d["choices"].as_array().filter(|c| !c.is_empty()) {
                 // The player picks a choice by its shown name.
                 choices
                     .iter()
@@ -197,15 +216,33 @@ impl FakeDiscord {
             } else {
                 match kind {
                     3 => json!(raw),
-                    4 => json!(raw.parse::<i64>().map_err(|_| format!("/{cmd} {name}: `{raw}` is not an integer"))?),
-                    5 => json!(raw.parse::<bool>().map_err(|_| format!("/{cmd} {name}: `{raw}` is not true/false"))?),
+                    4 => json!(raw
+                        .parse::<i64>()
+                        .map_err(|_| format!("/{cmd} {name}: `{raw}` is not an integer"))?),
+                    5 => json!(raw
+                        .parse::<bool>()
+                        .map_err(|_| format!("/{cmd} {name}: `{raw}` is not true/false"))?),
                     6 => {
-                        let id: u64 = raw.trim_start_matches("<@").trim_end_matches('>').parse().map_err(|_| format!("/{cmd} {name}: `{raw}` is not a user"))?;
-                        let u = self.shared.lock().users.get(&id).cloned().ok_or_else(|| format!("no user {id}"))?;
+                        let id: u64 = raw
+                            .trim_start_matches("<@")
+                            .trim_end_matches('>')
+                            .parse()
+                            .map_err(|_| format!("/{cmd} {name}: `{raw}` is not a user"))?;
+                        let u = self
+                            .shared
+                            .lock()
+                            .users
+                            .get(&id)
+                            .cloned()
+                            .ok_or_else(|| format!("no user {id}"))?;
                         resolved.push(u);
                         json!(id.to_string())
                     }
-                    other => return Err(format!("/{cmd} {name}: option type {other} not supported by the fake")),
+                    other => {
+                        return Err(format!(
+                            "/{cmd} {name}: option type {other} not supported by the fake"
+                        ))
+                    }
                 }
             };
             out.push(json!({"name": name, "type": kind, "value": value}));
@@ -221,15 +258,25 @@ impl FakeDiscord {
             out.push(json!({"name": name, "type": d["type"], "value": typed, "focused": true}));
         } else {
             for d in &defs {
-                if d["required"].as_bool() == Some(true) && !given.iter().any(|(n, _)| d["name"] == *n) {
-                    return Err(format!("/{cmd}: the required option `{}` is missing", d["name"]));
+                if d["required"].as_bool() == Some(true)
+                    && !given.iter().any(|(n, _)| d["name"] == *n)
+                {
+                    return Err(format!(
+                        "/{cmd}: the required option `{}` is missing",
+                        d["name"]
+                    ));
                 }
             }
         }
         Ok((out, resolved))
     }
 
-    fn register_interaction(&self, kind: Kind, user: &FakeUser, channel: u64) -> (u64, String, String) {
+    fn register_interaction(
+        &self,
+        kind: Kind,
+        user: &FakeUser,
+        channel: u64,
+    ) -> (u64, String, String) {
         let mut st = self.shared.lock();
         let id = st.fresh_id();
         let token = format!("token-{id}");
@@ -267,11 +314,26 @@ impl FakeDiscord {
     }
 
     /// A user runs a slash command; returns the interaction id.
-    pub async fn slash(&self, user: &FakeUser, channel: u64, command: &str, options: &[(&str, &str)]) -> Result<u64, String> {
+    pub async fn slash(
+        &self,
+        user: &FakeUser,
+        channel: u64,
+        command: &str,
+        options: &[(&str, &str)],
+    ) -> Result<u64, String> {
         let def = self.command_def(command)?;
         let (opts, resolved) = self.typed_options(&def, options, None)?;
         let (id, token, channel_name) = self.register_interaction(Kind::Command, user, channel);
-        let payload = payloads::command_interaction(id, &token, false, user, (channel, &channel_name), &def, opts, &resolved);
+        let payload = payloads::command_interaction(
+            id,
+            &token,
+            false,
+            user,
+            (channel, &channel_name),
+            &def,
+            opts,
+            &resolved,
+        );
         self.send(id, payload)?;
         Ok(id)
     }
@@ -287,24 +349,48 @@ impl FakeDiscord {
     ) -> Result<Vec<(String, Value)>, String> {
         let def = self.command_def(command)?;
         let (opts, resolved) = self.typed_options(&def, options, Some(focused))?;
-        let (id, token, channel_name) = self.register_interaction(Kind::Autocomplete, user, channel);
-        let payload = payloads::command_interaction(id, &token, true, user, (channel, &channel_name), &def, opts, &resolved);
+        let (id, token, channel_name) =
+            self.register_interaction(Kind::Autocomplete, user, channel);
+        let payload = payloads::command_interaction(
+            id,
+            &token,
+            true,
+            user,
+            (channel, &channel_name),
+            &def,
+            opts,
+            &resolved,
+        );
         self.send(id, payload)?;
         let choices = self
             .shared
-            .wait_for(WAIT, "autocomplete choices", |st| st.interactions.get(&id).and_then(|i| i.choices.clone()))
+            .wait_for(WAIT, "autocomplete choices", |st| {
+                st.interactions.get(&id).and_then(|i| i.choices.clone())
+            })
             .await?;
         Ok(choices
             .into_iter()
-            .map(|c| (c["name"].as_str().unwrap_or("").to_owned(), c["value"].clone()))
+            .map(|c| {
+                (
+                    c["name"].as_str().unwrap_or("").to_owned(),
+                    c["value"].clone(),
+                )
+            })
             .collect())
     }
 
     /// A user clicks a button of a message they can see; returns the interaction id.
-    pub async fn click(&self, user: &FakeUser, message_id: u64, custom_id: &str) -> Result<u64, String> {
+    pub async fn click(
+        &self,
+        user: &FakeUser,
+        message_id: u64,
+        custom_id: &str,
+    ) -> Result<u64, String> {
         let message = {
             let st = self.shared.lock();
-            st.message(message_id).cloned().ok_or_else(|| format!("no message {message_id}"))?
+            st.message(message_id)
+                .cloned()
+                .ok_or_else(|| format!("no message {message_id}"))?
         };
         if message.deleted || message.ephemeral_to.is_some_and(|u| u != user.id) {
             return Err(format!("{} cannot see message {message_id}", user.name));
@@ -312,7 +398,8 @@ impl FakeDiscord {
         if !message.buttons.iter().any(|b| b.custom_id == custom_id) {
             return Err(format!("message {message_id} has no button `{custom_id}`"));
         }
-        let (id, token, channel_name) = self.register_interaction(Kind::Component, user, message.channel_id);
+        let (id, token, channel_name) =
+            self.register_interaction(Kind::Component, user, message.channel_id);
         let payload = payloads::component_interaction(
             id,
             &token,
@@ -339,7 +426,9 @@ impl FakeDiscord {
                     return st
                         .messages
                         .iter()
-                        .find(|m| m.interaction_id == Some(interaction) && m.origin == Origin::Followup)
+                        .find(|m| {
+                            m.interaction_id == Some(interaction) && m.origin == Origin::Followup
+                        })
                         .cloned();
                 }
                 None
@@ -348,15 +437,30 @@ impl FakeDiscord {
     }
 
     /// Runs a slash command and waits for its answer.
-    pub async fn run(&self, user: &FakeUser, channel: u64, command: &str, options: &[(&str, &str)]) -> Result<FakeMessage, String> {
+    pub async fn run(
+        &self,
+        user: &FakeUser,
+        channel: u64,
+        command: &str,
+        options: &[(&str, &str)],
+    ) -> Result<FakeMessage, String> {
         let id = self.slash(user, channel, command, options).await?;
         self.answer(id).await
     }
 
     /// Waits until a message matching `pred` exists.
-    pub async fn wait_message(&self, what: &str, mut pred: impl FnMut(&FakeMessage) -> bool) -> Result<FakeMessage, String> {
+    pub async fn wait_message(
+        &self,
+        what: &str,
+        mut pred: impl FnMut(&FakeMessage) -> bool,
+    ) -> Result<FakeMessage, String> {
         self.shared
-            .wait_for(WAIT, what, |st| st.messages.iter().find(|m| !m.deleted && m.settled && pred(m)).cloned())
+            .wait_for(WAIT, what, |st| {
+                st.messages
+                    .iter()
+                    .find(|m| !m.deleted && m.settled && pred(m))
+                    .cloned()
+            })
             .await
     }
 
@@ -367,7 +471,13 @@ impl FakeDiscord {
 
     /// Every message tied to an interaction (response and follow-ups), in order.
     pub fn messages_of(&self, interaction: u64) -> Vec<FakeMessage> {
-        self.shared.lock().messages.iter().filter(|m| m.interaction_id == Some(interaction) && !m.deleted).cloned().collect()
+        self.shared
+            .lock()
+            .messages
+            .iter()
+            .filter(|m| m.interaction_id == Some(interaction) && !m.deleted)
+            .cloned()
+            .collect()
     }
 
     /// What `user` sees in `channel`: public messages and their own ephemeral ones.
@@ -385,8 +495,14 @@ impl FakeDiscord {
     /// Direct messages the bot sent to `user`.
     pub fn direct_messages(&self, user: &FakeUser) -> Vec<FakeMessage> {
         let st = self.shared.lock();
-        let Some(dm) = st.dm_channels.get(&user.id).copied() else { return Vec::new() };
-        st.messages.iter().filter(|m| m.channel_id == dm).cloned().collect()
+        let Some(dm) = st.dm_channels.get(&user.id).copied() else {
+            return Vec::new();
+        };
+        st.messages
+            .iter()
+            .filter(|m| m.channel_id == dm)
+            .cloned()
+            .collect()
     }
 
     /// Every message so far.

@@ -217,6 +217,7 @@ pub fn check_ready(v: &Value) -> Result<(), String> {
         .map_err(|e| format!("serenity cannot read READY: {e}"))
 }
 
+#[cfg(test)]
 pub fn check_message(v: &Value) -> Result<(), String> {
     serde_json::from_value::<model::Message>(v.clone())
         .map(drop)
@@ -234,7 +235,16 @@ mod tests {
         check_ready(&ready("s", "ws://127.0.0.1:1")).unwrap();
         let cmd = json!({"id": "5", "name": "board"});
         let opts = vec![json!({"name": "game", "type": 4, "value": 1})];
-        let i = command_interaction(7, "t", false, &alice, (3, "general"), &cmd, opts, &[alice.clone()]);
+        let i = command_interaction(
+            7,
+            "t",
+            false,
+            &alice,
+            (3, "general"),
+            &cmd,
+            opts,
+            &[alice.clone()],
+        );
         check_interaction(&i).unwrap();
         let m = FakeMessage {
             id: 9,
@@ -244,7 +254,10 @@ mod tests {
             interaction_id: None,
             ephemeral_to: None,
             files: vec![],
-            buttons: vec![super::super::state::FakeButton { custom_id: "b".into(), label: "B".into() }],
+            buttons: vec![super::super::state::FakeButton {
+                custom_id: "b".into(),
+                label: "B".into(),
+            }],
             pinged_users: vec![11],
             pinged_everyone_or_roles: false,
             settled: true,
@@ -253,6 +266,14 @@ mod tests {
         };
         let mv = message(&m, bot_user());
         check_message(&mv).unwrap();
-        check_interaction(&component_interaction(8, "t2", &alice, (3, "general"), "b", mv)).unwrap();
+        check_interaction(&component_interaction(
+            8,
+            "t2",
+            &alice,
+            (3, "general"),
+            "b",
+            mv,
+        ))
+        .unwrap();
     }
 }

@@ -27,7 +27,13 @@ fn refuse(st: &mut State, what: &str, status: StatusCode, code: u32, message: &s
 }
 
 fn invalid_form(st: &mut State, what: &str, reason: &str) -> Response {
-    refuse(st, what, StatusCode::BAD_REQUEST, 50035, &format!("Invalid Form Body: {reason}"))
+    refuse(
+        st,
+        what,
+        StatusCode::BAD_REQUEST,
+        50035,
+        &format!("Invalid Form Body: {reason}"),
+    )
 }
 
 /// A request body: JSON, or multipart with `payload_json` and `files[n]`.
@@ -43,7 +49,9 @@ async fn read_body(req: Request) -> Result<Body2, String> {
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| v.starts_with("multipart/form-data"));
     if is_multipart {
-        let mut mp = Multipart::from_request(req, &()).await.map_err(|e| e.to_string())?;
+        let mut mp = Multipart::from_request(req, &())
+            .await
+            .map_err(|e| e.to_string())?;
         let mut json = Value::Null;
         let mut files = Vec::new();
         while let Some(field) = mp.next_field().await.map_err(|e| e.to_string())? {
@@ -55,20 +63,29 @@ async fn read_body(req: Request) -> Result<Body2, String> {
                 let file_name = field.file_name().unwrap_or("").to_owned();
                 let content_type = field.content_type().map(str::to_owned);
                 let bytes = field.bytes().await.map_err(|e| e.to_string())?.to_vec();
-                files.push(FakeFile { name: file_name, content_type, bytes });
+                files.push(FakeFile {
+                    name: file_name,
+                    content_type,
+                    bytes,
+                });
             } else {
                 return Err(format!("unexpected multipart field `{name}`"));
             }
         }
         Ok(Body2 { json, files })
     } else {
-        let bytes = to_bytes(req.into_body(), 64 << 20).await.map_err(|e| e.to_string())?;
+        let bytes = to_bytes(req.into_body(), 64 << 20)
+            .await
+            .map_err(|e| e.to_string())?;
         let json = if bytes.is_empty() {
             Value::Null
         } else {
             serde_json::from_slice(&bytes).map_err(|e| format!("body is not JSON: {e}"))?
         };
-        Ok(Body2 { json, files: Vec::new() })
+        Ok(Body2 {
+            json,
+            files: Vec::new(),
+        })
     }
 }
 
@@ -87,7 +104,13 @@ pub async fn handle(AxState(app): AxState<AppState>, req: Request<Body>) -> Resp
     shared.lock().requests.push(format!("{method} {path}"));
     let Some(rest) = path.strip_prefix("/api/v10/") else {
         let mut st = shared.lock();
-        return refuse(&mut st, &path, StatusCode::NOT_FOUND, 0, "404: Not Found (no /api/v10 prefix)");
+        return refuse(
+            &mut st,
+            &path,
+            StatusCode::NOT_FOUND,
+            0,
+            "404: Not Found (no /api/v10 prefix)",
+        );
     };
     let segs: Vec<String> = rest.split('/').map(str::to_owned).collect();
     let segs: Vec<&str> = segs.iter().map(String::as_str).collect();
@@ -139,10 +162,20 @@ fn route(app: &AppState, method: &Method, segs: &[&str], body: Body2) -> Respons
 fn register(shared: &Shared, app_id: &str, guild: Option<u64>, body: Value) -> Response {
     let mut st = shared.lock();
     if app_id != super::state::APPLICATION_ID.to_string() {
-        return refuse(&mut st, "register commands", StatusCode::FORBIDDEN, 50001, "Missing Access (wrong application id)");
+        return refuse(
+            &mut st,
+            "register commands",
+            StatusCode::FORBIDDEN,
+            50001,
+            "Missing Access (wrong application id)",
+        );
     }
     let Some(list) = body.as_array() else {
-        return invalid_form(&mut st, "register commands", "expected an array of commands");
+        return invalid_form(
+            &mut st,
+            "register commands",
+            "expected an array of commands",
+        );
     };
     if list.len() > 100 {
         return invalid_form(&mut st, "register commands", "more than 100 commands");
@@ -158,14 +191,18 @@ fn register(shared: &Shared, app_id: &str, guild: Option<u64>, body: Value) -> R
         c["application_id"] = json!(super::state::APPLICATION_ID.to_string());
         c["version"] = json!(id.to_string());
         c["type"] = c.get("type").cloned().unwrap_or(json!(1));
-        c["default_member_permissions"] = c.get("default_member_permissions").cloned().unwrap_or(Value::Null);
+        c["default_member_permissions"] = c
+            .get("default_member_permissions")
+            .cloned()
+            .unwrap_or(Value::Null);
         if let Some(g) = guild {
             c["guild_id"] = json!(g.to_string());
         }
         stored.push(c);
     }
     st.commands.retain(|(g, _)| *g != guild);
-    st.commands.extend(stored.iter().cloned().map(|c| (guild, c)));
+    st.commands
+        .extend(stored.iter().cloned().map(|c| (guild, c)));
     st.registrations += 1;
     Json(Value::Array(stored)).into_response()
 }
@@ -174,7 +211,8 @@ fn register(shared: &Shared, app_id: &str, guild: Option<u64>, body: Value) -> R
 fn check_command(c: &Value) -> Result<(), String> {
     let name_ok = |n: &str| {
         (1..=32).contains(&n.chars().count())
-            && n.chars().all(|ch| ch.is_lowercase() || ch.is_ascii_digit() || ch == '-' || ch == '_')
+            && n.chars()
+                .all(|ch| ch.is_lowercase() || ch.is_ascii_digit() || ch == '-' || ch == '_')
     };
     let name = c["name"].as_str().unwrap_or("");
     if !name_ok(name) {
@@ -200,7 +238,9 @@ fn check_command(c: &Value) -> Result<(), String> {
         }
         let required = o["required"].as_bool().unwrap_or(false);
         if required && seen_optional {
-            return Err(format!("/{name}: required option `{oname}` after an optional one"));
+            return Err(format!(
+                "/{name}: required option `{oname}` after an optional one"
+            ));
         }
         seen_optional |= !required;
         let choices = o["choices"].as_array().map_or(0, Vec::len);
@@ -208,7 +248,9 @@ fn check_command(c: &Value) -> Result<(), String> {
             return Err(format!("/{name} {oname}: more than 25 choices"));
         }
         if choices > 0 && o["autocomplete"].as_bool() == Some(true) {
-            return Err(format!("/{name} {oname}: choices and autocomplete together"));
+            return Err(format!(
+                "/{name} {oname}: choices and autocomplete together"
+            ));
         }
     }
     Ok(())
@@ -249,7 +291,11 @@ fn pings(content: &str, allowed: Option<&Value>) -> (Vec<u64>, bool) {
         .as_array()
         .map(|a| {
             a.iter()
-                .filter_map(|v| v.as_str().and_then(|s| s.parse().ok()).or_else(|| v.as_u64()))
+                .filter_map(|v| {
+                    v.as_str()
+                        .and_then(|s| s.parse().ok())
+                        .or_else(|| v.as_u64())
+                })
                 .collect()
         })
         .unwrap_or_default();
@@ -259,7 +305,8 @@ fn pings(content: &str, allowed: Option<&Value>) -> (Vec<u64>, bool) {
         users.into_iter().filter(|u| listed.contains(u)).collect()
     };
     let listed_roles = am["roles"].as_array().is_some_and(|a| !a.is_empty());
-    let loud = (everyone && parse.contains(&"everyone")) || (roles && (parse.contains(&"roles") || listed_roles));
+    let loud = (everyone && parse.contains(&"everyone"))
+        || (roles && (parse.contains(&"roles") || listed_roles));
     (pinged, loud)
 }
 
@@ -318,13 +365,31 @@ fn callback(shared: &Shared, id: &str, token: &str, body: Body2) -> Response {
     let mut st = shared.lock();
     let id: u64 = id.parse().unwrap_or(0);
     let Some(i) = st.interactions.get(&id).cloned() else {
-        return refuse(&mut st, "interaction callback", StatusCode::NOT_FOUND, 10062, "Unknown interaction");
+        return refuse(
+            &mut st,
+            "interaction callback",
+            StatusCode::NOT_FOUND,
+            10062,
+            "Unknown interaction",
+        );
     };
     if i.token != token {
-        return refuse(&mut st, "interaction callback", StatusCode::UNAUTHORIZED, 50027, "Invalid Webhook Token");
+        return refuse(
+            &mut st,
+            "interaction callback",
+            StatusCode::UNAUTHORIZED,
+            50027,
+            "Invalid Webhook Token",
+        );
     }
     if i.first_response.is_some() {
-        return refuse(&mut st, "interaction callback", StatusCode::BAD_REQUEST, 40060, "Interaction has already been acknowledged.");
+        return refuse(
+            &mut st,
+            "interaction callback",
+            StatusCode::BAD_REQUEST,
+            40060,
+            "Interaction has already been acknowledged.",
+        );
     }
     let kind = body.json["type"].as_u64().unwrap_or(0);
     let data = body.json.get("data").cloned().unwrap_or(Value::Null);
@@ -351,15 +416,34 @@ fn callback(shared: &Shared, id: &str, token: &str, body: Body2) -> Response {
             }
         }
         (Kind::Autocomplete, other) => {
-            return invalid_form(&mut st, "autocomplete", &format!("callback type {other} for an autocomplete interaction"));
+            return invalid_form(
+                &mut st,
+                "autocomplete",
+                &format!("callback type {other} for an autocomplete interaction"),
+            );
         }
-        (_, 8) => return invalid_form(&mut st, "callback", "autocomplete result for a non-autocomplete interaction"),
+        (_, 8) => {
+            return invalid_form(
+                &mut st,
+                "callback",
+                "autocomplete result for a non-autocomplete interaction",
+            )
+        }
         (_, 4) => {
             if let Err(e) = limits::check_message(&data, body.files.len(), false) {
                 return invalid_form(&mut st, "interaction response", &e);
             }
             let eph = is_ephemeral(&data).then_some(i.user.id);
-            let m = store_message(&mut st, i.channel_id, &data, body.files, Origin::Response, Some(id), eph, true);
+            let m = store_message(
+                &mut st,
+                i.channel_id,
+                &data,
+                body.files,
+                Origin::Response,
+                Some(id),
+                eph,
+                true,
+            );
             if let Some(x) = st.interactions.get_mut(&id) {
                 x.original = Some(m.id);
                 x.ephemeral = eph.is_some();
@@ -368,7 +452,16 @@ fn callback(shared: &Shared, id: &str, token: &str, body: Body2) -> Response {
         (_, 5) => {
             let eph = is_ephemeral(&data).then_some(i.user.id);
             let placeholder = json!({"content": ""});
-            let m = store_message(&mut st, i.channel_id, &placeholder, Vec::new(), Origin::Response, Some(id), eph, false);
+            let m = store_message(
+                &mut st,
+                i.channel_id,
+                &placeholder,
+                Vec::new(),
+                Origin::Response,
+                Some(id),
+                eph,
+                false,
+            );
             if let Some(x) = st.interactions.get_mut(&id) {
                 x.original = Some(m.id);
                 x.deferred = true;
@@ -381,7 +474,13 @@ fn callback(shared: &Shared, id: &str, token: &str, body: Body2) -> Response {
                 return invalid_form(&mut st, "update message", &e);
             }
         }
-        (_, other) => return invalid_form(&mut st, "callback", &format!("callback type {other} not served")),
+        (_, other) => {
+            return invalid_form(
+                &mut st,
+                "callback",
+                &format!("callback type {other} not served"),
+            )
+        }
     }
     StatusCode::NO_CONTENT.into_response()
 }
@@ -389,16 +488,31 @@ fn callback(shared: &Shared, id: &str, token: &str, body: Body2) -> Response {
 fn edit_original(shared: &Shared, token: &str, body: Body2) -> Response {
     let mut st = shared.lock();
     let Some(i) = st.interaction_by_token(token).cloned() else {
-        return refuse(&mut st, "edit original", StatusCode::NOT_FOUND, 10015, "Unknown Webhook");
+        return refuse(
+            &mut st,
+            "edit original",
+            StatusCode::NOT_FOUND,
+            10015,
+            "Unknown Webhook",
+        );
     };
     let Some(original) = i.original else {
-        return refuse(&mut st, "edit original before any response", StatusCode::NOT_FOUND, 10008, "Unknown Message");
+        return refuse(
+            &mut st,
+            "edit original before any response",
+            StatusCode::NOT_FOUND,
+            10008,
+            "Unknown Message",
+        );
     };
     if let Err(e) = limits::check_message(&body.json, body.files.len(), true) {
         return invalid_form(&mut st, "edit original", &e);
     }
     let content = body.json["content"].as_str().map(str::to_owned);
-    let (pinged, loud) = pings(content.as_deref().unwrap_or(""), body.json.get("allowed_mentions"));
+    let (pinged, loud) = pings(
+        content.as_deref().unwrap_or(""),
+        body.json.get("allowed_mentions"),
+    );
     let buttons = buttons_of(&body.json);
     let Some(m) = st.message_mut(original) else {
         return discord_error(StatusCode::NOT_FOUND, 10008, "Unknown Message");
@@ -427,10 +541,22 @@ fn edit_original(shared: &Shared, token: &str, body: Body2) -> Response {
 fn delete_original(shared: &Shared, token: &str) -> Response {
     let mut st = shared.lock();
     let Some(i) = st.interaction_by_token(token).cloned() else {
-        return refuse(&mut st, "delete original", StatusCode::NOT_FOUND, 10015, "Unknown Webhook");
+        return refuse(
+            &mut st,
+            "delete original",
+            StatusCode::NOT_FOUND,
+            10015,
+            "Unknown Webhook",
+        );
     };
     let Some(m) = i.original.and_then(|id| st.message_mut(id)) else {
-        return refuse(&mut st, "delete original before any response", StatusCode::NOT_FOUND, 10008, "Unknown Message");
+        return refuse(
+            &mut st,
+            "delete original before any response",
+            StatusCode::NOT_FOUND,
+            10008,
+            "Unknown Message",
+        );
     };
     m.deleted = true;
     StatusCode::NO_CONTENT.into_response()
@@ -439,9 +565,19 @@ fn delete_original(shared: &Shared, token: &str) -> Response {
 fn get_original(shared: &Shared, token: &str) -> Response {
     let mut st = shared.lock();
     let Some(i) = st.interaction_by_token(token).cloned() else {
-        return refuse(&mut st, "get original", StatusCode::NOT_FOUND, 10015, "Unknown Webhook");
+        return refuse(
+            &mut st,
+            "get original",
+            StatusCode::NOT_FOUND,
+            10015,
+            "Unknown Webhook",
+        );
     };
-    match i.original.and_then(|id| st.message(id)).filter(|m| !m.deleted) {
+    match i
+        .original
+        .and_then(|id| st.message(id))
+        .filter(|m| !m.deleted)
+    {
         Some(m) => Json(payloads::message(m, payloads::bot_user())).into_response(),
         None => discord_error(StatusCode::NOT_FOUND, 10008, "Unknown Message"),
     }
@@ -450,39 +586,93 @@ fn get_original(shared: &Shared, token: &str) -> Response {
 fn followup(shared: &Shared, token: &str, body: Body2) -> Response {
     let mut st = shared.lock();
     let Some(i) = st.interaction_by_token(token).cloned() else {
-        return refuse(&mut st, "follow-up", StatusCode::NOT_FOUND, 10015, "Unknown Webhook");
+        return refuse(
+            &mut st,
+            "follow-up",
+            StatusCode::NOT_FOUND,
+            10015,
+            "Unknown Webhook",
+        );
     };
     if i.first_response.is_none() {
-        return refuse(&mut st, "follow-up before the interaction was answered", StatusCode::NOT_FOUND, 10015, "Unknown Webhook");
+        return refuse(
+            &mut st,
+            "follow-up before the interaction was answered",
+            StatusCode::NOT_FOUND,
+            10015,
+            "Unknown Webhook",
+        );
     }
     if i.kind == Kind::Autocomplete {
-        return refuse(&mut st, "follow-up on autocomplete", StatusCode::BAD_REQUEST, 50035, "Invalid Form Body");
+        return refuse(
+            &mut st,
+            "follow-up on autocomplete",
+            StatusCode::BAD_REQUEST,
+            50035,
+            "Invalid Form Body",
+        );
     }
     if let Err(e) = limits::check_message(&body.json, body.files.len(), false) {
         return invalid_form(&mut st, "follow-up", &e);
     }
     let eph = is_ephemeral(&body.json).then_some(i.user.id);
-    let m = store_message(&mut st, i.channel_id, &body.json, body.files, Origin::Followup, Some(i.id), eph, true);
+    let m = store_message(
+        &mut st,
+        i.channel_id,
+        &body.json,
+        body.files,
+        Origin::Followup,
+        Some(i.id),
+        eph,
+        true,
+    );
     Json(payloads::message(&m, payloads::bot_user())).into_response()
 }
 
 fn channel_message(shared: &Shared, channel: &str, body: Body2) -> Response {
     let mut st = shared.lock();
     let Ok(channel_id) = channel.parse::<u64>() else {
-        return refuse(&mut st, "channel message", StatusCode::NOT_FOUND, 10003, "Unknown Channel");
+        return refuse(
+            &mut st,
+            "channel message",
+            StatusCode::NOT_FOUND,
+            10003,
+            "Unknown Channel",
+        );
     };
-    let dm_user = st.dm_channels.iter().find(|(_, c)| **c == channel_id).map(|(u, _)| *u);
+    let dm_user = st
+        .dm_channels
+        .iter()
+        .find(|(_, c)| **c == channel_id)
+        .map(|(u, _)| *u);
     if !st.channels.contains_key(&channel_id) && dm_user.is_none() {
-        return refuse(&mut st, "channel message", StatusCode::NOT_FOUND, 10003, "Unknown Channel");
+        return refuse(
+            &mut st,
+            "channel message",
+            StatusCode::NOT_FOUND,
+            10003,
+            "Unknown Channel",
+        );
     }
     if is_ephemeral(&body.json) {
-        st.violation("channel message with the ephemeral flag: Discord shows it to everyone".into());
+        st.violation(
+            "channel message with the ephemeral flag: Discord shows it to everyone".into(),
+        );
     }
     if let Err(e) = limits::check_message(&body.json, body.files.len(), false) {
         return invalid_form(&mut st, "channel message", &e);
     }
     // A DM is seen by its recipient only.
-    let m = store_message(&mut st, channel_id, &body.json, body.files, Origin::Channel, None, dm_user, true);
+    let m = store_message(
+        &mut st,
+        channel_id,
+        &body.json,
+        body.files,
+        Origin::Channel,
+        None,
+        dm_user,
+        true,
+    );
     Json(payloads::message(&m, payloads::bot_user())).into_response()
 }
 
@@ -493,7 +683,13 @@ fn dm_channel(shared: &Shared, body: Value) -> Response {
         .and_then(|s| s.parse::<u64>().ok())
         .or_else(|| body["recipient_id"].as_u64());
     let Some(user) = recipient.and_then(|id| st.users.get(&id).cloned()) else {
-        return refuse(&mut st, "open DM", StatusCode::BAD_REQUEST, 50007, "Cannot send messages to this user");
+        return refuse(
+            &mut st,
+            "open DM",
+            StatusCode::BAD_REQUEST,
+            50007,
+            "Cannot send messages to this user",
+        );
     };
     let channel = match st.dm_channels.get(&user.id) {
         Some(c) => *c,

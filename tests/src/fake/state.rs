@@ -23,7 +23,10 @@ pub struct FakeUser {
 
 impl FakeUser {
     pub fn new(id: u64, name: &str) -> Self {
-        Self { id, name: name.to_owned() }
+        Self {
+            id,
+            name: name.to_owned(),
+        }
     }
     /// How the table writes this user in options and text.
     pub fn mention(&self) -> String {
@@ -109,7 +112,8 @@ pub struct FakeInteraction {
 
 impl FakeInteraction {
     pub fn latency(&self) -> Option<Duration> {
-        self.first_response.map(|(t, _)| t.duration_since(self.dispatched))
+        self.first_response
+            .map(|(t, _)| t.duration_since(self.dispatched))
     }
 }
 
@@ -117,7 +121,6 @@ impl FakeInteraction {
 pub struct Session {
     pub tx: UnboundedSender<String>,
     pub seq: u64,
-    pub token: String,
 }
 
 /// Everything the fake holds, behind one lock.
@@ -142,7 +145,10 @@ pub struct State {
 
 impl State {
     pub fn new() -> Self {
-        Self { next_id: 1_000_000_000_000, ..Default::default() }
+        Self {
+            next_id: 1_000_000_000_000,
+            ..Default::default()
+        }
     }
 
     pub fn fresh_id(&mut self) -> u64 {

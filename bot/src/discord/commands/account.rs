@@ -15,7 +15,14 @@ pub(crate) async fn settings(
     #[autocomplete = "ac::deadline"]
     deadline: Option<String>,
 ) -> Result<(), CommandError> {
-    invoke(ctx, "settings", Options::new().with("reminder", reminder).with("deadline", deadline)).await
+    invoke(
+        ctx,
+        "settings",
+        Options::new()
+            .with("reminder", reminder)
+            .with("deadline", deadline),
+    )
+    .await
 }
 
 /// Pause your reminders and deadlines while you are away.

@@ -51,7 +51,12 @@ pub(crate) async fn accept(
     #[min = 1]
     game: Option<u64>,
 ) -> Result<(), CommandError> {
-    invoke(ctx, "accept", Options::new().with("army", army).with("game", game)).await
+    invoke(
+        ctx,
+        "accept",
+        Options::new().with("army", army).with("game", game),
+    )
+    .await
 }
 
 /// Decline a challenge.

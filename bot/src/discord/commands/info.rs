@@ -13,5 +13,10 @@ pub(crate) async fn rules(
     #[autocomplete = "ac::unit"]
     unit: Option<String>,
 ) -> Result<(), CommandError> {
-    invoke(ctx, "rules", Options::new().choice("game", game).with("unit", unit)).await
+    invoke(
+        ctx,
+        "rules",
+        Options::new().choice("game", game).with("unit", unit),
+    )
+    .await
 }

@@ -113,22 +113,36 @@ mod tests {
         assert_eq!(commands.len(), 19);
         let name_ok = |n: &str| {
             (1..=32).contains(&n.chars().count())
-                && n.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_')
+                && n.chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_')
         };
         for c in &commands {
             assert!(name_ok(&c.name), "command name {}", c.name);
             let d = c.description.as_deref().unwrap_or("");
-            assert!((1..=100).contains(&d.chars().count()), "description of /{}: {d:?}", c.name);
+            assert!(
+                (1..=100).contains(&d.chars().count()),
+                "description of /{}: {d:?}",
+                c.name
+            );
             assert!(c.parameters.len() <= 25);
             for p in &c.parameters {
                 assert!(name_ok(&p.name), "/{} option {}", c.name, p.name);
                 let d = p.description.as_deref().unwrap_or("");
-                assert!((1..=100).contains(&d.chars().count()), "/{} {}: {d:?}", c.name, p.name);
+                assert!(
+                    (1..=100).contains(&d.chars().count()),
+                    "/{} {}: {d:?}",
+                    c.name,
+                    p.name
+                );
             }
             // Required options must come before optional ones.
             let first_optional = c.parameters.iter().position(|p| !p.required);
             if let Some(i) = first_optional {
-                assert!(c.parameters[i..].iter().all(|p| !p.required), "/{} option order", c.name);
+                assert!(
+                    c.parameters[i..].iter().all(|p| !p.required),
+                    "/{} option order",
+                    c.name
+                );
             }
         }
     }

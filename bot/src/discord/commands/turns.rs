@@ -27,7 +27,14 @@ pub(crate) async fn play(
     #[min = 1]
     game: Option<u64>,
 ) -> Result<(), CommandError> {
-    invoke(ctx, "play", Options::new().with("action", Some(action)).with("game", game)).await
+    invoke(
+        ctx,
+        "play",
+        Options::new()
+            .with("action", Some(action))
+            .with("game", game),
+    )
+    .await
 }
 
 /// Show the board.
@@ -54,7 +61,12 @@ pub(crate) async fn moves(
     #[min = 1]
     game: Option<u64>,
 ) -> Result<(), CommandError> {
-    invoke(ctx, "moves", Options::new().with("square", square).with("game", game)).await
+    invoke(
+        ctx,
+        "moves",
+        Options::new().with("square", square).with("game", game),
+    )
+    .await
 }
 
 /// Show your hidden cards, privately.
@@ -115,7 +127,14 @@ pub(crate) async fn draw(
     #[min = 1]
     game: Option<u64>,
 ) -> Result<(), CommandError> {
-    invoke(ctx, "draw", Options::new().choice("choice", Some(choice)).with("game", game)).await
+    invoke(
+        ctx,
+        "draw",
+        Options::new()
+            .choice("choice", Some(choice))
+            .with("game", game),
+    )
+    .await
 }
 
 /// Claim a win when your opponent let the move deadline pass.

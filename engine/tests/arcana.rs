@@ -25,15 +25,15 @@ fn board(models: &str, tail: &str) -> Arcana {
         .map(|r| {
             let mut row = String::new();
             let mut gap = 0;
-            for f in 0..8 {
-                if grid[r][f] == '.' {
+            for &sq in &grid[r] {
+                if sq == '.' {
                     gap += 1;
                 } else {
                     if gap > 0 {
                         row.push_str(&gap.to_string());
                         gap = 0;
                     }
-                    row.push(grid[r][f]);
+                    row.push(sq);
                 }
             }
             if gap > 0 {
@@ -97,6 +97,7 @@ fn start() -> Arcana {
 
 #[test]
 fn armies_stand_as_in_figure_1_1_from_each_owners_side() {
+    // R23: each army from its owner's side.
     let g = start();
     assert_eq!(
         g.to_text(),
@@ -127,11 +128,17 @@ fn first_player_follows_the_option_or_the_seed() {
     o.insert("army.1".into(), "elves".into());
     assert!(Arcana::setup(&o, 3).is_err());
     assert!(Arcana::seating(3).is_err());
+    for bad in ["army.2", "first.1", "colour"] {
+        let mut o = Options::new();
+        o.insert(bad.into(), "human".into());
+        assert!(Arcana::setup(&o, 3).is_err(), "{bad}");
+    }
     assert_eq!(Arcana::seating(2).unwrap().len(), 2);
 }
 
 #[test]
 fn the_catalog_plays_arcana_in_notation() {
+    // R28: the unit cards and rulings are served by /rules.
     let mut o = Options::new();
     o.insert("first".into(), "creator".into());
     let mut g = AnyGame::setup(GameKind::Arcana, &o, 9).unwrap();
@@ -151,6 +158,15 @@ fn the_catalog_plays_arcana_in_notation() {
         .contains("tomb gas"));
     assert!(GameKind::Arcana.rules(None).unwrap().contains("General"));
     assert!(GameKind::Arcana.rules(Some("dragon")).is_err());
+    let rulings = GameKind::Arcana.rules(Some("rulings")).unwrap();
+    assert!(
+        rulings.contains("R1. ") && rulings.contains("R17. "),
+        "{rulings}"
+    );
+    for u in Unit::ALL {
+        assert!(Arcana::rules(Some(u.id())).unwrap().starts_with(u.name()));
+        assert!(Arcana::rules(Some(u.name())).is_ok());
+    }
 }
 
 #[test]
@@ -226,6 +242,7 @@ fn bad_text_is_a_syntax_error_and_forbidden_moves_are_illegal() {
 
 #[test]
 fn imperial_warrior_moves_forward_and_kills_without_moving() {
+    // R25: straight ahead only soldiers, diagonally only higher ranks; R5.
     // Warrior d4; Zombie c5 (higher rank, diagonal), Tomb Keeper e5 (immune).
     let mut g = pos("3n4/8/8/2z1t3/3I4/8/8/4B3 0");
     let l = legal(&g);
@@ -297,6 +314,7 @@ fn priest_moves_and_kills_adjacent_soldiers_only() {
 
 #[test]
 fn duelist_rides_until_obstructed_and_fires_at_an_adjacent_model() {
+    // R26: the Duelist stops before the first model; R6: he may move then fire.
     let mut g = pos("3n4/8/3s4/8/8/8/8/3D2B1 0");
     let l = legal(&g);
     assert!(
@@ -334,6 +352,7 @@ fn skeleton_walks_forward_and_kills_by_moving_in() {
 
 #[test]
 fn zombie_moves_two_orthogonal_squares_turning_without_hopping() {
+    // R26: two orthogonal steps, turning, no hopping, stopping at a victim.
     let g = pos("3n4/8/8/8/3z4/3I4/8/4B3 1");
     let l = legal(&g);
     assert!(l.contains(&"d4-d3".into()), "kills by moving in");
@@ -628,6 +647,7 @@ fn r10_the_battle_mage_may_ride_then_vanquish_and_relocates_each_model() {
 
 #[test]
 fn r11_promotion_from_the_graveyard_or_recall() {
+    // R22: the promoted-away soldier goes to the graveyard.
     let mut g = board("Be1 Ia8 nh5", "0 g0:KW");
     assert!(has(&g, "promote a8=blue-knight") && has(&g, "promote a8=wind-mage"));
     play(&mut g, "promote a8=blue-knight");
@@ -849,4 +869,275 @@ fn r27_the_move_counter_counts_turns() {
     assert_eq!(g.move_number(), 1);
     play(&mut g, "e2-e3");
     assert_eq!(g.move_number(), 2);
+}
+
+#[test]
+fn notation_tolerates_case_and_spaces_around_signs() {
+    let g = start();
+    let a = g.parse(Seat(0), "E2 - E3").unwrap();
+    assert_eq!(g.format(&a), "e2-e3");
+    let g = board("Wa1 Ia4 Be1 nd8", "0");
+    assert_eq!(
+        g.format(&g.parse(Seat(0), "BOLT a1 > a4").unwrap()),
+        "bolt a1>a4"
+    );
+    let g = board("Id4 Be1 nd8 zc5", "0");
+    assert_eq!(g.format(&g.parse(Seat(0), "d4 x c5").unwrap()), "d4xc5");
+}
+
+#[test]
+fn r2_r3_refusals_name_the_rule_for_walking_off() {
+    let mut g = board("Be1 Af1 nd8 sa1", "0");
+    assert!(illegal(&mut g, "e1-off").contains("General"));
+    assert!(illegal(&mut g, "f1-off").contains("back ranks"));
+}
+
+#[test]
+fn play_refuses_unlisted_actions_without_changing_anything() {
+    use tokar_engine::arcana::Action;
+    let mut g = start();
+    let before = g.clone();
+    for a in [
+        Action::Move {
+            from: c("e2"),
+            to: c("e5"),
+        },
+        Action::Pass,
+        Action::Decline,
+        Action::Place {
+            to: c("e4"),
+            unit: None,
+        },
+        Action::Smite { from: c("e8") },
+        Action::Trade {
+            from: c("d8"),
+            give: [c("a7"), c("b7")],
+            unit: Unit::Zombie,
+        },
+    ] {
+        assert!(g.play(Seat(0), &a).is_err(), "{a:?}");
+        assert_eq!(g, before);
+    }
+    assert!(matches!(
+        g.play(
+            Seat(1),
+            &Action::Move {
+                from: c("e7"),
+                to: c("e6")
+            }
+        ),
+        Err(ActionError::NotYourTurn(_))
+    ));
+    assert_eq!(g, before);
+}
+
+#[test]
+fn a_game_survives_serialization_mid_decision() {
+    let mut g = board("Be4 nh8 sd5 ze5", "0");
+    play(&mut g, "vanquish e4");
+    let any = AnyGame::Arcana(g.clone());
+    let text = serde_json::to_string(&any).unwrap();
+    let back: AnyGame = serde_json::from_str(&text).unwrap();
+    match back {
+        AnyGame::Arcana(b) => assert_eq!(b, g),
+        #[allow(unreachable_patterns)]
+        _ => panic!("kind"),
+    }
+}
+
+#[test]
+fn r21_a_dark_priest_pushed_by_the_night_wind_rests() {
+    // Undead vs Undead: the northern Dark Priest pushes the southern one.
+    let mut g = board("Ne1 Qd3 Sa2 nd8 qe8 sh7", "1");
+    play(&mut g, "wind e8>h7");
+    assert_eq!(unit(&g, "d2"), Some((Unit::DarkPriest, 0)));
+    assert_eq!(g.at(c("d2")).unwrap().rest, 1);
+    assert!(
+        g.legal_actions(Seat(0))
+            .iter()
+            .all(|a| a.actor() != Some(c("d2"))),
+        "resting on his owner's next turn"
+    );
+    play(&mut g, "e1-f1");
+    assert_eq!(g.at(c("d2")).unwrap().rest, 0);
+    let v = g.view(Viewer::Spectator);
+    assert!(v.pieces.iter().all(|p| p.statuses.is_empty()));
+}
+
+#[test]
+fn r10_human_against_human_vanquish_relocates_enemy_knights() {
+    let mut g = board("Be4 bh8 kd5 we5 df5", "0");
+    play(&mut g, "vanquish e4");
+    assert_eq!(unit(&g, "f5"), Some((Unit::Duelist, 1)), "a Chief stays");
+    play(&mut g, "place a1");
+    play(&mut g, "place b1");
+    assert_eq!(unit(&g, "a1"), Some((Unit::BlueKnight, 1)));
+    assert_eq!(unit(&g, "b1"), Some((Unit::WindMage, 1)));
+    assert_eq!(g.turn(), Seat(1));
+}
+
+#[test]
+fn heuristic_weighs_ranks_and_knows_the_result() {
+    let even = start();
+    let h = even.heuristic(Seat(0));
+    assert!((h - 0.5).abs() < 0.05, "{h}");
+    // The Undead lost its Dark Priest: the Human stands better.
+    let g = pos("mztn1tzm/ssssssss/8/8/8/8/IIIIIIII/WKPDBAKW 1 g1:Q");
+    assert!(g.heuristic(Seat(0)) > 0.6 && g.heuristic(Seat(1)) < 0.4);
+    // A lost game scores 0 for the loser.
+    let mut g = pos("3n4/8/8/8/8/8/4s3/4B3 1");
+    play(&mut g, "e2-e1");
+    assert_eq!(g.heuristic(Seat(0)), 0.0);
+    assert_eq!(g.heuristic(Seat(1)), 1.0);
+}
+
+#[test]
+fn the_computer_opponent_takes_a_general_within_reach() {
+    use tokar_engine::search::{choose, Budget, Level};
+    let g = board("Kc6 Be1 Ia2 Ib2 nd8 sa7 sb7 zg8", "0");
+    let choice = choose(&g, Seat(0), Level::Normal, &Budget::iterations(300), 7).unwrap();
+    assert_eq!(choice.notation, "c6-d8", "{}", choice.why);
+}
+
+#[test]
+fn r15_every_trade_tier() {
+    // Two sergeant/lieutenant class models (any mix) for a Captain.
+    let g = board("nd8 zb8 mh8 Be1", "1 g1:t");
+    assert!(has(&g, "trade b8+h8=tomb-keeper"));
+    // Two Captains for a Chief.
+    let g = board("nd8 ta5 th5 Be1", "1 g1:q");
+    assert!(has(&g, "trade a5+h5=dark-priest"));
+    // Two soldiers for either a Sergeant or a Lieutenant.
+    let g = board("nd8 sa7 sh7 Be1", "1 g1:zm");
+    assert!(has(&g, "trade a7+h7=zombie") && has(&g, "trade a7+h7=mummy"));
+    // No square next to the Necromancer: no trade.
+    let g = board("na8 zb8 za7 zb7 sh7 sg7 Be1", "1 g1:m");
+    assert!(!legal(&g).iter().any(|t| t.starts_with("trade")));
+    let g = board("na8 zb8 za7 zb7 sh7 sg7 Be1", "1 g1:t");
+    assert!(
+        has(&g, "trade a7+b8=tomb-keeper"),
+        "the traded models' squares count"
+    );
+}
+
+#[test]
+fn r3_r7_a_priest_who_walks_off_the_board_may_use_his_revival() {
+    let mut g = board("Pa1 Be1 nd8", "0");
+    play(&mut g, "a1-off");
+    assert_eq!(g.to_act(), vec![Seat(0)]);
+    play(&mut g, "place h8");
+    assert_eq!(unit(&g, "h8"), Some((Unit::PriestOfTheWinds, 0)));
+}
+
+#[test]
+fn r11_a_warrior_marches_to_the_far_rank_and_is_promoted() {
+    let mut g = board("Ia7 Be1 nh5", "0 g0:W");
+    play(&mut g, "a7-a8");
+    play(&mut g, "h5-h4");
+    assert!(has(&g, "promote a8=wind-mage"));
+    assert!(
+        has(&g, "a8-off"),
+        "walking off the far rank stays possible (R3)"
+    );
+    play(&mut g, "promote a8=wind-mage");
+    assert_eq!(unit(&g, "a8"), Some((Unit::WindMage, 0)));
+}
+
+#[test]
+fn r14_a_mummy_bomb_takes_the_neighbours_with_it() {
+    let mut g = board("qe8 nh8 mc4 Ib3 Kc3 Dd5 Be1", "1");
+    play(&mut g, "explode e8>c4");
+    for sq in ["c4", "b3", "c3", "d5"] {
+        assert!(g.at(c(sq)).is_none(), "{sq}");
+    }
+    assert_eq!(g.graveyard(Seat(1)), &[Unit::Mummy]);
+    assert_eq!(g.graveyard(Seat(0)).len(), 3);
+}
+
+#[test]
+fn odd_texts_never_panic_and_never_change_the_game() {
+    let mut g = board("Pa1 Af1 Be1 Wh1 Ia7 nd8 qe8 sd4 zc5", "0 g0:IK g1:s");
+    let before = g.clone();
+    let odd = [
+        "",
+        " ",
+        "-",
+        "x",
+        ">",
+        "=",
+        "+",
+        "a1-",
+        "-a1",
+        "a1x",
+        "a1-off>",
+        "a1--a2",
+        "a1-a2-a3",
+        "bolt",
+        "bolt >",
+        "bolt a1>",
+        "brew f1>e2 f1",
+        "brew f1>e2 g1-h1",
+        "brew f1>e2 f1-g1 x",
+        "f1-g1 brew",
+        "f1-g1 brew h1>e2",
+        "e1-e2 vanquish now",
+        "promote",
+        "promote a8",
+        "promote a8=",
+        "promote a8=dragon",
+        "recall a8",
+        "revive a1",
+        "revive a1>b2=",
+        "revive a1>b2=skeleton",
+        "trade",
+        "trade a7",
+        "trade a7+=zombie",
+        "trade a7+b7",
+        "wind",
+        "explode e8",
+        "smite",
+        "place",
+        "place a1=",
+        "decline now",
+        "pass pass",
+        "é2-e3",
+        "e2—e3",
+        "a0-a1",
+        "i1-a1",
+        "a9",
+        "h8-h9",
+        "a1-off>a1",
+        "🙂",
+        "a1 a2 a3 a4 a5",
+    ];
+    for t in odd {
+        if let Ok(a) = g.parse(Seat(0), t) {
+            // Whatever parses is legal and plays.
+            let mut copy = g.clone();
+            copy.play(Seat(0), &a)
+                .unwrap_or_else(|e| panic!("'{t}': {e}"));
+        }
+        assert_eq!(g, before, "'{t}'");
+    }
+    let _ = &mut g;
+}
+
+#[test]
+fn r13_gas_settles_only_when_the_turn_ends() {
+    // The Battle Mage rides next to a Mummy (gas has not reached him) and
+    // vanquishes it with a Skeleton, relocating the Mummy next to his own Blue
+    // Knight: the Knight is not gassed until the last relocation is done and
+    // the turn ends.
+    let mut g = board("Be3 Ka1 nh8 md5 se5", "0");
+    play(&mut g, "e3-e4 vanquish");
+    play(&mut g, "place b2");
+    assert!(
+        !g.at(c("a1")).unwrap().paralysed,
+        "not yet: the turn goes on"
+    );
+    play(&mut g, "place h1");
+    assert!(
+        g.at(c("a1")).unwrap().paralysed,
+        "gassed at the end of the turn"
+    );
 }

@@ -104,6 +104,15 @@ impl Arcana {
             }
         }
         match *action {
+            Action::Exit { .. } if p.rank() == Rank::General => {
+                return "A General never walks off the board: it would lose the game (R2).".into()
+            }
+            Action::Exit { .. } if p.unit == Unit::Alchemist => {
+                return "The Alchemist stays in his back ranks and cannot walk off the board (R8).".into()
+            }
+            Action::Walk { .. } if p.unit == Unit::Skeleton => {
+                return "A Skeleton walks off only from the far rank, reappearing on an empty square next to his General (R12).".into()
+            }
             Action::Brew { target, .. } | Action::MoveBrew { target, .. }
                 if self.at(target).is_some_and(|q| q.tokens > 0) =>
             {

@@ -123,7 +123,7 @@ impl Arcana {
     /// Checks a parsed action: legal for `seat` now, or why not.
     fn validate(&self, seat: Seat, action: &Action) -> Result<(), ActionError> {
         self.check_seat(seat)?;
-        if self.legal_actions(seat).contains(action) {
+        if self.candidates(seat, action).contains(action) {
             Ok(())
         } else {
             Err(ActionError::Illegal(self.explain(seat, action)))
@@ -218,6 +218,54 @@ impl Game for Arcana {
         // Arcana hides nothing: every seat sees the whole position.
         self.clone()
     }
+
+    /// Rank-weighted material rather than a head count: a Duelist is worth far
+    /// more than an Imperial Warrior, a burning model is nearly lost, a gassed
+    /// one is hampered; and a General under threat while his side is not to
+    /// move is close to lost.
+    fn heuristic(&self, seat: Seat) -> f32 {
+        match &self.outcome {
+            Outcome::Won { winners, .. } => return if winners.contains(&seat) { 1.0 } else { 0.0 },
+            Outcome::Drawn { .. } => return 0.5,
+            Outcome::Ongoing => {}
+        }
+        let mut material = [0.0f64; 2];
+        for (_, p) in self.pieces() {
+            let mut w = match p.rank() {
+                Rank::Soldier => 1.0,
+                Rank::Sergeant | Rank::Lieutenant => 3.0,
+                Rank::Captain => 4.0,
+                Rank::Chief => 6.0,
+                Rank::General => 0.0,
+            };
+            if p.tokens > 0 {
+                w *= 0.1 * p.tokens as f64;
+            }
+            if p.paralysed {
+                w *= 0.8;
+            }
+            material[p.owner.index()] += w;
+        }
+        let (me, them) = (material[seat.index()], material[1 - seat.index()]);
+        let total = me.powi(3) + them.powi(3);
+        let share = if total <= 0.0 {
+            0.5
+        } else {
+            me.powi(3) / total
+        };
+        // The side to move can strike first: a General it threatens is in peril.
+        let mover = self.turn;
+        let peril = if self.pending.is_empty() && self.threatens_general(mover) {
+            if mover == seat {
+                0.25
+            } else {
+                -0.25
+            }
+        } else {
+            0.0
+        };
+        (share + peril).clamp(0.02, 0.98) as f32
+    }
 }
 
 impl Variant for Arcana {
@@ -239,8 +287,17 @@ impl Variant for Arcana {
 
     fn setup(options: &Options, seed: u64) -> Result<Self, SetupError> {
         for key in options.keys() {
-            let base = key.split('.').next().unwrap_or("");
-            if !OPTIONS.iter().any(|o| o.name == base) {
+            let (base, suffix) = match key.split_once('.') {
+                Some((b, s)) => (b, Some(s)),
+                None => (key.as_str(), None),
+            };
+            let spec = OPTIONS.iter().find(|o| o.name == base);
+            let seat_ok = match (spec, suffix) {
+                (Some(o), Some(s)) => o.per_seat && (s == "0" || s == "1"),
+                (Some(_), None) => true,
+                (None, _) => false,
+            };
+            if !seat_ok {
                 return Err(setup_error(format!(
                     "Arcana has no option '{key}' (options: army, first, check)."
                 )));

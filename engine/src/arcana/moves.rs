@@ -104,6 +104,34 @@ impl Arcana {
         }
     }
 
+    /// The actions `seat` may take that could equal `action`: the commanded
+    /// unit's own actions only (a cheap legality check for one action).
+    pub(crate) fn candidates(&self, seat: Seat, action: &Action) -> Vec<Action> {
+        if self.pending.front().is_some() {
+            return self.pending_actions();
+        }
+        let actor = match action {
+            Action::Promote { .. } | Action::Recall { .. } => self.general(seat),
+            Action::Pass => {
+                return if self.command_actions(seat).is_empty() {
+                    vec![Action::Pass]
+                } else {
+                    Vec::new()
+                };
+            }
+            other => other.actor(),
+        };
+        let mut out = Vec::new();
+        if let Some(cell) = actor {
+            if let Some(p) = self.at(cell) {
+                if p.owner == seat && p.commandable() {
+                    self.unit_actions(cell, p, &mut out);
+                }
+            }
+        }
+        out
+    }
+
     fn unit_actions(&self, from: Cell, p: &Piece, out: &mut Vec<Action>) {
         let seat = p.owner;
         let fwd = Arcana::forward(seat);
@@ -547,62 +575,24 @@ impl Arcana {
                 });
             }
         }
+        let mut after = self.board.clone();
         for &to in &dests {
-            let mut after = self.clone_board_only();
-            after.alchemist_walk(from, to);
-            for target in after.brew_targets(to, seat) {
+            after.copy_from_slice(&self.board);
+            walk_board(&mut after, from, to);
+            for target in brew_targets_on(&after, to, seat) {
                 out.push(Action::MoveBrew { from, to, target });
             }
         }
     }
 
-    /// Models within two squares of `at` that a firebrew may strike: not
-    /// already burning, not the thrower's own General (R2).
+    /// Models within two squares of `at` that a firebrew may strike (R9).
     pub(crate) fn brew_targets(&self, at: Cell, seat: Seat) -> Vec<Cell> {
-        let mut out = Vec::new();
-        let (f, r) = BOARD.coords(at);
-        for dr in -2..=2 {
-            for df in -2..=2 {
-                if df == 0 && dr == 0 {
-                    continue;
-                }
-                if let Some(c) = BOARD.at(f + df, r + dr) {
-                    if let Some(q) = self.at(c) {
-                        if q.tokens == 0 && !(q.owner == seat && q.rank() == Rank::General) {
-                            out.push(c);
-                        }
-                    }
-                }
-            }
-        }
-        out
+        brew_targets_on(&self.board, at, seat)
     }
 
-    /// A copy for looking ahead inside move generation (no pending, no events).
-    fn clone_board_only(&self) -> Arcana {
-        self.clone()
-    }
-
-    /// The Alchemist's walk from `from` to `to` along his row: each model in
-    /// the way swaps places with him, so every model between shifts one square
-    /// toward where he started (R8). Returns the squares of models moved.
+    /// The Alchemist's walk (R8); returns the squares of the models moved.
     pub(crate) fn alchemist_walk(&mut self, from: Cell, to: Cell) -> Vec<Cell> {
-        let (ff, r) = BOARD.coords(from);
-        let (tf, _) = BOARD.coords(to);
-        let dir = if tf > ff { 1 } else { -1 };
-        let mut moved = Vec::new();
-        let mut at = ff;
-        while at != tf {
-            let next = at + dir;
-            let a = BOARD.at(at, r).expect("on board").index();
-            let b = BOARD.at(next, r).expect("on board").index();
-            if self.board[b].is_some() {
-                moved.push(Cell(a as u16));
-            }
-            self.board.swap(a, b);
-            at = next;
-        }
-        moved
+        walk_board(&mut self.board, from, to)
     }
 
     /// Whether `seat` could kill the enemy General with one of its actions in
@@ -611,9 +601,20 @@ impl Arcana {
         let Some(g) = self.general(Arcana::other(seat)) else {
             return false;
         };
-        self.command_actions(seat)
-            .iter()
-            .any(|a| self.direct_victims(a).contains(&g))
+        // Only units that can reach the General this turn need their actions
+        // listed: the Duelist rides any distance and the Dark Priest's explosion
+        // works anywhere; every other attack reaches at most three squares.
+        let mut actions = Vec::new();
+        for (cell, p) in self.pieces() {
+            if p.owner != seat || !p.commandable() {
+                continue;
+            }
+            let far_reaching = matches!(p.unit, Unit::Duelist | Unit::DarkPriest);
+            if far_reaching || BOARD.king_distance(cell, g) <= 3 {
+                self.unit_actions(cell, p, &mut actions);
+            }
+        }
+        actions.iter().any(|a| self.direct_victims(a).contains(&g))
     }
 
     /// The squares whose models an action kills at once (not counting models
@@ -646,4 +647,48 @@ impl Arcana {
             _ => vec![],
         }
     }
+}
+
+/// Models within two squares of `at` on `board` that a firebrew may strike:
+/// not already burning, not the thrower's own General (R2, R9).
+fn brew_targets_on(board: &[Option<Piece>], at: Cell, seat: Seat) -> Vec<Cell> {
+    let mut out = Vec::new();
+    let (f, r) = BOARD.coords(at);
+    for dr in -2..=2 {
+        for df in -2..=2 {
+            if df == 0 && dr == 0 {
+                continue;
+            }
+            if let Some(c) = BOARD.at(f + df, r + dr) {
+                if let Some(q) = &board[c.index()] {
+                    if q.tokens == 0 && !(q.owner == seat && q.rank() == Rank::General) {
+                        out.push(c);
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The Alchemist's walk from `from` to `to` along his row: each model in the
+/// way swaps places with him, so every model between shifts one square toward
+/// where he started (R8). Returns the squares of the models moved.
+fn walk_board(board: &mut [Option<Piece>], from: Cell, to: Cell) -> Vec<Cell> {
+    let (ff, r) = BOARD.coords(from);
+    let (tf, _) = BOARD.coords(to);
+    let dir = if tf > ff { 1 } else { -1 };
+    let mut moved = Vec::new();
+    let mut at = ff;
+    while at != tf {
+        let next = at + dir;
+        let a = BOARD.at(at, r).expect("on board").index();
+        let b = BOARD.at(next, r).expect("on board").index();
+        if board[b].is_some() {
+            moved.push(Cell(a as u16));
+        }
+        board.swap(a, b);
+        at = next;
+    }
+    moved
 }

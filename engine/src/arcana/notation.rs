@@ -101,6 +101,23 @@ fn step_token(t: &str) -> Result<Step, ActionError> {
     )))
 }
 
+/// Lower case, single spaces, and no spaces around the joining signs, so that
+/// `E2 - E3` and `bolt a1 > a4` read like `e2-e3` and `bolt a1>a4`.
+fn tidy(text: &str) -> String {
+    let mut s = text
+        .trim()
+        .to_ascii_lowercase()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    for op in ["-", ">", "+", "="] {
+        s = s
+            .replace(&format!(" {op}"), op)
+            .replace(&format!("{op} "), op);
+    }
+    s.replace(" x ", "x")
+}
+
 impl Arcana {
     /// Writes an action in this position's notation.
     pub(crate) fn notation(&self, action: &Action) -> String {
@@ -164,7 +181,7 @@ impl Arcana {
     /// Reads an action; only syntax is checked here (and the unit is filled in
     /// where the text may leave it out).
     pub(crate) fn read(&self, seat: Seat, text: &str) -> Result<Action, ActionError> {
-        let lower = text.trim().to_ascii_lowercase();
+        let lower = tidy(text);
         let t: Vec<&str> = lower.split_whitespace().collect();
         if t.is_empty() {
             return Err(syntax("Write an action, as in e2-e3."));

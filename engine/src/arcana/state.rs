@@ -257,15 +257,23 @@ impl Arcana {
         })
     }
 
-    /// Recomputes tomb gas for every model (done at the end of each turn).
+    /// Recomputes tomb gas for every model (done at the end of each turn):
+    /// a model is paralysed when an enemy Mummy stands next to it.
     pub(crate) fn update_paralysis(&mut self) {
-        for i in 0..self.board.len() {
-            let cell = Cell(i as u16);
-            if let Some(p) = self.board[i] {
-                let gassed = self.gassing_mummy(cell, p.owner).is_some();
-                if let Some(q) = self.board[i].as_mut() {
-                    q.paralysed = gassed;
+        let mut gassed = [false; 64];
+        for (cell, p) in self.pieces() {
+            if p.unit != Unit::Mummy {
+                continue;
+            }
+            for n in self.occupied_neighbours(cell) {
+                if self.at(n).is_some_and(|q| q.owner != p.owner) {
+                    gassed[n.index()] = true;
                 }
+            }
+        }
+        for (i, slot) in self.board.iter_mut().enumerate() {
+            if let Some(q) = slot {
+                q.paralysed = gassed[i];
             }
         }
     }

@@ -2,7 +2,7 @@
 //! holds a game of any kind and speaks in notation strings, for the table.
 //!
 //! A game joins the catalog by implementing [`Variant`] and adding one line to
-//! the `catalog!` invocation at the bottom of this file.
+//! the `catalog!` invocation below the macro.
 
 use crate::error::{ActionError, SetupError};
 use crate::event::Event;
@@ -84,7 +84,7 @@ macro_rules! catalog {
             }
 
             pub fn kind(&self) -> GameKind {
-                dispatch!(self, _g => <_ as Variant>::KIND)
+                dispatch!(self, g => kind_of(g))
             }
         }
 
@@ -119,6 +119,19 @@ macro_rules! catalog {
             }
         }
     };
+}
+
+// The invocation comes before the code that uses the `dispatch!` macro it defines.
+catalog! {
+    Arcana => crate::arcana::Arcana,
+    MagicChess => crate::magic::MagicChess,
+    Gladiator => crate::gladiator::Gladiator,
+    Arachne => crate::arachne::Arachne,
+}
+
+/// The kind of a game value (used by `dispatch!`, which cannot name the type).
+fn kind_of<V: Variant>(_: &V) -> GameKind {
+    V::KIND
 }
 
 /// The games Tokar knows, by the name players type at `/new`.
@@ -223,5 +236,3 @@ impl AnyGame {
         dispatch!(self, g => g.skip(seat))
     }
 }
-
-catalog! {}

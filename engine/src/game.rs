@@ -73,4 +73,12 @@ pub trait Game: Clone + Debug + Serialize + DeserializeOwned + Send + Sync + 'st
     /// what it can see, drawn from `seed`. The computer opponent searches only
     /// such copies, so it can never use information its seat does not have.
     fn redeal(&self, seat: Seat, seed: u64) -> Self;
+
+    /// An estimate of how the game stands for `seat`, from 0 (lost) to 1
+    /// (won); the computer opponent scores positions with it where it stops
+    /// looking ahead. The default is `seat`'s team's share of the material on
+    /// the board ([`crate::search::material_share`]); a game may know better.
+    fn heuristic(&self, seat: Seat) -> f32 {
+        crate::search::material_share(&self.view(Viewer::Spectator), seat)
+    }
 }

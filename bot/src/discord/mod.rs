@@ -11,14 +11,13 @@ mod commands;
 mod data;
 mod deliver;
 mod errors;
-mod port;
 mod settings;
 mod ticker;
 
 use poise::serenity_prelude as serenity;
 use tracing::{error, info};
 
-pub use port::{BoxFut, Button, ChannelRef, Image, Reply, Request, Table, TableBackend, UserRef};
+use crate::table::Table;
 pub use settings::DiscordSettings;
 
 use data::{CommandError, Data};

@@ -1,0 +1,889 @@
+//! Arachne: two armies of dark elves on the strands of a spider web.
+//!
+//! The rules are in `/shared/rules/arachne.txt`; every place where that text is
+//! silent or the missing pictures had to be replaced is a numbered ruling in
+//! `engine/rules/arachne.md`. The web is data ([`layout::WebLayout`]).
+//!
+//! A turn is one action, except for the Blademaster: after his first move the
+//! same seat owes a second decision (another move, or `end`), because his
+//! second move depends on whether his first capture succeeded.
+
+pub mod layout;
+mod moves;
+mod notation;
+mod text;
+
+use crate::board::{Board, Cell};
+use crate::catalog::{GameKind, OptionSpec, Options, Variant};
+use crate::error::{ActionError, SetupError};
+use crate::event::{Event, Mark};
+use crate::game::Game;
+use crate::rng::Rng;
+use crate::seat::{Outcome, Seat, Viewer};
+use crate::view::{Glyph, PieceView, SeatView, View};
+pub use layout::{Kind, Setup, WebLayout};
+use moves::Geo;
+use serde::{Deserialize, Serialize};
+use std::sync::{Arc, OnceLock};
+
+/// How captures are decided: the rule book's three variants.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum CaptureRules {
+    /// Captures always succeed; d6 for spiders' eyes.
+    Strategist,
+    /// 1d6 + rank each side, the defender adds its connected Grunts.
+    Convenient,
+    /// As convenient with d8, also for spiders' eyes.
+    Original,
+}
+
+impl CaptureRules {
+    pub const ALL: [CaptureRules; 3] = [
+        CaptureRules::Strategist,
+        CaptureRules::Convenient,
+        CaptureRules::Original,
+    ];
+
+    pub fn slug(self) -> &'static str {
+        match self {
+            CaptureRules::Strategist => "strategist",
+            CaptureRules::Convenient => "convenient",
+            CaptureRules::Original => "original",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<CaptureRules> {
+        let t = text.trim().to_ascii_lowercase();
+        let t = t.strip_prefix("the ").unwrap_or(&t);
+        CaptureRules::ALL.into_iter().find(|v| v.slug() == t)
+    }
+
+    /// Faces of the dice this variant throws (turn dice and capture dice).
+    pub fn sides(self) -> u8 {
+        match self {
+            CaptureRules::Original => 8,
+            _ => 6,
+        }
+    }
+
+    fn rolls_for_captures(self) -> bool {
+        self != CaptureRules::Strategist
+    }
+}
+
+/// One piece on the web.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Piece {
+    pub seat: Seat,
+    pub kind: Kind,
+}
+
+/// One decision. A turn is one of these, except that a Blademaster's `Move`
+/// leaves a second decision (`Again` or `End`) to the same seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Action {
+    /// A move in one straight line (a Wizard's or Grunt's single step included),
+    /// then optionally a capture, and a Grunt's promotion on arrival.
+    /// Notation `e3-e2`, `g5-g2 xg1`, `f3-f2=w`, prefixed `turncoat ` when
+    /// moving an opposing piece after spiders' eyes.
+    Move {
+        turncoat: bool,
+        from: Cell,
+        to: Cell,
+        capture: Option<Cell>,
+        promote: Option<Kind>,
+    },
+    /// A Wizard's move of exactly three spaces; the capture does not follow up.
+    /// Notation `e5-d5-c5-c4 xb4` (any valid path of three spaces reads the same).
+    Jump {
+        turncoat: bool,
+        from: Cell,
+        to: Cell,
+        capture: Option<Cell>,
+    },
+    /// A capture without moving: `e3 xe2` (`e3 xe2=p` for a Grunt landing on
+    /// a promotion space).
+    Strike {
+        turncoat: bool,
+        from: Cell,
+        target: Cell,
+        promote: Option<Kind>,
+    },
+    /// The Blademaster's second move: `c3-c1`, `c3-c1 xhub`.
+    Again {
+        from: Cell,
+        to: Cell,
+        capture: Option<Cell>,
+    },
+    /// The Blademaster stops after his first move.
+    End,
+    /// Only when nothing else is possible (ruling R14).
+    Pass,
+}
+
+/// The Blademaster's second move, owed by the seat to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Pending {
+    /// Where the Blademaster stands now.
+    pub cell: Cell,
+    /// Where he started the turn: he may not end there (ruling R9).
+    pub origin: Cell,
+    pub turncoat: bool,
+}
+
+/// The whole state of a game of Arachne.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Arachne {
+    rules: CaptureRules,
+    setup: Setup,
+    squares: Vec<Option<Piece>>,
+    /// Pieces each seat has lost (captured by the opponent or punished).
+    lost: [Vec<Kind>; 2],
+    to_move: Seat,
+    turn: u32,
+    /// The two dice thrown at the start of the current turn.
+    turn_dice: [u8; 2],
+    last_dice: Option<(Seat, Vec<u8>)>,
+    pending: Option<Pending>,
+    /// Hashes of the positions since the last capture or promotion (ruling R16).
+    history: Vec<u64>,
+    outcome: Outcome,
+    rng: Rng,
+    /// Dice values to use before the generator's (tests and puzzles only).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    loaded: Vec<u8>,
+    #[serde(skip)]
+    geo: OnceLock<Arc<Geo>>,
+}
+
+pub const WHITE: Seat = Seat(0);
+pub const BLACK: Seat = Seat(1);
+
+fn other(seat: Seat) -> Seat {
+    Seat(1 - seat.0)
+}
+
+fn colour(seat: Seat) -> &'static str {
+    if seat == WHITE {
+        "White"
+    } else {
+        "Black"
+    }
+}
+
+impl Arachne {
+    /// The starting position of `layout` under `rules`, White to move, dice
+    /// drawn from `seed`.
+    pub fn new(rules: CaptureRules, layout: &WebLayout, seed: u64) -> Result<Arachne, SetupError> {
+        let setup = layout
+            .setup()
+            .map_err(|e| SetupError(format!("Bad web: {e}.")))?;
+        let mut game = Arachne::empty_with(rules, setup, seed);
+        for &(cell, seat, kind) in &game.setup.army.clone() {
+            game.squares[cell.index()] = Some(Piece { seat, kind });
+        }
+        game.start_history();
+        game.begin_dice();
+        Ok(game)
+    }
+
+    fn empty_with(rules: CaptureRules, setup: Setup, seed: u64) -> Arachne {
+        Arachne {
+            rules,
+            squares: vec![None; setup.board.len()],
+            setup,
+            lost: [Vec::new(), Vec::new()],
+            to_move: WHITE,
+            turn: 1,
+            turn_dice: [0, 0],
+            last_dice: None,
+            pending: None,
+            history: Vec::new(),
+            outcome: Outcome::Ongoing,
+            rng: Rng::new(seed),
+            loaded: Vec::new(),
+            geo: OnceLock::new(),
+        }
+    }
+
+    /// A position built piece by piece on the standard web (for tests, puzzles
+    /// and analysis): `pieces` as (cell name, seat, kind), `lost` as the
+    /// pieces each seat has already lost. The dice are thrown from `seed`.
+    pub fn position(
+        rules: CaptureRules,
+        to_move: Seat,
+        pieces: &[(&str, Seat, Kind)],
+        seed: u64,
+    ) -> Result<Arachne, String> {
+        let setup = WebLayout::STANDARD.setup()?;
+        let mut game = Arachne::empty_with(rules, setup, seed);
+        game.to_move = to_move;
+        for &(name, seat, kind) in pieces {
+            let cell = game
+                .board()
+                .parse(name)
+                .ok_or_else(|| format!("'{name}' is not a space on the web"))?;
+            if game.squares[cell.index()].is_some() {
+                return Err(format!("two pieces on {name}"));
+            }
+            if seat.0 > 1 {
+                return Err(format!("{seat} does not exist"));
+            }
+            game.squares[cell.index()] = Some(Piece { seat, kind });
+        }
+        for seat in [WHITE, BLACK] {
+            if game
+                .pieces_of(seat)
+                .filter(|p| p.1.kind == Kind::Matron)
+                .count()
+                != 1
+            {
+                return Err(format!("{} needs exactly one Matron", colour(seat)));
+            }
+        }
+        game.start_history();
+        game.begin_dice();
+        Ok(game)
+    }
+
+    /// Sets the pieces a seat has lost (for promotions in built positions).
+    pub fn set_lost(&mut self, seat: Seat, kinds: &[Kind]) {
+        self.lost[seat.index() % 2] = kinds.to_vec();
+    }
+
+    /// Replaces the dice of the current turn (tests and puzzles).
+    pub fn set_turn_dice(&mut self, dice: [u8; 2]) {
+        self.turn_dice = dice;
+        self.last_dice = Some((self.to_move, dice.to_vec()));
+    }
+
+    /// Queues dice values to be thrown before the generator's: the next capture
+    /// roll takes the attacker's die then the defender's (tests and puzzles).
+    pub fn load_dice(&mut self, values: &[u8]) {
+        self.loaded.extend_from_slice(values);
+    }
+
+    pub fn rules_variant(&self) -> CaptureRules {
+        self.rules
+    }
+
+    pub fn board(&self) -> Board {
+        self.setup.board
+    }
+
+    pub fn setup_data(&self) -> &Setup {
+        &self.setup
+    }
+
+    pub fn to_move(&self) -> Seat {
+        self.to_move
+    }
+
+    pub fn turn_dice(&self) -> [u8; 2] {
+        self.turn_dice
+    }
+
+    pub fn pending(&self) -> Option<Pending> {
+        self.pending
+    }
+
+    pub fn lost(&self, seat: Seat) -> &[Kind] {
+        &self.lost[seat.index() % 2]
+    }
+
+    /// The piece on a cell named as players type it.
+    pub fn piece_at(&self, name: &str) -> Option<Piece> {
+        self.board()
+            .parse(name)
+            .and_then(|c| self.squares[c.index()])
+    }
+
+    pub fn piece(&self, cell: Cell) -> Option<Piece> {
+        self.squares.get(cell.index()).copied().flatten()
+    }
+
+    pub fn pieces_of(&self, seat: Seat) -> impl Iterator<Item = (Cell, Piece)> + '_ {
+        self.squares
+            .iter()
+            .enumerate()
+            .filter_map(move |(i, p)| match p {
+                Some(p) if p.seat == seat => Some((Cell(i as u16), *p)),
+                _ => None,
+            })
+    }
+
+    /// How many times the current position has occurred (ruling R16).
+    pub fn repetitions(&self) -> usize {
+        let h = self.position_hash();
+        self.history.iter().filter(|&&x| x == h).count()
+    }
+
+    /// Whether spiders' eyes were thrown this turn.
+    pub fn spiders_eyes(&self) -> bool {
+        self.turn_dice == [1, 1]
+    }
+
+    fn geo(&self) -> &Geo {
+        self.geo
+            .get_or_init(|| Arc::new(Geo::new(&self.setup.board)))
+    }
+
+    fn name(&self, cell: Cell) -> String {
+        self.setup.board.name(cell)
+    }
+
+    fn die(&mut self) -> u8 {
+        let sides = self.rules.sides();
+        if !self.loaded.is_empty() {
+            return self.loaded.remove(0).clamp(1, sides);
+        }
+        self.rng.die(sides)
+    }
+
+    fn throw_turn_dice(&mut self) -> [u8; 2] {
+        [self.die(), self.die()]
+    }
+
+    /// Throws the dice that open the turn of the seat to move.
+    fn begin_dice(&mut self) {
+        self.turn_dice = self.throw_turn_dice();
+        self.last_dice = Some((self.to_move, self.turn_dice.to_vec()));
+    }
+
+    /// The position for repetition: the pieces on the web and the side to move
+    /// (ruling R16). FNV-1a, written out so stored hashes never change.
+    fn position_hash(&self) -> u64 {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        let mut eat = |b: u8| {
+            h ^= b as u64;
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        };
+        eat(self.to_move.0);
+        for sq in &self.squares {
+            eat(match sq {
+                None => 0,
+                Some(p) => 1 + p.seat.0 * 5 + p.kind as u8,
+            });
+        }
+        h
+    }
+
+    fn start_history(&mut self) {
+        self.history = vec![self.position_hash()];
+    }
+
+    fn piece_name(&self, p: Piece) -> String {
+        format!("{} {}", colour(p.seat), p.kind.name())
+    }
+
+    /// Applies a legal action.
+    fn apply(&mut self, action: Action) -> Vec<Event> {
+        let me = self.to_move;
+        let mut events = Vec::new();
+        let mut irreversible = false;
+        match action {
+            Action::Move {
+                turncoat,
+                from,
+                to,
+                capture,
+                promote,
+            } => {
+                let piece = self.shift(from, to, turncoat, &mut events);
+                let mut at = to;
+                if let Some(target) = capture {
+                    let (ok, now) = self.capture(to, target, true, turncoat, &mut events);
+                    irreversible |= ok;
+                    at = now;
+                }
+                if let Some(kind) = promote {
+                    irreversible |= self.promote(at, kind, &mut events);
+                }
+                if piece.kind == Kind::Blademaster && !self.outcome.is_over() {
+                    self.pending = Some(Pending {
+                        cell: at,
+                        origin: from,
+                        turncoat,
+                    });
+                    return events;
+                }
+            }
+            Action::Jump {
+                turncoat,
+                from,
+                to,
+                capture,
+            } => {
+                self.shift(from, to, turncoat, &mut events);
+                if let Some(target) = capture {
+                    irreversible |= self.capture(to, target, false, turncoat, &mut events).0;
+                }
+            }
+            Action::Strike {
+                turncoat,
+                from,
+                target,
+                promote,
+            } => {
+                let (ok, at) = self.capture(from, target, true, turncoat, &mut events);
+                irreversible |= ok;
+                if let (true, Some(kind)) = (ok, promote) {
+                    irreversible |= self.promote(at, kind, &mut events);
+                }
+            }
+            Action::Again { from, to, capture } => {
+                let turncoat = self.pending.map(|p| p.turncoat).unwrap_or(false);
+                self.shift(from, to, turncoat, &mut events);
+                if let Some(target) = capture {
+                    irreversible |= self.capture(to, target, true, turncoat, &mut events).0;
+                }
+            }
+            Action::End => {
+                events.push(Event::new(format!(
+                    "{} ends the Blademaster's turn.",
+                    colour(me)
+                )));
+            }
+            Action::Pass => {
+                events.push(Event::new(format!(
+                    "{} cannot move or capture and passes.",
+                    colour(me)
+                )));
+            }
+        }
+        self.end_turn(irreversible, &mut events);
+        events
+    }
+
+    /// Moves the piece on `from` to `to`, announcing it.
+    fn shift(&mut self, from: Cell, to: Cell, turncoat: bool, events: &mut Vec<Event>) -> Piece {
+        let piece = self.squares[from.index()]
+            .take()
+            .expect("legal actions move a piece");
+        self.squares[to.index()] = Some(piece);
+        let who = if turncoat {
+            format!(
+                "{} (turncoat, moved by {})",
+                self.piece_name(piece),
+                colour(self.to_move)
+            )
+        } else {
+            self.piece_name(piece)
+        };
+        events.push(
+            Event::new(format!("{who} {}-{}.", self.name(from), self.name(to)))
+                .mark(from, Mark::From)
+                .mark(to, Mark::To),
+        );
+        piece
+    }
+
+    /// The piece on `at` tries to capture the piece on `target`. Returns whether
+    /// it succeeded and where the capturing piece stands afterwards.
+    fn capture(
+        &mut self,
+        at: Cell,
+        target: Cell,
+        follow: bool,
+        turncoat: bool,
+        events: &mut Vec<Event>,
+    ) -> (bool, Cell) {
+        let me = self.to_move;
+        let attacker = self.squares[at.index()].expect("an attacker");
+        let victim = self.squares[target.index()].expect("a target");
+        let punishment = !turncoat && victim.seat == me;
+        let what = format!(
+            "{} on {} {} the {} on {}",
+            self.piece_name(attacker),
+            self.name(at),
+            if punishment { "punishes" } else { "attacks" },
+            self.piece_name(victim),
+            self.name(target)
+        );
+        let mut event;
+        let success = if punishment || !self.rules.rolls_for_captures() {
+            event = Event::new(format!("{what}: captured."));
+            true
+        } else {
+            let a_die = self.die();
+            let d_die = self.die();
+            let bonus = self.grunt_bonus(target, victim.seat, at);
+            let attack = a_die + attacker.kind.rank();
+            let defence = d_die + victim.kind.rank() + bonus;
+            let ok = attack >= defence;
+            let bonus_text = if bonus > 0 {
+                format!("+{bonus} Grunt{}", if bonus > 1 { "s" } else { "" })
+            } else {
+                String::new()
+            };
+            event = Event::new(format!(
+                "{what}: {a_die}+{} = {attack} against {d_die}+{}{bonus_text} = {defence}, {}.",
+                attacker.kind.rank(),
+                victim.kind.rank(),
+                if ok { "captured" } else { "the capture fails" }
+            ))
+            .dice(me, vec![a_die, d_die]);
+            self.last_dice = Some((me, vec![a_die, d_die]));
+            ok
+        };
+        let mut now = at;
+        if success {
+            self.squares[target.index()] = None;
+            self.lost[victim.seat.index()].push(victim.kind);
+            if follow {
+                self.squares[target.index()] = self.squares[at.index()].take();
+                now = target;
+                event = event
+                    .mark(at, Mark::From)
+                    .mark(target, Mark::Hit)
+                    .mark(target, Mark::To);
+            } else {
+                event = event.mark(at, Mark::Affected).mark(target, Mark::Hit);
+            }
+            if victim.kind == Kind::Matron {
+                self.outcome = Outcome::Won {
+                    winners: vec![me],
+                    reason: format!("{} captured the {} Matron", colour(me), colour(victim.seat)),
+                };
+            }
+        } else {
+            event = event.mark(at, Mark::Affected).mark(target, Mark::Affected);
+        }
+        events.push(event);
+        (success, now)
+    }
+
+    /// The defender's bonus: its Grunts connected to the target, not counting
+    /// the attacking piece itself (ruling R12).
+    fn grunt_bonus(&self, target: Cell, defender: Seat, attacker_at: Cell) -> u8 {
+        self.geo().neighbours[target.index()]
+            .iter()
+            .filter(|&&c| c != attacker_at)
+            .filter(|&&c| {
+                matches!(self.squares[c.index()], Some(p) if p.seat == defender && p.kind == Kind::Grunt)
+            })
+            .count() as u8
+    }
+
+    /// Replaces the Grunt on `at` by a lost piece of `kind`. False when the
+    /// Grunt is not there any more (a failed capture) or no such piece is lost.
+    fn promote(&mut self, at: Cell, kind: Kind, events: &mut Vec<Event>) -> bool {
+        let Some(p) = self.squares[at.index()] else {
+            return false;
+        };
+        let lost = &mut self.lost[p.seat.index()];
+        let Some(i) = lost.iter().position(|&k| k == kind) else {
+            return false;
+        };
+        if p.kind != Kind::Grunt {
+            return false;
+        }
+        lost.remove(i);
+        self.squares[at.index()] = Some(Piece { seat: p.seat, kind });
+        events.push(
+            Event::new(format!(
+                "The {} Grunt on {} is promoted to a {}.",
+                colour(p.seat),
+                self.name(at),
+                kind.name()
+            ))
+            .mark(at, Mark::Placed),
+        );
+        true
+    }
+
+    fn end_turn(&mut self, irreversible: bool, events: &mut Vec<Event>) {
+        self.pending = None;
+        if self.outcome.is_over() {
+            if let Outcome::Won { reason, .. } = &self.outcome {
+                events.push(Event::new(format!("{reason} and wins.")));
+            }
+            return;
+        }
+        self.turn += 1;
+        self.to_move = other(self.to_move);
+        if irreversible {
+            self.history.clear();
+        }
+        let h = self.position_hash();
+        self.history.push(h);
+        if self.history.iter().filter(|&&x| x == h).count() >= 4 {
+            self.outcome = Outcome::Drawn {
+                reason: "the same position occurred for the fourth time".into(),
+            };
+            events.push(Event::new(
+                "The same position occurred for the fourth time: the game is drawn.",
+            ));
+            return;
+        }
+        self.begin_dice();
+        let dice = self.turn_dice;
+        let eyes = if dice == [1, 1] {
+            ": spiders' eyes, a turncoat is allowed"
+        } else {
+            ""
+        };
+        events.push(
+            Event::new(format!(
+                "{} rolls {}+{}{eyes}.",
+                colour(self.to_move),
+                dice[0],
+                dice[1]
+            ))
+            .dice(self.to_move, dice.to_vec()),
+        );
+    }
+
+    fn glyph(kind: Kind) -> Glyph {
+        Glyph {
+            unit: kind.unit().to_string(),
+            letter: kind.letter(),
+            name: kind.name().to_string(),
+        }
+    }
+
+    /// Degrees clockwise that bring `seat`'s setup zone to the bottom.
+    fn rotation_for(&self, seat: Seat) -> f32 {
+        let board = self.setup.board;
+        let (mut x, mut y, mut n) = (0.0f32, 0.0f32, 0.0f32);
+        for &(c, s) in &self.setup.zones {
+            if s == seat {
+                let (px, py) = board.position(c);
+                x += px - 0.5;
+                y += py - 0.5;
+                n += 1.0;
+            }
+        }
+        if n == 0.0 {
+            return if seat == WHITE { 0.0 } else { 180.0 };
+        }
+        let angle = x.atan2(-y).to_degrees();
+        let r = (180.0 - angle).rem_euclid(360.0);
+        (r * 1000.0).round() / 1000.0
+    }
+}
+
+impl Game for Arachne {
+    type Action = Action;
+
+    fn seat_count(&self) -> usize {
+        2
+    }
+
+    fn seat_name(&self, seat: Seat) -> String {
+        colour(seat).to_string()
+    }
+
+    fn to_act(&self) -> Vec<Seat> {
+        if self.outcome.is_over() {
+            Vec::new()
+        } else {
+            vec![self.to_move]
+        }
+    }
+
+    fn legal_actions(&self, seat: Seat) -> Vec<Action> {
+        if self.outcome.is_over() || seat != self.to_move {
+            return Vec::new();
+        }
+        self.actions()
+    }
+
+    fn play(&mut self, seat: Seat, action: &Action) -> Result<Vec<Event>, ActionError> {
+        self.check_turn(seat)?;
+        if !self.is_legal(action) {
+            return Err(ActionError::Illegal(self.explain(action)));
+        }
+        Ok(self.apply(*action))
+    }
+
+    fn format(&self, action: &Action) -> String {
+        self.format_action(action)
+    }
+
+    fn parse(&self, seat: Seat, text: &str) -> Result<Action, ActionError> {
+        self.check_turn(seat)?;
+        let action = self.read_action(text)?;
+        if !self.is_legal(&action) {
+            return Err(ActionError::Illegal(self.explain(&action)));
+        }
+        Ok(action)
+    }
+
+    fn outcome(&self) -> Outcome {
+        self.outcome.clone()
+    }
+
+    fn move_number(&self) -> u32 {
+        self.turn
+    }
+
+    fn view(&self, viewer: Viewer) -> View {
+        let board = self.setup.board;
+        let seats = [WHITE, BLACK]
+            .into_iter()
+            .map(|s| {
+                let mut notes = Vec::new();
+                if s == self.to_move && !self.outcome.is_over() {
+                    let [a, b] = self.turn_dice;
+                    notes.push(if self.spiders_eyes() {
+                        format!("Rolled {a}+{b}: spiders' eyes, turncoat allowed")
+                    } else {
+                        format!("Rolled {a}+{b}")
+                    });
+                }
+                SeatView {
+                    name: colour(s).to_string(),
+                    colour: s.0,
+                    eliminated: false,
+                    hand_size: None,
+                    lost: self.lost[s.index()]
+                        .iter()
+                        .map(|&k| Arachne::glyph(k))
+                        .collect(),
+                    notes,
+                }
+            })
+            .collect();
+        let pieces = board
+            .cells()
+            .filter_map(|c| {
+                self.piece(c).map(|p| PieceView {
+                    cell: c,
+                    seat: p.seat,
+                    glyph: Arachne::glyph(p.kind),
+                    hp: None,
+                    statuses: Vec::new(),
+                })
+            })
+            .collect();
+        let pending = self.pending.map(|p| {
+            format!(
+                "{}: the Blademaster on {} may move again, or end",
+                colour(self.to_move),
+                self.name(p.cell)
+            )
+        });
+        View {
+            title: format!("Arachne ({})", self.rules.slug()),
+            board,
+            viewer,
+            rotation: self.rotation_for(viewer.seat().unwrap_or(WHITE)),
+            seats,
+            pieces,
+            to_act: self.to_act(),
+            move_number: self.turn,
+            dice: self
+                .last_dice
+                .clone()
+                .or_else(|| Some((self.to_move, self.turn_dice.to_vec()))),
+            hand: Vec::new(),
+            zones: self.setup.zones.clone(),
+            pending,
+            outcome: self.outcome.clone(),
+        }
+    }
+
+    fn concede(&mut self, seat: Seat) -> Vec<Event> {
+        if self.outcome.is_over() || seat.0 > 1 {
+            return Vec::new();
+        }
+        self.pending = None;
+        self.outcome = Outcome::Won {
+            winners: vec![other(seat)],
+            reason: format!("{} conceded", colour(seat)),
+        };
+        vec![Event::new(format!(
+            "{} concedes; {} wins.",
+            colour(seat),
+            colour(other(seat))
+        ))]
+    }
+
+    /// Material weighted by what the pieces can do (Priestess 9, Wizard 5,
+    /// Blademaster 4, Grunt 1; the Matron is the game itself), sharpened by
+    /// cubes as the shared default is, so that a Priestess up reads clearly.
+    fn heuristic(&self, seat: Seat) -> f32 {
+        match &self.outcome {
+            Outcome::Won { winners, .. } => return if winners.contains(&seat) { 1.0 } else { 0.0 },
+            Outcome::Drawn { .. } => return 0.5,
+            Outcome::Ongoing => {}
+        }
+        let weight = |k: Kind| match k {
+            Kind::Matron => 0.0,
+            Kind::Priestess => 9.0,
+            Kind::Wizard => 5.0,
+            Kind::Blademaster => 4.0,
+            Kind::Grunt => 1.0,
+        };
+        let material = |s: Seat| -> f64 { self.pieces_of(s).map(|(_, p)| weight(p.kind)).sum() };
+        let (mine, theirs) = (material(seat).powi(3), material(other(seat)).powi(3));
+        if mine + theirs <= 0.0 {
+            0.5
+        } else {
+            (mine / (mine + theirs)) as f32
+        }
+    }
+
+    fn redeal(&self, _seat: Seat, seed: u64) -> Arachne {
+        // Everything is public except the future dice.
+        let mut copy = self.clone();
+        copy.rng = Rng::new(seed);
+        copy.loaded.clear();
+        copy
+    }
+}
+
+impl Arachne {
+    fn check_turn(&self, seat: Seat) -> Result<(), ActionError> {
+        if self.outcome.is_over() {
+            return Err(ActionError::GameOver);
+        }
+        if seat != self.to_move {
+            return Err(ActionError::NotYourTurn(format!(
+                "It is {}'s turn.",
+                colour(self.to_move)
+            )));
+        }
+        Ok(())
+    }
+}
+
+impl Variant for Arachne {
+    const KIND: GameKind = GameKind::Arachne;
+
+    fn options() -> &'static [OptionSpec] {
+        &[OptionSpec {
+            name: "variant",
+            help: "How captures are decided: original (d8 rolls, the default), convenient (d6 rolls) or strategist (captures always succeed)",
+            choices: &["original", "convenient", "strategist"],
+            per_seat: false,
+        }]
+    }
+
+    fn seating(players: usize) -> Result<Vec<Vec<Seat>>, SetupError> {
+        match players {
+            1 => Ok(vec![vec![WHITE, BLACK]]),
+            2 => Ok(vec![vec![WHITE], vec![BLACK]]),
+            n => Err(SetupError(format!(
+                "Arachne is a game for two players, not {n}."
+            ))),
+        }
+    }
+
+    fn setup(options: &Options, seed: u64) -> Result<Arachne, SetupError> {
+        let rules = match options.get("variant") {
+            None => CaptureRules::Original,
+            Some(v) => CaptureRules::parse(v).ok_or_else(|| {
+                SetupError(format!(
+                    "Arachne has no variant '{v}': choose original, convenient or strategist."
+                ))
+            })?,
+        };
+        Arachne::new(rules, &WebLayout::STANDARD, seed)
+    }
+
+    fn rules(topic: Option<&str>) -> Result<String, String> {
+        text::rules(topic)
+    }
+}

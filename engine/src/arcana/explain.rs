@@ -1,0 +1,265 @@
+//! Why an action is refused, in a sentence that names the rule.
+
+use super::action::Action;
+use super::state::{Arcana, Pending, BOARD};
+use super::unit::{Rank, Unit};
+use crate::board::Cell;
+use crate::seat::Seat;
+
+fn n(c: Cell) -> String {
+    BOARD.name(c)
+}
+
+impl Arcana {
+    /// The reason `action` (well formed, not legal) is refused for `seat`.
+    pub(crate) fn explain(&self, seat: Seat, action: &Action) -> String {
+        if let Some(p) = self.pending.front() {
+            return match action {
+                Action::Place { to, .. } => {
+                    if !self.is_empty(*to) {
+                        format!("{} is not empty.", n(*to))
+                    } else {
+                        match p {
+                            Pending::Recruit { zombie, .. } => format!(
+                                "The raised unit must be placed on an empty square next to the Zombie on {}, and be of the victim's rank, from your graveyard.",
+                                n(*zombie)
+                            ),
+                            Pending::TradePlace { necro, .. } => format!(
+                                "The traded unit must be placed on an empty square next to the Necromancer on {}.",
+                                n(*necro)
+                            ),
+                            _ => format!("{} cannot take a model now.", n(*to)),
+                        }
+                    }
+                }
+                Action::Decline => "This placement is not optional.".into(),
+                _ => format!(
+                    "First answer the pending decision: {}.",
+                    self.pending_text(p)
+                ),
+            };
+        }
+        match action {
+            Action::Place { .. } | Action::Decline => {
+                return "There is no decision pending.".into()
+            }
+            Action::Pass => {
+                return "You may pass only when you have nothing else you may do.".into()
+            }
+            Action::Promote { soldier, .. } | Action::Recall { soldier, .. } => {
+                return self.explain_promotion(seat, *soldier, action);
+            }
+            _ => {}
+        }
+        let Some(from) = action.actor() else {
+            return "That is not possible now.".into();
+        };
+        let Some(p) = self.at(from).copied() else {
+            return format!("There is no model on {}.", n(from));
+        };
+        if p.owner != seat {
+            return format!("The {} on {} is not yours.", p.unit.name(), n(from));
+        }
+        if p.paralysed {
+            return match self.gassing_mummy(from, p.owner) {
+                Some(m) => format!(
+                    "The {} on {} is paralysed by the Mummy on {}.",
+                    p.unit.name(),
+                    n(from),
+                    n(m)
+                ),
+                None => format!(
+                    "The {} on {} is paralysed by tomb gas until the end of this turn.",
+                    p.unit.name(),
+                    n(from)
+                ),
+            };
+        }
+        if p.rest > 0 {
+            return format!(
+                "The {} on {} was moved by others and rests this turn.",
+                p.unit.name(),
+                n(from)
+            );
+        }
+        // Target-specific refusals that name the rule.
+        let target = match *action {
+            Action::Kill { target, .. }
+            | Action::MoveKill { target, .. }
+            | Action::Bolt { target, .. } => Some(target),
+            Action::Move { to, .. } if p.unit != Unit::Alchemist => Some(to),
+            _ => None,
+        };
+        if let Some(t) = target {
+            if let Some(q) = self.at(t) {
+                if q.owner == seat && q.rank() == Rank::General {
+                    return "No action may kill your own General (R2).".into();
+                }
+                if p.rank() == Rank::Soldier && q.unit.immune_to_soldiers() {
+                    return format!(
+                        "A {} cannot be killed by soldier class models.",
+                        q.unit.name()
+                    );
+                }
+            }
+        }
+        match *action {
+            Action::Exit { .. } if p.rank() == Rank::General => {
+                return "A General never walks off the board: it would lose the game (R2).".into()
+            }
+            Action::Exit { .. } if p.unit == Unit::Alchemist => {
+                return "The Alchemist stays in his back ranks and cannot walk off the board (R8).".into()
+            }
+            Action::Walk { .. } if p.unit == Unit::Skeleton => {
+                return "A Skeleton walks off only from the far rank, reappearing on an empty square next to his General (R12).".into()
+            }
+            Action::Brew { target, .. } | Action::MoveBrew { target, .. }
+                if self.at(target).is_some_and(|q| q.tokens > 0) =>
+            {
+                return format!(
+                    "{} already burns with a firebrew; another has no effect.",
+                    capital(&self.describe(target))
+                )
+            }
+            Action::Kill { target, .. } | Action::MoveKill { target, .. }
+                if p.unit == Unit::PriestOfTheWinds
+                    && self.at(target).is_some_and(|q| q.rank() > Rank::Soldier) =>
+            {
+                return "A Priest of the Winds cannot kill models ranking above soldier.".into();
+            }
+            Action::Vanquish { .. } if p.unit == Unit::BattleMage => {
+                return "The Battle Mage vanquishes only when enemy models ranking Sergeant/Lieutenant or less are adjacent (Captains, Chiefs and Generals cannot be vanquished).".into();
+            }
+            Action::Wind { .. } | Action::Explode { .. } if p.unit == Unit::DarkPriest => {
+                return "The night wind sacrifices an allied soldier and must push at least one enemy (R14); an explosion takes an allied unit above soldier and may not kill your own General (R2).".into();
+            }
+            Action::Trade { .. } if p.unit == Unit::Necromancer => {
+                return "A trade gives two of your models on the board of one class for a unit of the next class from your graveyard, placed on an empty square next to the Necromancer (R15).".into();
+            }
+            Action::Revive { .. }
+                if p.unit == Unit::PriestOfTheWinds && !Arcana::is_corner(from) =>
+            {
+                return "The Priest of the Winds revives only from a corner of the board.".into();
+            }
+            Action::Revive { .. } => {
+                return "A revived soldier comes from your graveyard onto an empty square adjacent to the reviver.".into();
+            }
+            _ => {}
+        }
+        format!(
+            "The {} on {} cannot do that. {}",
+            p.unit.name(),
+            n(from),
+            short_card(p.unit)
+        )
+    }
+
+    fn explain_promotion(&self, seat: Seat, soldier: Cell, action: &Action) -> String {
+        let Some(mage) = self.general(seat) else {
+            return "You have no General.".into();
+        };
+        let m = self.at(mage).copied().expect("general");
+        if m.unit != Unit::BattleMage {
+            return "Only the Battle Mage promotes.".into();
+        }
+        if m.paralysed {
+            return match self.gassing_mummy(mage, seat) {
+                Some(c) => format!(
+                    "The Battle Mage on {} is paralysed by the Mummy on {}.",
+                    n(mage),
+                    n(c)
+                ),
+                None => format!("The Battle Mage on {} is paralysed.", n(mage)),
+            };
+        }
+        let ok_soldier = self
+            .at(soldier)
+            .is_some_and(|q| q.owner == seat && q.rank() == Rank::Soldier)
+            && BOARD.coords(soldier).1 == Arcana::far_rank(seat);
+        if !ok_soldier {
+            return format!(
+                "Only your soldier class model standing on the far rank can be promoted; {} is not one.",
+                n(soldier)
+            );
+        }
+        let units = self.grave_units(seat, Rank::is_sergeant_or_lieutenant);
+        match action {
+            Action::Promote { unit, .. } => {
+                if units.is_empty() {
+                    "There is no Sergeant/Lieutenant class model in your graveyard: recall the soldier instead (R11).".into()
+                } else {
+                    format!(
+                        "A promotion takes a Sergeant/Lieutenant unit from your graveyard; there is no {} there.",
+                        unit.name()
+                    )
+                }
+            }
+            _ => {
+                if units.is_empty() {
+                    format!(
+                        "The soldier may only return to an empty square adjacent to the Battle Mage on {}.",
+                        n(mage)
+                    )
+                } else {
+                    "Your graveyard holds a Sergeant/Lieutenant unit: promote instead of recalling (R11).".into()
+                }
+            }
+        }
+    }
+
+    /// The pending decision in words.
+    pub(crate) fn pending_text(&self, p: &Pending) -> String {
+        let who = self.seat_name_of(p.seat());
+        match p {
+            Pending::Relocate { queue, .. } => format!(
+                "{who}: relocate the vanquished {} to any empty square (place <square>){}",
+                queue[0].unit.name(),
+                if queue.len() > 1 {
+                    format!(", {} more after it", queue.len() - 1)
+                } else {
+                    String::new()
+                }
+            ),
+            Pending::PriestRevival { .. } => format!(
+                "{who}: your Priest of the Winds was killed; revive him on any empty square (place <square>) or decline"
+            ),
+            Pending::Recruit { zombie, rank, .. } => format!(
+                "{who}: the Zombie on {} may raise a {} unit from your graveyard next to him (place <square>) or decline",
+                n(*zombie),
+                rank.name()
+            ),
+            Pending::TradePlace { necro, unit, .. } => format!(
+                "{who}: place the {} next to the Necromancer on {} (place <square>)",
+                unit.name(),
+                n(*necro)
+            ),
+        }
+    }
+}
+
+fn capital(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
+        None => String::new(),
+    }
+}
+
+/// One line on what a unit does, for refusals.
+fn short_card(unit: Unit) -> &'static str {
+    match unit {
+        Unit::ImperialWarrior => "An Imperial Warrior moves one square forward onto an empty square, and kills without moving a soldier straight ahead or a higher ranking model diagonally forward.",
+        Unit::BlueKnight => "A Blue Knight moves in an L and kills whomever he lands on.",
+        Unit::WindMage => "A Wind Mage teleports 1 or 2 squares diagonally, killing whomever he lands on, or bolts the square exactly 3 ahead.",
+        Unit::PriestOfTheWinds => "A Priest of the Winds moves one square and/or kills an adjacent soldier, or revives a soldier from a corner.",
+        Unit::Alchemist => "An Alchemist moves 1 to 5 squares along his back rank and/or throws a firebrew at a model within 2 squares.",
+        Unit::Duelist => "A Duelist moves in a straight line onto empty squares and/or fires at an adjacent model.",
+        Unit::BattleMage => "A Battle Mage rides one square and/or kills an adjacent model, or vanquishes, or promotes.",
+        Unit::Skeleton => "A Skeleton moves one square forward, killing by moving in (not Skeletons or Tomb Keepers), or walks off the far edge to reappear beside his General.",
+        Unit::Zombie => "A Zombie moves up to two squares orthogonally without hopping, killing by moving in.",
+        Unit::Mummy => "A Mummy moves one square orthogonally, killing by moving in.",
+        Unit::TombKeeper => "A Tomb Keeper moves one square, or kills an adjacent model.",
+        Unit::DarkPriest => "A Dark Priest never moves: night wind, explosion, or killing all adjacent enemies.",
+        Unit::Necromancer => "A Necromancer moves one square, or kills an adjacent model, or revives a soldier, or trades.",
+    }
+}

@@ -1,0 +1,93 @@
+//! What a viewer sees: Arcana hides nothing, so every view shows the whole
+//! position, turned so that the viewer's army is at the bottom.
+
+use super::state::{Arcana, Piece, BOARD};
+use super::unit::Unit;
+use crate::seat::{Seat, Viewer};
+use crate::view::{Glyph, PieceView, SeatView, StatusKind, StatusView, View};
+
+/// How the renderer draws a unit.
+pub fn glyph(unit: Unit) -> Glyph {
+    Glyph {
+        unit: unit.id().to_string(),
+        letter: unit.letter(),
+        name: unit.name().to_string(),
+    }
+}
+
+fn statuses(p: &Piece) -> Vec<StatusView> {
+    let mut out = Vec::new();
+    if p.paralysed {
+        out.push(StatusView {
+            kind: StatusKind::Paralysed,
+            count: None,
+        });
+    }
+    if p.tokens > 0 {
+        out.push(StatusView {
+            kind: StatusKind::Firebrew,
+            count: Some(p.tokens),
+        });
+    }
+    if p.rest > 0 {
+        out.push(StatusView {
+            kind: StatusKind::Resting,
+            count: Some(p.rest),
+        });
+    }
+    out
+}
+
+impl Arcana {
+    pub(crate) fn build_view(&self, viewer: Viewer) -> View {
+        let seats = (0..2u8)
+            .map(|s| {
+                let seat = Seat(s);
+                let mut notes = vec![format!("Army: {}", self.armies[s as usize].name)];
+                if self
+                    .pieces()
+                    .any(|(_, p)| p.owner == seat && p.unit == Unit::PriestOfTheWinds && p.revived)
+                {
+                    notes.push("Priest revival used".into());
+                }
+                SeatView {
+                    name: self.seat_name_of(seat),
+                    colour: s,
+                    eliminated: false,
+                    hand_size: None,
+                    lost: self.graves[s as usize].iter().map(|&u| glyph(u)).collect(),
+                    notes,
+                }
+            })
+            .collect();
+        let pieces = self
+            .pieces()
+            .map(|(cell, p)| PieceView {
+                cell,
+                seat: p.owner,
+                glyph: glyph(p.unit),
+                hp: None,
+                statuses: statuses(p),
+            })
+            .collect();
+        View {
+            title: "Tokar's Arcana".into(),
+            board: BOARD,
+            viewer,
+            rotation: if viewer == Viewer::Seat(Seat(1)) {
+                180.0
+            } else {
+                0.0
+            },
+            seats,
+            pieces,
+            to_act: crate::game::Game::to_act(self),
+            move_number: self.turn_number,
+            dice: None,
+            hand: Vec::new(),
+            zones: Vec::new(),
+            pending: self.pending.front().map(|p| self.pending_text(p)),
+            outcome: self.outcome.clone(),
+        }
+    }
+}

@@ -1,0 +1,312 @@
+//! The ISMCTS tree: nodes are sequences of decisions shared by every guess of
+//! the hidden state; edges carry (seat, action), visit and availability counts
+//! and the summed reward of the seat that took the edge.
+
+use super::reward::{result, Rewards};
+use super::{players, Playout, Prior, Settings};
+use crate::event::{Event, Mark};
+use crate::game::Game;
+use crate::rng::Rng;
+use crate::seat::Seat;
+
+struct Edge<A> {
+    seat: Seat,
+    action: A,
+    /// The node below, once the edge has been taken.
+    child: Option<usize>,
+    visits: u32,
+    /// How many times the edge was legal when its node was visited.
+    available: u32,
+    /// Summed reward of `seat` over the playouts through this edge.
+    reward: f64,
+    /// The move's first impression for its seat (see [`Prior`]), in 0..1.
+    prior: f32,
+    /// Listed but refused by `play` in some guess (a game bug): never tried again.
+    broken: bool,
+}
+
+/// A node's edges: every move seen legal at it so far, in the order the game
+/// listed them at the first visit (moves legal only in later guesses follow).
+struct Node<A> {
+    edges: Vec<Edge<A>>,
+    /// Iterations that passed through this node and chose among its edges.
+    visits: u32,
+}
+
+/// Finds `(seat, action)` among `edges`, trying index `hint` first: games list
+/// their actions in a stable order, so the hint nearly always hits.
+fn find<A: PartialEq>(edges: &[Edge<A>], hint: usize, seat: Seat, action: &A) -> Option<usize> {
+    let hit = |e: &Edge<A>| e.seat == seat && e.action == *action;
+    if edges.get(hint).is_some_and(hit) {
+        Some(hint)
+    } else {
+        edges.iter().position(hit)
+    }
+}
+
+pub(super) struct Search<G: Game> {
+    root_seat: Seat,
+    settings: Settings,
+    nodes: Vec<Node<G::Action>>,
+}
+
+impl<G: Game> Search<G> {
+    pub fn new(root_seat: Seat, settings: Settings) -> Search<G> {
+        Search {
+            root_seat,
+            settings,
+            nodes: vec![Node {
+                edges: Vec::new(),
+                visits: 0,
+            }],
+        }
+    }
+
+    /// One iteration on `state`, a fresh guess of the hidden state: select down
+    /// the tree among the edges legal in this guess, add one node, play out,
+    /// and credit every edge on the path with its seat's reward.
+    pub fn iterate(&mut self, mut state: G, rng: &mut Rng) {
+        let mut path: Vec<(usize, usize)> = Vec::new();
+        let mut node = 0;
+        loop {
+            if state.outcome().is_over() {
+                break;
+            }
+            let moves = self.moves(&state, node == 0);
+            if moves.is_empty() {
+                break;
+            }
+            // Match each legal move to its edge (adding the new ones) and
+            // count its availability.
+            let mut matched: Vec<usize> = Vec::with_capacity(moves.len());
+            for (i, (seat, action)) in moves.into_iter().enumerate() {
+                let e = match find(&self.nodes[node].edges, i, seat, &action) {
+                    Some(e) => e,
+                    None => self.add_edge(node, &state, seat, action).0,
+                };
+                let edge = &mut self.nodes[node].edges[e];
+                if !edge.broken {
+                    edge.available += 1;
+                    matched.push(e);
+                }
+            }
+            if matched.is_empty() {
+                break;
+            }
+            self.nodes[node].visits += 1;
+            let edges = &self.nodes[node].edges;
+            let (tried, untried): (Vec<usize>, Vec<usize>) =
+                matched.iter().partition(|&&e| edges[e].child.is_some());
+            let pick = if untried.is_empty() || tried.len() >= self.width(node) {
+                self.select(node, &tried)
+            } else {
+                self.pick_untried(node, &untried, rng)
+            };
+            let edge = &self.nodes[node].edges[pick];
+            if state.play(edge.seat, &edge.action).is_err() {
+                // A listed action must apply; if a game breaks that, the edge
+                // is dropped and the choice made again without it.
+                self.nodes[node].edges[pick].broken = true;
+                continue;
+            }
+            path.push((node, pick));
+            match edge.child {
+                Some(child) => node = child,
+                None => {
+                    let child = self.nodes.len();
+                    self.nodes.push(Node {
+                        edges: Vec::new(),
+                        visits: 0,
+                    });
+                    self.nodes[node].edges[pick].child = Some(child);
+                    if self.settings.win_check {
+                        self.win_check(child, &mut state);
+                    }
+                    break;
+                }
+            }
+        }
+        self.play_out(&mut state, rng);
+        let mut rewards = Rewards::new(&state);
+        for (node, e) in path {
+            let edge = &mut self.nodes[node].edges[e];
+            edge.visits += 1;
+            edge.reward += rewards.of(edge.seat) as f64;
+        }
+    }
+
+    /// How many edges of `node` may be tried by now (progressive widening):
+    /// `widening * sqrt(visits)`, at least 2; unlimited when widening is 0.
+    fn width(&self, node: usize) -> usize {
+        let w = self.settings.widening;
+        if w <= 0.0 {
+            return usize::MAX;
+        }
+        ((w * (self.nodes[node].visits as f32).sqrt()).ceil() as usize).max(2)
+    }
+
+    /// UCB1 over the edges legal in this guess, with availability counts in
+    /// place of the parent's visits, plus the fading prior.
+    fn select(&self, node: usize, matched: &[usize]) -> usize {
+        let c = self.settings.exploration as f64;
+        let w = self.settings.prior_weight as f64;
+        let edges = &self.nodes[node].edges;
+        let mut best = matched[0];
+        let mut best_score = f64::NEG_INFINITY;
+        for &e in matched {
+            let edge = &edges[e];
+            let n = edge.visits.max(1) as f64;
+            let score = edge.reward / n
+                + c * ((edge.available as f64).ln() / n).sqrt()
+                + w * edge.prior as f64 / (n + 1.0);
+            if score > best_score {
+                best_score = score;
+                best = e;
+            }
+        }
+        best
+    }
+
+    /// The decisions open in `state`: at the root only the searching seat's.
+    fn moves(&self, state: &G, root: bool) -> Vec<(Seat, G::Action)> {
+        let seats = if root {
+            vec![self.root_seat]
+        } else {
+            state.to_act()
+        };
+        seats
+            .into_iter()
+            .flat_map(|s| state.legal_actions(s).into_iter().map(move |a| (s, a)))
+            .collect()
+    }
+
+    /// Adds the edge (seat, action) to `node` with its prior; returns its
+    /// index and whether the action wins at once in `state`.
+    fn add_edge(&mut self, node: usize, state: &G, seat: Seat, action: G::Action) -> (usize, bool) {
+        let (prior, wins) = self.prior(state, seat, &action);
+        let edges = &mut self.nodes[node].edges;
+        edges.push(Edge {
+            seat,
+            action,
+            child: None,
+            visits: 0,
+            available: 0,
+            reward: 0.0,
+            prior,
+            broken: false,
+        });
+        (edges.len() - 1, wins)
+    }
+
+    /// Lists the edges of the new leaf `node` now rather than at its next
+    /// visit, and if a seat to act has a move that wins at once in this
+    /// guess, plays it: a leaf where the side to move takes the king is lost,
+    /// whatever the material says.
+    fn win_check(&mut self, node: usize, state: &mut G) {
+        if state.outcome().is_over() {
+            return;
+        }
+        let mut winning: Option<usize> = None;
+        for (seat, action) in self.moves(state, false) {
+            let (e, wins) = self.add_edge(node, state, seat, action);
+            if wins && winning.is_none() {
+                winning = Some(e);
+            }
+        }
+        if let Some(e) = winning {
+            let edge = &self.nodes[node].edges[e];
+            let _ = state.play(edge.seat, &edge.action);
+        }
+    }
+
+    /// How promising `action` looks to `seat` before any search, and whether
+    /// it wins at once (checked whenever priors or the win check are on).
+    fn prior(&self, state: &G, seat: Seat, action: &G::Action) -> (f32, bool) {
+        if self.settings.prior == Prior::None && !self.settings.win_check {
+            return (0.5, false);
+        }
+        let mut next = state.clone();
+        let Ok(events) = next.play(seat, action) else {
+            return (0.0, false);
+        };
+        if let Some(r) = result(&next.outcome(), seat) {
+            return (r, r >= 1.0);
+        }
+        let prior = self.impression(&next, &events, seat);
+        (prior, false)
+    }
+
+    fn impression(&self, next: &G, events: &[Event], seat: Seat) -> f32 {
+        match self.settings.prior {
+            Prior::None => 0.5,
+            Prior::Heuristic => next.heuristic(seat),
+            Prior::Events => {
+                let hits = events
+                    .iter()
+                    .any(|e| e.marks.iter().any(|(_, m)| *m == Mark::Hit));
+                if hits {
+                    0.75
+                } else {
+                    0.5
+                }
+            }
+        }
+    }
+
+    /// The untried edge to take: the best first impression, ties at random.
+    fn pick_untried(&self, node: usize, untried: &[usize], rng: &mut Rng) -> usize {
+        let edges = &self.nodes[node].edges;
+        let top = untried
+            .iter()
+            .map(|&e| edges[e].prior)
+            .fold(f32::NEG_INFINITY, f32::max);
+        let best: Vec<usize> = untried
+            .iter()
+            .copied()
+            .filter(|&e| edges[e].prior >= top - 1e-6)
+            .collect();
+        best[rng.below(best.len() as u64) as usize]
+    }
+
+    fn play_out(&self, state: &mut G, rng: &mut Rng) {
+        for _ in 0..self.settings.playout_plies {
+            if state.outcome().is_over() {
+                return;
+            }
+            let seats = state.to_act();
+            if seats.is_empty() {
+                return;
+            }
+            let seat = seats[rng.below(seats.len() as u64) as usize];
+            let action = match self.settings.playout {
+                Playout::Random => players::random_action(state, seat, rng),
+                Playout::BestOf(n) => players::best_of(state, seat, n.max(1) as usize, rng),
+            };
+            let Some(action) = action else { return };
+            if state.play(seat, &action).is_err() {
+                return;
+            }
+        }
+    }
+
+    /// The most visited root action, its visits and its mean reward.
+    pub fn best(&self) -> Option<(G::Action, u32, f32)> {
+        self.nodes[0]
+            .edges
+            .iter()
+            .filter(|e| !e.broken)
+            .max_by(|a, b| {
+                a.visits.cmp(&b.visits).then(
+                    (a.reward / a.visits.max(1) as f64)
+                        .total_cmp(&(b.reward / b.visits.max(1) as f64)),
+                )
+            })
+            .map(|e| {
+                (
+                    e.action.clone(),
+                    e.visits,
+                    (e.reward / e.visits.max(1) as f64) as f32,
+                )
+            })
+    }
+}

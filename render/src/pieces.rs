@@ -1,0 +1,211 @@
+//! One piece: its icon tinted in the seat's colour, the letter badge that tells
+//! units apart without colour, its hit points and its status badges.
+
+use crate::canvas::Canvas;
+use crate::layout::Spot;
+use crate::palette::{self, Rgb, SeatColour};
+use crate::sprites::SpriteCache;
+use crate::text::{Fonts, Weight};
+use tokar_engine::{Glyph, PieceView, StatusKind, StatusView};
+
+/// Draws the unit's icon (or, for a unit without one, a disc with its letter)
+/// `size` pixels square, centred on (cx, cy).
+#[allow(clippy::too_many_arguments)]
+pub fn draw_icon(
+    canvas: &mut Canvas,
+    fonts: &Fonts,
+    sprites: &SpriteCache,
+    cx: f32,
+    cy: f32,
+    size: f32,
+    glyph: &Glyph,
+    colour: SeatColour,
+) {
+    let n = size.round().max(4.0) as u16;
+    match sprites.piece(&glyph.unit, n, colour) {
+        Some(sprite) => {
+            let x = (cx - sprite.width as f32 / 2.0).round() as i32;
+            let y = (cy - sprite.height as f32 / 2.0).round() as i32;
+            canvas.blit(&sprite, x, y);
+        }
+        None => {
+            let r = size * 0.42;
+            canvas.fill_circle(cx, cy, r, colour.fill, 1.0);
+            canvas.stroke_circle(cx, cy, r, colour.outline, 1.0, (size / 24.0).max(1.5), None);
+            let px = (size * 0.5).round().max(6.0) as u16;
+            fonts.draw_centred(
+                canvas,
+                Weight::Bold,
+                px,
+                cx,
+                cy,
+                colour.fill.contrast(),
+                &glyph.letter.to_string(),
+            );
+        }
+    }
+}
+
+/// The short code drawn on a status badge, and the badge's colour.
+pub fn status_code(kind: StatusKind) -> (&'static str, Rgb) {
+    match kind {
+        StatusKind::Paralysed => ("PAR", Rgb(0xCC, 0x79, 0xA7)),
+        StatusKind::Firebrew => ("FB", Rgb(0xD5, 0x5E, 0x00)),
+        StatusKind::Resting => ("RST", Rgb(0x9A, 0x96, 0x90)),
+        StatusKind::Frozen => ("FRZ", Rgb(0x56, 0xB4, 0xE9)),
+        StatusKind::Slowed => ("SLW", Rgb(0xF0, 0xE4, 0x42)),
+        StatusKind::AntiJump => ("NJ", Rgb(0x00, 0x9E, 0x73)),
+        StatusKind::Controlled => ("CTL", Rgb(0x6A, 0x3D, 0x9A)),
+        StatusKind::ExtraTurn => ("+T", Rgb(0xE6, 0x9F, 0x00)),
+        StatusKind::Held => ("HLD", Rgb(0x2A, 0x2A, 0x2E)),
+        StatusKind::Guarded => ("GRD", Rgb(0x00, 0x72, 0xB2)),
+    }
+}
+
+/// What a status code means, for the legend under the board.
+pub fn status_meaning(kind: StatusKind) -> &'static str {
+    match kind {
+        StatusKind::Paralysed => "paralysed",
+        StatusKind::Firebrew => "firebrew tokens left",
+        StatusKind::Resting => "moved by others, rests next turn",
+        StatusKind::Frozen => "frozen",
+        StatusKind::Slowed => "slowed",
+        StatusKind::AntiJump => "cannot jump",
+        StatusKind::Controlled => "under enemy control",
+        StatusKind::ExtraTurn => "extra turn",
+        StatusKind::Held => "held captive",
+        StatusKind::Guarded => "guarded",
+    }
+}
+
+fn status_text(s: &StatusView) -> String {
+    let (code, _) = status_code(s.kind);
+    match s.count {
+        Some(n) => format!("{code}{n}"),
+        None => code.to_string(),
+    }
+}
+
+/// Badges, hit points and the letter, drawn over the icon and the highlights.
+pub fn draw_overlays(
+    canvas: &mut Canvas,
+    fonts: &Fonts,
+    sprites: &SpriteCache,
+    spot: &Spot,
+    piece: &PieceView,
+    colour: SeatColour,
+) {
+    let s = spot.size;
+    let (left, right) = (spot.cx - s / 2.0, spot.cx + s / 2.0);
+    let bottom = spot.cy + s / 2.0;
+    // On a web cell the corners fall outside the disc: keep badges near it.
+    let inset = if spot.square { s * 0.04 } else { s * 0.1 };
+
+    let mut badge_bottom = bottom - inset;
+    if let Some((hp, max)) = piece.hp {
+        let h = (s * 0.15).clamp(7.0, 16.0);
+        let w = s - 2.0 * inset - 2.0;
+        let (x, y) = (left + inset + 1.0, bottom - inset - h);
+        let frac = if max > 0 {
+            (hp as f32 / max as f32).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        let fill = if frac > 0.5 {
+            Rgb(0x1E, 0x7B, 0x4F)
+        } else if frac > 0.25 {
+            Rgb(0xA8, 0x6C, 0x00)
+        } else {
+            Rgb(0xB0, 0x2A, 0x1E)
+        };
+        if let Some(p) = Canvas::rounded_rect(x, y, w, h, h / 3.0) {
+            canvas.fill_path(&p, palette::INK, 0.85);
+        }
+        if frac > 0.0 {
+            if let Some(p) = Canvas::rounded_rect(x, y, w * frac, h, h / 3.0) {
+                canvas.fill_path(&p, fill, 1.0);
+            }
+        }
+        let px = (h * 0.8).round().max(7.0) as u16;
+        fonts.draw_centred(
+            canvas,
+            Weight::Bold,
+            px,
+            x + w / 2.0,
+            y + h / 2.0,
+            palette::PAPER,
+            &format!("{hp}/{max}"),
+        );
+        badge_bottom = y - 1.0;
+    }
+
+    // The letter, in a disc of the seat's colour at the bottom right.
+    let r = (s * 0.13).clamp(6.0, 14.0).round();
+    let (bx, by) = (right - inset - r, badge_bottom - r);
+    let d = (2.0 * r + 2.0) as u32;
+    let key = format!(
+        "letter {} {r} {:?} {:?}",
+        piece.glyph.letter, colour.fill, colour.outline
+    );
+    let badge = sprites.badge(key, || {
+        let mut c = Canvas::transparent(d, d)?;
+        let m = d as f32 / 2.0;
+        c.fill_circle(m, m, r, colour.fill, 1.0);
+        c.stroke_circle(m, m, r, colour.outline, 1.0, (r / 7.0).max(1.0), None);
+        let px = (r * 1.35).round() as u16;
+        fonts.draw_centred(
+            &mut c,
+            Weight::Bold,
+            px,
+            m,
+            m,
+            colour.fill.contrast(),
+            &piece.glyph.letter.to_string(),
+        );
+        Some(c.into_sprite())
+    });
+    if let Some(badge) = badge {
+        canvas.blit(
+            &badge,
+            (bx - d as f32 / 2.0).round() as i32,
+            (by - d as f32 / 2.0).round() as i32,
+        );
+    }
+
+    // Status badges across the top, wrapping onto a second row if needed.
+    let h = (s * 0.2).clamp(10.0, 20.0).round();
+    let px = (h * 0.7).round() as u16;
+    let pad = h * 0.25;
+    let (mut x, mut y) = (left + inset, spot.cy - s / 2.0 + inset);
+    for status in &piece.statuses {
+        let text = status_text(status);
+        let (_, bg) = status_code(status.kind);
+        let w = (fonts.measure(Weight::Bold, px, &text) + 2.0 * pad).ceil();
+        if x + w > right - inset && x > left + inset {
+            x = left + inset;
+            y += h + 2.0;
+        }
+        let key = format!("status {text} {h} {px}");
+        let badge = sprites.badge(key, || {
+            let mut c = Canvas::transparent(w as u32 + 2, h as u32 + 2)?;
+            if let Some(p) = Canvas::rounded_rect(1.0, 1.0, w, h, h / 2.5) {
+                c.fill_path(&p, bg, 1.0);
+                c.stroke_path(&p, palette::INK, 0.8, 1.0, None);
+            }
+            fonts.draw_centred(
+                &mut c,
+                Weight::Bold,
+                px,
+                1.0 + w / 2.0,
+                1.0 + h / 2.0,
+                bg.contrast(),
+                &text,
+            );
+            Some(c.into_sprite())
+        });
+        if let Some(badge) = badge {
+            canvas.blit(&badge, x.round() as i32 - 1, y.round() as i32 - 1);
+        }
+        x += w + 2.0;
+    }
+}

@@ -10,8 +10,7 @@ use std::sync::mpsc;
 /// A legal sequence of (user, action) for game #1 under `--seed 11`, found by
 /// playing it on an in-process table with the same seed.
 async fn script(len: usize) -> Vec<(String, String)> {
-    let e = env("crash-script").await;
-    let e = open(&e.dir, Some(11)).await;
+    let e = open(&fresh_dir("crash-script"), Some(11)).await;
     let id = e.start("alice", "bob").await;
     assert_eq!(id, 1);
     let mut out = Vec::new();

@@ -27,17 +27,17 @@ pub fn fresh_dir(name: &str) -> PathBuf {
     dir
 }
 
-pub async fn open(dir: &PathBuf, seed: Option<u64>) -> Env {
+pub async fn open(dir: &std::path::Path, seed: Option<u64>) -> Env {
     let clock = Arc::new(VirtualClock::open(dir).unwrap());
     let table = Table::open(TableConfig {
-        data_dir: dir.clone(),
+        data_dir: dir.to_path_buf(),
         clock: clock.clone(),
         seed,
     })
     .await
     .unwrap();
     Env {
-        dir: dir.clone(),
+        dir: dir.to_path_buf(),
         clock,
         table,
     }
@@ -93,6 +93,12 @@ pub fn request(line: &str) -> Request {
 
 impl Env {
     pub async fn run(&self, line: &str) -> Vec<Reply> {
+        // As the console does: people named in a line are known by name.
+        for word in line.split_whitespace() {
+            if let Some(name) = word.split(':').nth(1).and_then(|v| v.strip_prefix('@')) {
+                self.table.remember_user(&user(name)).await.unwrap();
+            }
+        }
         self.table.handle(request(line)).await
     }
 

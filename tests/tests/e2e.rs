@@ -1,6 +1,6 @@
 //! End-to-end: the real bot (serenity + poise + the table service) against the fake Discord.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use tokar_bot::{Table, TableConfig};
@@ -15,8 +15,8 @@ fn data_dir(name: &str) -> PathBuf {
     dir
 }
 
-async fn open(dir: &PathBuf) -> Table {
-    let mut config = TableConfig::new(dir.clone());
+async fn open(dir: &Path) -> Table {
+    let mut config = TableConfig::new(dir);
     config.seed = Some(7);
     Table::open(config).await.expect("table opens")
 }

@@ -33,7 +33,7 @@ pub enum DiscordError {
     Token(String),
     /// Serenity failed to connect or lost the connection for good.
     #[error("discord client: {0}")]
-    Client(#[from] serenity::Error),
+    Client(#[from] Box<serenity::Error>),
 }
 
 /// Runs the bot until it is stopped (Ctrl-C, SIGTERM or `settings.stop`) or the gateway
@@ -98,7 +98,8 @@ pub async fn run(
     let intents = serenity::GatewayIntents::GUILDS;
     let mut client = serenity::ClientBuilder::new_with_http(http, intents)
         .framework(framework)
-        .await?;
+        .await
+        .map_err(Box::new)?;
 
     let _ticker = AbortOnDrop(ticker::spawn(
         table,
@@ -117,7 +118,7 @@ pub async fn run(
     if let Err(e) = &result {
         error!(error = %e, "Discord client stopped with an error");
     }
-    result.map_err(DiscordError::from)
+    result.map_err(|e| DiscordError::from(Box::new(e)))
 }
 
 /// Resolves on Ctrl-C, SIGTERM, or when the embedder's stop signal turns true.

@@ -3,7 +3,8 @@
 use std::sync::Once;
 use std::time::Duration;
 
-use tokar_bot::discord::{self, DiscordError, DiscordSettings, Table};
+use tokar_bot::discord::{self, DiscordError, DiscordSettings};
+use tokar_bot::Table;
 use tokio::sync::watch;
 
 use crate::fake::FakeDiscord;

@@ -99,10 +99,6 @@ completer! {
     game => "game", true;
     action => "action", true;
     square => "square", true;
-    army => "army", true;
-    first => "first", true;
-    variant => "variant", true;
-    deck => "deck", true;
     unit => "unit", false;
     reminder => "reminder", true;
     deadline => "deadline", true;

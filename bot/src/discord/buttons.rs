@@ -7,7 +7,7 @@ use poise::serenity_prelude as serenity;
 use super::data::{channel_ref, user_ref, CommandError, Data};
 use super::deliver::{serve, Responder};
 use super::errors::{fresh_flag, report};
-use super::port::Request;
+use crate::table::Request;
 
 /// poise's event hook: routes component interactions to the table; other events are ignored.
 pub(crate) async fn on_event(

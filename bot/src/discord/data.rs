@@ -4,8 +4,8 @@ use std::time::Duration;
 
 use poise::serenity_prelude as serenity;
 
-use super::port::{ChannelRef, Table, UserRef};
 use super::settings::DiscordSettings;
+use crate::table::{ChannelRef, Table, UserRef};
 
 /// Shared by every command and event handler.
 pub(crate) struct Data {

@@ -18,7 +18,7 @@ use serenity::{
 use tracing::{debug, error, warn};
 
 use super::data::{CommandError, Data};
-use super::port::{ChannelRef, Reply, Request, UserRef};
+use crate::table::{ChannelRef, Reply, Request, UserRef};
 
 /// Discord's limits on one message.
 const MAX_CONTENT: usize = 2000;
@@ -369,7 +369,7 @@ fn mentions(users: &[serenity::UserId]) -> CreateAllowedMentions {
 }
 
 /// The table's buttons as action rows (5 per row, at most 5 rows).
-fn button_rows(buttons: &[super::port::Button]) -> Vec<CreateActionRow> {
+fn button_rows(buttons: &[crate::table::Button]) -> Vec<CreateActionRow> {
     let valid: Vec<CreateButton> = buttons
         .iter()
         .filter(|b| {

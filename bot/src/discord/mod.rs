@@ -11,14 +11,13 @@ mod commands;
 mod data;
 mod deliver;
 mod errors;
-mod port;
 mod settings;
 mod ticker;
 
 use poise::serenity_prelude as serenity;
 use tracing::{error, info};
 
-pub use port::{BoxFut, Button, ChannelRef, Image, Reply, Request, Table, TableBackend, UserRef};
+use crate::table::Table;
 pub use settings::DiscordSettings;
 
 use data::{CommandError, Data};
@@ -34,7 +33,7 @@ pub enum DiscordError {
     Token(String),
     /// Serenity failed to connect or lost the connection for good.
     #[error("discord client: {0}")]
-    Client(#[from] serenity::Error),
+    Client(#[from] Box<serenity::Error>),
 }
 
 /// Runs the bot until it is stopped (Ctrl-C, SIGTERM or `settings.stop`) or the gateway
@@ -99,7 +98,8 @@ pub async fn run(
     let intents = serenity::GatewayIntents::GUILDS;
     let mut client = serenity::ClientBuilder::new_with_http(http, intents)
         .framework(framework)
-        .await?;
+        .await
+        .map_err(Box::new)?;
 
     let _ticker = AbortOnDrop(ticker::spawn(
         table,
@@ -118,7 +118,7 @@ pub async fn run(
     if let Err(e) = &result {
         error!(error = %e, "Discord client stopped with an error");
     }
-    result.map_err(DiscordError::from)
+    result.map_err(|e| DiscordError::from(Box::new(e)))
 }
 
 /// Resolves on Ctrl-C, SIGTERM, or when the embedder's stop signal turns true.

@@ -9,7 +9,7 @@ use tokio::time::MissedTickBehavior;
 use tracing::{debug, error};
 
 use super::deliver::post_in_channel;
-use super::port::Table;
+use crate::table::Table;
 
 /// Starts the sweep; the caller aborts the task when the bot stops.
 pub(crate) fn spawn(

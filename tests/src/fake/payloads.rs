@@ -243,7 +243,7 @@ mod tests {
             (3, "general"),
             &cmd,
             opts,
-            &[alice.clone()],
+            std::slice::from_ref(&alice),
         );
         check_interaction(&i).unwrap();
         let m = FakeMessage {

@@ -4,6 +4,15 @@ use super::super::autocomplete as ac;
 use super::super::data::{CommandError, Context};
 use super::{invoke, Options};
 
+/// On or off.
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub(crate) enum Switch {
+    #[name = "on"]
+    On,
+    #[name = "off"]
+    Off,
+}
+
 /// Show or change when you are reminded and your move deadline.
 #[poise::command(slash_command)]
 pub(crate) async fn settings(
@@ -29,7 +38,7 @@ pub(crate) async fn settings(
 #[poise::command(slash_command)]
 pub(crate) async fn vacation(
     ctx: Context<'_>,
-    #[description = "true: away; false: back"] on: bool,
+    #[description = "on: away; off: back (empty: show)"] state: Option<Switch>,
 ) -> Result<(), CommandError> {
-    invoke(ctx, "vacation", Options::new().with("on", Some(on))).await
+    invoke(ctx, "vacation", Options::new().choice("state", state)).await
 }

@@ -12,30 +12,19 @@ pub(crate) async fn new(
     ctx: Context<'_>,
     #[description = "Which game"] game: GameKind,
     #[description = "Who you challenge"] opponent: Option<serenity::User>,
-    #[description = "Your army (Arcana: human, or undead picks)"]
-    #[autocomplete = "ac::army"]
-    army: Option<String>,
-    #[description = "Who moves first"]
-    #[autocomplete = "ac::first"]
-    first: Option<String>,
-    #[description = "Rule variant"]
-    #[autocomplete = "ac::variant"]
-    variant: Option<String>,
-    #[description = "Spell deck (Magic Chess)"]
-    #[autocomplete = "ac::deck"]
-    deck: Option<String>,
     #[description = "Second opponent (games for more players)"] opponent2: Option<serenity::User>,
     #[description = "Third opponent (games for more players)"] opponent3: Option<serenity::User>,
+    #[description = "Number of seats (to hold several seats yourself)"]
+    #[min = 1]
+    #[max = 8]
+    players: Option<u64>,
 ) -> Result<(), CommandError> {
     let options = Options::new()
         .choice("game", Some(game))
-        .with("army", army)
-        .with("first", first)
-        .with("variant", variant)
-        .with("deck", deck)
         .user("opponent", opponent.as_ref())
         .user("opponent2", opponent2.as_ref())
-        .user("opponent3", opponent3.as_ref());
+        .user("opponent3", opponent3.as_ref())
+        .with("players", players);
     invoke(ctx, "new", options).await
 }
 
@@ -43,20 +32,12 @@ pub(crate) async fn new(
 #[poise::command(slash_command)]
 pub(crate) async fn accept(
     ctx: Context<'_>,
-    #[description = "Your army (Arcana: human, or undead picks)"]
-    #[autocomplete = "ac::army"]
-    army: Option<String>,
     #[description = "Game number (if you have several challenges)"]
     #[autocomplete = "ac::game"]
     #[min = 1]
     game: Option<u64>,
 ) -> Result<(), CommandError> {
-    invoke(
-        ctx,
-        "accept",
-        Options::new().with("army", army).with("game", game),
-    )
-    .await
+    invoke(ctx, "accept", Options::new().with("game", game)).await
 }
 
 /// Decline a challenge.

@@ -1,4 +1,4 @@
-//! Reference: /rules.
+//! Reference: /rules, /help.
 
 use super::super::autocomplete as ac;
 use super::super::data::{CommandError, Context};
@@ -19,4 +19,10 @@ pub(crate) async fn rules(
         Options::new().choice("game", game).with("unit", unit),
     )
     .await
+}
+
+/// List the commands, privately.
+#[poise::command(slash_command)]
+pub(crate) async fn help(ctx: Context<'_>) -> Result<(), CommandError> {
+    invoke(ctx, "help", Options::new()).await
 }

@@ -10,7 +10,7 @@ use poise::serenity_prelude as serenity;
 
 use super::data::{channel_ref, user_ref, CommandError, Context, Data};
 use super::deliver::{serve, Responder};
-use super::port::Request;
+use crate::table::Request;
 
 /// Every command the bot registers.
 pub(crate) fn all() -> Vec<poise::Command<Data, CommandError>> {
@@ -26,12 +26,12 @@ pub(crate) fn all() -> Vec<poise::Command<Data, CommandError>> {
         turns::board(),
         turns::moves(),
         turns::hand(),
-        turns::hint(),
         turns::undo(),
         turns::resign(),
         turns::draw(),
         turns::claim(),
         info::rules(),
+        info::help(),
         account::settings(),
         account::vacation(),
     ]

@@ -1,12 +1,12 @@
-//! Playing a game: /play, /board, /moves, /hand, /hint, /undo, /resign, /draw, /claim.
+//! Playing a game: /play, /board, /moves, /hand, /undo, /resign, /draw, /claim.
 
 use super::super::autocomplete as ac;
 use super::super::data::{CommandError, Context};
 use super::{invoke, Options};
 
-/// Answers to a draw offer.
+/// Answers to a draw or take-back offer.
 #[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
-pub(crate) enum DrawChoice {
+pub(crate) enum Answer {
     #[name = "offer"]
     Offer,
     #[name = "accept"]
@@ -81,28 +81,22 @@ pub(crate) async fn hand(
     invoke(ctx, "hand", Options::new().with("game", game)).await
 }
 
-/// Get a suggestion for your move, privately.
-#[poise::command(slash_command)]
-pub(crate) async fn hint(
-    ctx: Context<'_>,
-    #[description = "Game number"]
-    #[autocomplete = "ac::game"]
-    #[min = 1]
-    game: Option<u64>,
-) -> Result<(), CommandError> {
-    invoke(ctx, "hint", Options::new().with("game", game)).await
-}
-
-/// Ask to take back your last move.
+/// Offer, accept or decline taking back the last move.
 #[poise::command(slash_command)]
 pub(crate) async fn undo(
     ctx: Context<'_>,
+    #[description = "offer, accept or decline (default: offer)"] answer: Option<Answer>,
     #[description = "Game number"]
     #[autocomplete = "ac::game"]
     #[min = 1]
     game: Option<u64>,
 ) -> Result<(), CommandError> {
-    invoke(ctx, "undo", Options::new().with("game", game)).await
+    invoke(
+        ctx,
+        "undo",
+        Options::new().choice("answer", answer).with("game", game),
+    )
+    .await
 }
 
 /// Resign the game.
@@ -121,7 +115,7 @@ pub(crate) async fn resign(
 #[poise::command(slash_command)]
 pub(crate) async fn draw(
     ctx: Context<'_>,
-    #[description = "offer, accept or decline"] choice: DrawChoice,
+    #[description = "offer, accept or decline (default: offer)"] answer: Option<Answer>,
     #[description = "Game number"]
     #[autocomplete = "ac::game"]
     #[min = 1]
@@ -130,9 +124,7 @@ pub(crate) async fn draw(
     invoke(
         ctx,
         "draw",
-        Options::new()
-            .choice("choice", Some(choice))
-            .with("game", game),
+        Options::new().choice("answer", answer).with("game", game),
     )
     .await
 }

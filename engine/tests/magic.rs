@@ -172,6 +172,9 @@ fn r5_deck_options_change_the_deck_and_bad_options_are_refused() {
     bad.insert("jokers".into(), "1".into());
     assert!(MagicChess::setup(&bad, 1).is_err());
     let mut bad = Options::new();
+    bad.insert("slow-cards.2".into(), "3".into());
+    assert!(MagicChess::setup(&bad, 1).is_err());
+    let mut bad = Options::new();
     bad.insert("partners".into(), "maybe".into());
     assert!(MagicChess::setup(&bad, 1).is_err());
 }
@@ -196,7 +199,9 @@ fn catalog_sets_up_and_plays_by_notation() {
     let mut g = AnyGame::setup(GameKind::MagicChess, &Options::new(), 5).unwrap();
     assert_eq!(g.kind(), GameKind::MagicChess);
     assert!(g.legal_actions(Seat(0)).contains(&"a2-a3".to_string()));
+    assert_eq!(g.normalize(Seat(0), " A2 A3 ").unwrap(), "a2-a3");
     g.play(Seat(0), "a2-a3").unwrap();
+    assert_eq!(g.normalize(Seat(1), "b5 c5").unwrap(), "b5-c5");
     assert!(g.play(Seat(0), "b2-b3").is_err());
     assert!(GameKind::MagicChess
         .rules(None)
@@ -471,7 +476,7 @@ fn anti_jump_may_target_only_fairy_or_frog() {
 }
 
 #[test]
-fn casting_plays_a_card_and_draws_one_without_naming_it() {
+fn r19_casting_plays_a_card_and_draws_one_without_naming_it() {
     let mut g = kings()
         .piece("d4", BLUE, Wizard)
         .hand(RED, &[Freeze, Slow])
@@ -875,7 +880,7 @@ fn refused_actions_change_nothing() {
 // ---------------------------------------------------------------- views and hidden cards
 
 #[test]
-fn views_show_a_hand_only_to_its_seat_and_sizes_to_all() {
+fn r19_views_show_a_hand_only_to_its_seat_and_sizes_to_all() {
     let g = MagicChess::setup(&Options::new(), 99).unwrap();
     for s in 0..4u8 {
         let v = g.view(Viewer::Seat(Seat(s)));
@@ -895,7 +900,7 @@ fn views_show_a_hand_only_to_its_seat_and_sizes_to_all() {
 }
 
 #[test]
-fn rotation_puts_the_viewers_army_at_the_bottom() {
+fn r2_rotation_puts_the_viewers_army_at_the_bottom() {
     let g = MagicChess::setup(&Options::new(), 1).unwrap();
     let r: Vec<f32> = (0..4)
         .map(|s| g.view(Viewer::Seat(Seat(s))).rotation)
@@ -905,7 +910,7 @@ fn rotation_puts_the_viewers_army_at_the_bottom() {
 }
 
 #[test]
-fn redeal_keeps_what_the_seat_knows_and_reshuffles_the_rest() {
+fn r19_redeal_keeps_what_the_seat_knows_and_reshuffles_the_rest() {
     let g = MagicChess::setup(&Options::new(), 42).unwrap();
     let mut changed = false;
     for seed in 0..20 {
@@ -954,4 +959,26 @@ fn rules_cover_overview_pieces_and_spells() {
         assert!(MagicChess::rules(Some(t)).is_ok(), "{t}");
     }
     assert!(MagicChess::rules(Some("queen")).is_err());
+}
+
+#[test]
+fn heuristic_uses_public_facts_and_counts_partners_together() {
+    let g = MagicChess::setup(&Options::new(), 8).unwrap();
+    for s in 0..4 {
+        let h = g.heuristic(Seat(s));
+        assert!((h - 0.25).abs() < 1e-6, "even start: {h}");
+        for seed in 0..5 {
+            assert_eq!(g.redeal(Seat(s), seed).heuristic(Seat(s)), h);
+        }
+    }
+    // Up a Wizard: above an even share.
+    let g = Position::start().clear("a7").build();
+    assert!(g.heuristic(Seat(0)) > 0.25 && g.heuristic(Seat(1)) < 0.25);
+    // Partners are one side: each partnership starts at one half.
+    let g = Position::start().partners().build();
+    assert!((g.heuristic(Seat(0)) - 0.5).abs() < 1e-6);
+    assert_eq!(g.heuristic(Seat(0)), g.heuristic(Seat(2)));
+    // Out is zero; a won game is exact.
+    let g = kings().clear("a8").eliminated(BLUE).build();
+    assert_eq!(g.heuristic(Seat(1)), 0.0);
 }

@@ -59,10 +59,10 @@ fn check_views_ignore_hidden_cards(g: &MagicChess, seed: u64) {
 #[test]
 fn two_thousand_random_four_player_games() {
     let mut ply = 0u64;
-    let report = self_play::<MagicChess>(&Options::new(), 2000, 240, |g| {
+    let report = self_play::<MagicChess>(&Options::new(), 2000, 200, |g| {
         check_hands(g);
         ply += 1;
-        if ply.is_multiple_of(29) {
+        if ply.is_multiple_of(31) {
             check_views_ignore_hidden_cards(g, ply);
         }
     });
@@ -83,7 +83,7 @@ fn public(events: &[Event]) -> Vec<(String, String)> {
 }
 
 #[test]
-fn event_texts_never_name_a_drawn_card() {
+fn r19_event_texts_never_name_a_drawn_card() {
     let spells = ["Freeze", "Slow", "Anti-Jump"];
     let mut draws = 0;
     for n in 0..150u64 {
@@ -122,4 +122,32 @@ fn event_texts_never_name_a_drawn_card() {
         );
     }
     assert!(draws > 100);
+}
+
+#[test]
+fn random_partner_games_with_a_small_deck() {
+    // R14 and R6 under random play: partners, and a deck that runs dry early.
+    let mut options = Options::new();
+    options.insert("partners".into(), "yes".into());
+    options.insert("freeze-cards".into(), "4".into());
+    options.insert("slow-cards".into(), "3".into());
+    options.insert("anti-jump-cards".into(), "2".into());
+    let report = self_play::<MagicChess>(&options, 200, 240, |g| {
+        assert_eq!(g.card_count(), 9);
+        if let tokar_engine::Outcome::Won { winners, .. } = g.outcome() {
+            assert_eq!(winners.len(), 2);
+            assert_eq!(winners[0].0 % 2, winners[1].0 % 2, "partners win together");
+        }
+        let spectator = g.view(Viewer::Spectator);
+        assert!(spectator.hand.is_empty());
+        assert_eq!(
+            g.heuristic(Seat(0)),
+            g.heuristic(Seat(2)),
+            "partners share one estimate"
+        );
+        for s in 0..4 {
+            assert!((0.0..=1.0).contains(&g.heuristic(Seat(s))));
+        }
+    });
+    assert!(report.finished > 0);
 }

@@ -58,10 +58,18 @@ fn copies(options: &Options, key: &str) -> Result<usize, SetupError> {
 /// The deck the options ask for, unshuffled.
 pub fn deck(options: &Options) -> Result<Vec<Spell>, SetupError> {
     for key in options.keys() {
-        let base = key.split('.').next().unwrap_or(key);
+        let (base, seat) = match key.split_once('.') {
+            Some((b, s)) => (b, Some(s)),
+            None => (key.as_str(), None),
+        };
         if !OPTIONS.iter().any(|o| o.name == base) {
             return Err(SetupError(format!(
                 "Magic Chess has no option '{base}'. Options: freeze-cards, slow-cards, anti-jump-cards, partners."
+            )));
+        }
+        if seat.is_some() {
+            return Err(SetupError(format!(
+                "{base} is set once for the whole game, not per seat."
             )));
         }
     }

@@ -978,3 +978,58 @@ fn the_computer_opponent_takes_a_general_within_reach() {
     let choice = choose(&g, Seat(0), Level::Normal, &Budget::iterations(300), 7).unwrap();
     assert_eq!(choice.notation, "c6-d8", "{}", choice.why);
 }
+
+#[test]
+fn r15_every_trade_tier() {
+    // Two sergeant/lieutenant class models (any mix) for a Captain.
+    let g = board("nd8 zb8 mh8 Be1", "1 g1:t");
+    assert!(has(&g, "trade b8+h8=tomb-keeper"));
+    // Two Captains for a Chief.
+    let g = board("nd8 ta5 th5 Be1", "1 g1:q");
+    assert!(has(&g, "trade a5+h5=dark-priest"));
+    // Two soldiers for either a Sergeant or a Lieutenant.
+    let g = board("nd8 sa7 sh7 Be1", "1 g1:zm");
+    assert!(has(&g, "trade a7+h7=zombie") && has(&g, "trade a7+h7=mummy"));
+    // No square next to the Necromancer: no trade.
+    let g = board("na8 zb8 za7 zb7 sh7 sg7 Be1", "1 g1:m");
+    assert!(!legal(&g).iter().any(|t| t.starts_with("trade")));
+    let g = board("na8 zb8 za7 zb7 sh7 sg7 Be1", "1 g1:t");
+    assert!(
+        has(&g, "trade a7+b8=tomb-keeper"),
+        "the traded models' squares count"
+    );
+}
+
+#[test]
+fn r3_r7_a_priest_who_walks_off_the_board_may_use_his_revival() {
+    let mut g = board("Pa1 Be1 nd8", "0");
+    play(&mut g, "a1-off");
+    assert_eq!(g.to_act(), vec![Seat(0)]);
+    play(&mut g, "place h8");
+    assert_eq!(unit(&g, "h8"), Some((Unit::PriestOfTheWinds, 0)));
+}
+
+#[test]
+fn r11_a_warrior_marches_to_the_far_rank_and_is_promoted() {
+    let mut g = board("Ia7 Be1 nh5", "0 g0:W");
+    play(&mut g, "a7-a8");
+    play(&mut g, "h5-h4");
+    assert!(has(&g, "promote a8=wind-mage"));
+    assert!(
+        has(&g, "a8-off"),
+        "walking off the far rank stays possible (R3)"
+    );
+    play(&mut g, "promote a8=wind-mage");
+    assert_eq!(unit(&g, "a8"), Some((Unit::WindMage, 0)));
+}
+
+#[test]
+fn r14_a_mummy_bomb_takes_the_neighbours_with_it() {
+    let mut g = board("qe8 nh8 mc4 Ib3 Kc3 Dd5 Be1", "1");
+    play(&mut g, "explode e8>c4");
+    for sq in ["c4", "b3", "c3", "d5"] {
+        assert!(g.at(c(sq)).is_none(), "{sq}");
+    }
+    assert_eq!(g.graveyard(Seat(1)), &[Unit::Mummy]);
+    assert_eq!(g.graveyard(Seat(0)).len(), 3);
+}

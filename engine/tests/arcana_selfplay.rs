@@ -2,6 +2,7 @@
 
 mod common;
 
+use std::collections::HashSet;
 use tokar_engine::arcana::{Arcana, TURN_LIMIT};
 use tokar_engine::catalog::Options;
 use tokar_engine::{Game, Outcome, Seat, Viewer};
@@ -32,6 +33,21 @@ fn invariants(g: &Arcana) {
     );
     let v = g.view(Viewer::Seat(Seat(1)));
     assert_eq!(v.rotation, 180.0);
+    // Each listed action is listed once, under its own notation (checked on
+    // every fifth turn to keep the run short).
+    if !g.move_number().is_multiple_of(5) {
+        return;
+    }
+    if let Some(&seat) = g.to_act().first() {
+        let legal = g.legal_actions(seat);
+        let texts: HashSet<String> = legal.iter().map(|a| g.format(a)).collect();
+        assert_eq!(
+            texts.len(),
+            legal.len(),
+            "duplicate notation in {}",
+            g.to_text()
+        );
+    }
 }
 
 #[test]

@@ -1,4 +1,75 @@
-fn main() {
-    eprintln!("tokar: the table is not built yet");
-    std::process::exit(2);
+//! `tokar`: the bot. With DISCORD_TOKEN set it connects to Discord; without,
+//! or with `tokar console`, it reads commands from the terminal.
+
+use std::path::PathBuf;
+use tokar_bot::console::{self, ConsoleConfig};
+
+const USAGE: &str = "usage: tokar [console [--data DIR] [--images DIR] [--seed N] [--json] [--virtual-clock]]";
+
+fn parse_console(args: &[String]) -> Result<ConsoleConfig, String> {
+    let mut cfg = ConsoleConfig {
+        data: PathBuf::from("tokar-data"),
+        images: None,
+        seed: None,
+        json: false,
+        virtual_clock: false,
+    };
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut value = |name: &str| it.next().cloned().ok_or_else(|| format!("{name} needs a value\n{USAGE}"));
+        match a.as_str() {
+            "--data" => cfg.data = PathBuf::from(value("--data")?),
+            "--images" => cfg.images = Some(PathBuf::from(value("--images")?)),
+            "--seed" => {
+                let v = value("--seed")?;
+                cfg.seed = Some(v.parse().map_err(|_| format!("--seed {v}: not a number"))?);
+            }
+            "--json" => cfg.json = true,
+            "--virtual-clock" => cfg.virtual_clock = true,
+            other => return Err(format!("unknown argument {other}\n{USAGE}")),
+        }
+    }
+    Ok(cfg)
+}
+
+#[tokio::main]
+async fn main() {
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
+        )
+        .init();
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("console") => match parse_console(&args[1..]) {
+            Ok(cfg) => console::run(cfg, tokio::io::BufReader::new(tokio::io::stdin()), tokio::io::stdout()).await,
+            Err(e) => Err(e),
+        },
+        Some("-h" | "--help") => {
+            println!("{USAGE}\nWith DISCORD_TOKEN set, `tokar` connects to Discord.");
+            Ok(())
+        }
+        Some(other) => Err(format!("unknown command {other}\n{USAGE}")),
+        None => match std::env::var("DISCORD_TOKEN") {
+            Ok(token) if !token.trim().is_empty() => {
+                Err("DISCORD_TOKEN is set, but this build has no Discord adapter yet; run `tokar console` meanwhile.".to_string())
+            }
+            _ => {
+                eprintln!(
+                    "No DISCORD_TOKEN: opening the console on ./tokar-data. Type commands such as\n  @alice /new game:arcana opponent:@bob\n\
+                     To connect to Discord, set DISCORD_TOKEN to your bot's token and run `tokar` again."
+                );
+                match parse_console(&[]) {
+                    Ok(cfg) => console::run(cfg, tokio::io::BufReader::new(tokio::io::stdin()), tokio::io::stdout()).await,
+                    Err(e) => Err(e),
+                }
+            }
+        },
+    };
+    if let Err(e) = result {
+        eprintln!("tokar: {e}");
+        std::process::exit(1);
+    }
 }

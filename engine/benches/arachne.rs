@@ -5,25 +5,36 @@ use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use tokar_engine::arachne::{Arachne, CaptureRules, WebLayout};
 use tokar_engine::{Game, Rng};
 
-/// A position after `plies` random plies from the opening (fixed seeds).
+/// A position after `plies` random plies from the opening, the first seed
+/// whose game is still on with no Blademaster's second move pending.
 fn middle_game(plies: usize) -> Arachne {
-    let mut game = Arachne::new(CaptureRules::Original, &WebLayout::STANDARD, 11).unwrap();
-    let mut rng = Rng::new(5);
-    for _ in 0..plies {
-        let seat = match game.to_act().first() {
-            Some(&s) => s,
-            None => break,
-        };
-        let legal = game.legal_actions(seat);
-        let a = legal[rng.below(legal.len() as u64) as usize];
-        game.play(seat, &a).unwrap();
+    for seed in 0.. {
+        let mut game = Arachne::new(CaptureRules::Original, &WebLayout::STANDARD, seed).unwrap();
+        let mut rng = Rng::new(seed ^ 5);
+        for _ in 0..plies {
+            let Some(&seat) = game.to_act().first() else {
+                break;
+            };
+            let legal = game.legal_actions(seat);
+            let a = legal[rng.below(legal.len() as u64) as usize];
+            game.play(seat, &a).unwrap();
+        }
+        if !game.to_act().is_empty() && game.pending().is_none() {
+            return game;
+        }
     }
-    game
+    unreachable!("some seed gives an ongoing game")
 }
 
 fn bench(c: &mut Criterion) {
     let opening = Arachne::new(CaptureRules::Original, &WebLayout::STANDARD, 1).unwrap();
     let middle = middle_game(20);
+    eprintln!(
+        "middle game: {} pieces, {} legal actions",
+        middle.pieces_of(tokar_engine::Seat(0)).count()
+            + middle.pieces_of(tokar_engine::Seat(1)).count(),
+        middle.legal_actions(middle.to_move()).len()
+    );
     c.bench_function("arachne/legal_actions/opening", |b| {
         b.iter(|| black_box(&opening).legal_actions(opening.to_move()))
     });

@@ -4,8 +4,12 @@
 //! ```text
 //! cargo run --release -p tokar-engine --example strength -- \
 //!     [--games 200] [--iterations 200] [--level normal] [--max-plies 400] \
-//!     [--opponent random|greedy|both] [--game NAME]...
+//!     [--opponent random|greedy|both] [--game NAME]... \
+//!     [--plies N] [--playout random|best:N] [--prior none|events|heuristic] \
+//!     [--c X] [--prior-weight W] [--widening W] [--win-check on|off]
 //! ```
+//!
+//! The last flags change the level's settings (for trying alternatives).
 //!
 //! The search plays every seat of one side (the seats sharing a colour in the
 //! view); the opponent plays all the others. Sides alternate from game to
@@ -14,13 +18,16 @@
 //! players. Time per move is wall time on the machine running it.
 
 use std::time::{Duration, Instant};
-use tokar_engine::search::{self, Budget, Level};
+use tokar_engine::catalog::{Options, Variant};
+use tokar_engine::search::{self, Budget, Level, Playout, Prior, Settings};
+use tokar_engine::{arachne, arcana, gladiator, magic};
 use tokar_engine::{Game, Outcome, Rng, Seat, Viewer};
 
 struct Args {
     games: usize,
     iterations: u32,
     level: Level,
+    settings: Settings,
     max_plies: usize,
     opponents: Vec<Opponent>,
     only: Vec<String>,
@@ -45,7 +52,22 @@ impl Opponent {
 type Runner = fn(&Args, &str);
 
 fn games() -> Vec<(&'static str, Runner)> {
-    vec![]
+    vec![
+        ("arcana", |a, n| run_game(a, n, setup::<arcana::Arcana>)),
+        ("magic-chess", |a, n| {
+            run_game(a, n, setup::<magic::MagicChess>)
+        }),
+        ("gladiator", |a, n| {
+            run_game(a, n, setup::<gladiator::Gladiator>)
+        }),
+        ("arachne", |a, n| run_game(a, n, setup::<arachne::Arachne>)),
+    ]
+}
+
+/// Game number `seed` with the default options (for Arcana: Human against
+/// Undead; Magic Chess: four players, each for itself).
+fn setup<G: Variant>(seed: u64) -> G {
+    G::setup(&Options::new(), seed).expect("the default options set up")
 }
 
 fn main() {
@@ -72,6 +94,9 @@ fn main() {
         "level {}, {} iterations per move, {} games per row, at most {} plies per game",
         args.level, args.iterations, args.games, args.max_plies
     );
+    if args.settings != args.level.settings() {
+        println!("settings changed: {:?}", args.settings);
+    }
     println!();
     println!("| game | opponent | games | won | drawn | lost | unfinished | win rate | ms/move median | ms/move p90 | search moves |");
     println!("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
@@ -87,6 +112,7 @@ fn parse_args() -> Result<Args, String> {
         games: 200,
         iterations: 200,
         level: Level::Normal,
+        settings: Level::Normal.settings(),
         max_plies: 400,
         opponents: vec![Opponent::Random, Opponent::Greedy],
         only: Vec::new(),
@@ -102,6 +128,37 @@ fn parse_args() -> Result<Args, String> {
             "--level" => {
                 let v = value()?;
                 args.level = Level::parse(&v).ok_or(format!("no level '{v}'"))?;
+                args.settings = args.level.settings();
+            }
+            "--plies" => args.settings.playout_plies = number(value()?)? as u16,
+            "--playout" => {
+                let v = value()?;
+                args.settings.playout = match v.strip_prefix("best:") {
+                    Some(n) => Playout::BestOf(number(n.to_string())?.min(255) as u8),
+                    None if v == "random" => Playout::Random,
+                    None => return Err(format!("no playout '{v}'")),
+                }
+            }
+            "--prior" => {
+                args.settings.prior = match value()?.as_str() {
+                    "none" => Prior::None,
+                    "events" => Prior::Events,
+                    "heuristic" => Prior::Heuristic,
+                    v => return Err(format!("no prior '{v}'")),
+                }
+            }
+            "--c" => {
+                let v = value()?;
+                args.settings.exploration = v.parse().map_err(|_| format!("not a number: {v}"))?;
+            }
+            "--win-check" => args.settings.win_check = value()? == "on",
+            "--widening" => {
+                let v = value()?;
+                args.settings.widening = v.parse().map_err(|_| format!("not a number: {v}"))?;
+            }
+            "--prior-weight" => {
+                let v = value()?;
+                args.settings.prior_weight = v.parse().map_err(|_| format!("not a number: {v}"))?;
             }
             "--opponent" => {
                 args.opponents = match value()?.as_str() {
@@ -128,7 +185,6 @@ struct Tally {
 }
 
 /// Runs the rows of one game.
-#[allow(dead_code)]
 fn run_game<G: Game>(args: &Args, name: &str, setup: impl Fn(u64) -> G) {
     for &opponent in &args.opponents {
         let mut tally = Tally::default();
@@ -194,10 +250,10 @@ fn play_one<G: Game>(
         let s = rng.next_u64();
         let action = if side.contains(&seat) {
             let start = Instant::now();
-            let choice = search::choose(
+            let choice = search::choose_with(
                 &game,
                 seat,
-                args.level,
+                &args.settings,
                 &Budget::iterations(args.iterations),
                 s,
             );

@@ -164,7 +164,7 @@ fn r3_lines_run_round_rings_and_through_the_hub() {
 // ---- pieces ----
 
 #[test]
-fn matron_moves_two_over_her_own_but_not_the_opponents() {
+fn r5_matron_moves_two_over_her_own_but_not_the_opponents() {
     let g = pos(
         Strategist,
         WHITE,
@@ -234,7 +234,7 @@ fn priestess_moves_any_number_of_empty_spaces() {
 }
 
 #[test]
-fn wizard_steps_once_and_captures_around_with_follow_up() {
+fn r13_wizard_steps_once_and_captures_around_with_follow_up() {
     let mut g = pos(
         Strategist,
         WHITE,
@@ -269,7 +269,7 @@ fn wizard_steps_once_and_captures_around_with_follow_up() {
 }
 
 #[test]
-fn wizard_moves_three_crossing_pieces_and_captures_without_follow_up() {
+fn r6_wizard_moves_three_crossing_pieces_and_captures_without_follow_up() {
     let mut g = pos(
         Strategist,
         WHITE,
@@ -562,7 +562,7 @@ fn r18_punishment_of_a_lower_rank_always_succeeds() {
 }
 
 #[test]
-fn capturing_the_matron_wins() {
+fn r19_capturing_the_matron_wins() {
     let mut g = pos(
         Strategist,
         WHITE,
@@ -582,6 +582,52 @@ fn capturing_the_matron_wins() {
     );
     assert!(g.to_act().is_empty());
     assert_eq!(g.parse(BLACK, "l5-l4"), Err(ActionError::GameOver));
+}
+
+#[test]
+fn r19_a_blademasters_first_capture_of_the_matron_ends_the_game_at_once() {
+    let mut g = pos(
+        Strategist,
+        WHITE,
+        &[
+            ("c5", WHITE, Blademaster),
+            ("c2", BLACK, Matron),
+            ("f5", WHITE, Matron),
+        ],
+    );
+    play(&mut g, "c5-c3 xc2");
+    assert!(g.outcome().is_over());
+    assert!(g.pending().is_none());
+    assert!(g.legal_actions(WHITE).is_empty());
+}
+
+#[test]
+fn r13_follow_up_is_part_of_every_capture_but_the_jump() {
+    // Matron, Priestess and Blademaster after a move, anyone without moving:
+    // the capturing piece stands on the captured piece's space afterwards.
+    for (piece, text, lands) in [
+        (Matron, "c5-c4 xc3", "c3"),
+        (Priestess, "c5-c4 xc3", "c3"),
+        (Wizard, "c5 xc4", "c4"),
+    ] {
+        let target = if text.ends_with("xc4") { "c4" } else { "c3" };
+        let mut g = pos(
+            Strategist,
+            WHITE,
+            &[
+                ("c5", WHITE, piece),
+                (target, BLACK, Grunt),
+                ("f5", WHITE, Matron),
+                ("i5", BLACK, Matron),
+            ]
+            .into_iter()
+            .filter(|p| !(piece == Matron && p.0 == "f5"))
+            .collect::<Vec<_>>(),
+        );
+        play(&mut g, text);
+        assert_eq!(at(&g, lands), Some((WHITE, piece)), "{text}");
+        assert_eq!(at(&g, "c5"), None);
+    }
 }
 
 // ---- turncoat ----
@@ -692,7 +738,7 @@ fn r11_turncoat_grunt_heads_for_the_acting_players_pieces_and_is_not_promoted() 
 // ---- variants (R12) ----
 
 #[test]
-fn convenient_ties_go_to_the_attacker() {
+fn r12_convenient_ties_go_to_the_attacker() {
     let mut g = pos(
         Convenient,
         WHITE,
@@ -786,7 +832,7 @@ fn r12_a_turncoat_grunt_does_not_defend_against_itself() {
 }
 
 #[test]
-fn original_uses_eight_sided_dice_and_strategist_none_for_captures() {
+fn r4_original_uses_eight_sided_dice_and_strategist_none_for_captures() {
     let mut g = pos(
         Original,
         WHITE,
@@ -995,7 +1041,7 @@ fn opening_depth_two_count() {
 }
 
 #[test]
-fn view_rotation_zones_dice_and_glyphs() {
+fn r21_view_rotation_zones_dice_and_glyphs() {
     let g = opening(Original);
     let w = g.view(Viewer::Seat(WHITE));
     let b = g.view(Viewer::Seat(BLACK));
@@ -1024,7 +1070,7 @@ fn view_rotation_zones_dice_and_glyphs() {
 }
 
 #[test]
-fn concede_redeal_and_serde() {
+fn r19_r21_concede_redeal_and_serde() {
     let mut g = opening(Convenient);
     let copy = g.redeal(BLACK, 1234);
     assert_eq!(copy.legal_actions(WHITE), g.legal_actions(WHITE));
@@ -1069,12 +1115,40 @@ fn notation_errors_are_clear() {
         Err(ActionError::Illegal(_))
     ));
     // Case and spacing are free.
-    let a = g.parse(WHITE, "  E3-D3 ").unwrap();
+    let a = g.parse(WHITE, "  E3 - D3 ").unwrap();
     assert_eq!(g.format(&a), "e3-d3");
+    // e3xe2 reads as e3 xe2.
+    let mut h = pos(
+        Strategist,
+        WHITE,
+        &[
+            ("c3", WHITE, Grunt),
+            ("c4", BLACK, Grunt),
+            ("f5", WHITE, Matron),
+            ("l5", BLACK, Matron),
+        ],
+    );
+    h.set_turn_dice([3, 3]);
+    assert_eq!(h.parse(WHITE, "C3XC4"), h.parse(WHITE, "c3 x c4"));
+    assert_eq!(h.format(&h.parse(WHITE, "c3xc4").unwrap()), "c3 xc4");
+    // The Wizard's jump may be prefixed "wiz"; any valid path names the same jump.
+    let w = pos(
+        Strategist,
+        WHITE,
+        &[
+            ("e5", WHITE, Wizard),
+            ("f5", WHITE, Matron),
+            ("l5", BLACK, Matron),
+        ],
+    );
+    let a = w.parse(WHITE, "wiz e5-e4-f4-f3").unwrap();
+    assert_eq!(w.parse(WHITE, "e5-e4-e3-f3"), Ok(a));
+    assert_eq!(w.parse(WHITE, &w.format(&a)), Ok(a));
+    assert!(matches!(a, Action::Jump { .. }));
 }
 
 #[test]
-fn catalog_options_seating_and_rules() {
+fn r17_r20_catalog_options_seating_and_rules() {
     let mut o = Options::new();
     assert_eq!(Arachne::setup(&o, 1).unwrap().rules_variant(), Original);
     o.insert("variant".into(), "The Convenient".into());
@@ -1105,4 +1179,97 @@ fn catalog_options_seating_and_rules() {
     assert!(GameKind::Arachne.available());
     let first = any.legal_actions(WHITE)[0].clone();
     any.play(WHITE, &first).unwrap();
+}
+
+/// R1: the web is data. Another web (16 spokes, no hub) with its own army
+/// builds, turns its zones to the bottom, and plays.
+#[test]
+fn r1_another_layout_plays() {
+    const ARMY: &[(Kind, u8, u8)] = &[
+        (Wizard, 5, 6),
+        (Matron, 5, 7),
+        (Priestess, 5, 8),
+        (Wizard, 5, 9),
+        (Grunt, 4, 6),
+        (Blademaster, 4, 7),
+        (Blademaster, 4, 8),
+        (Grunt, 4, 9),
+        (Grunt, 3, 6),
+        (Grunt, 3, 7),
+        (Grunt, 3, 8),
+        (Grunt, 3, 9),
+    ];
+    let layout = WebLayout {
+        rings: 5,
+        spokes: 16,
+        hub: false,
+        zone_spokes: &[6, 7, 8, 9],
+        zone_rings: &[3, 4, 5],
+        army: ARMY,
+    };
+    let mut g = Arachne::new(Original, &layout, 8).unwrap();
+    assert_eq!(g.board().len(), 80);
+    assert_eq!(at(&g, "p5"), Some((BLACK, Matron)));
+    // Spokes g-j centre at 168.75 degrees: turned 11.25 to the bottom.
+    assert_eq!(g.view(Viewer::Seat(WHITE)).rotation, 11.25);
+    assert_eq!(g.view(Viewer::Seat(BLACK)).rotation, 191.25);
+    let mut rng = tokar_engine::Rng::new(8);
+    for _ in 0..200 {
+        let Some(&seat) = g.to_act().first() else {
+            break;
+        };
+        let legal = g.legal_actions(seat);
+        let a = legal[rng.below(legal.len() as u64) as usize];
+        let text = g.format(&a);
+        assert_eq!(g.parse(seat, &text), Ok(a), "{text}");
+        g.play(seat, &a).unwrap();
+    }
+}
+
+#[test]
+fn heuristic_weighs_material_and_knows_the_result() {
+    let g = opening(Original);
+    assert_eq!(g.heuristic(WHITE), 0.5);
+    let mut g = pos(
+        Strategist,
+        WHITE,
+        &[
+            ("c5", WHITE, Priestess),
+            ("c4", BLACK, Wizard),
+            ("f5", WHITE, Matron),
+            ("l5", BLACK, Matron),
+            ("a3", BLACK, Grunt),
+        ],
+    );
+    assert!(g.heuristic(WHITE) > 0.5 && g.heuristic(BLACK) < 0.5);
+    play(&mut g, "c5 xc4");
+    assert!(g.heuristic(WHITE) > 0.99);
+    g.concede(BLACK);
+    assert_eq!(g.heuristic(WHITE), 1.0);
+    assert_eq!(g.heuristic(BLACK), 0.0);
+}
+
+#[test]
+fn r11_a_turned_blademaster_makes_both_moves_against_his_own_side() {
+    let mut g = pos(
+        Strategist,
+        WHITE,
+        &[
+            ("c5", BLACK, Blademaster),
+            ("c2", BLACK, Grunt),
+            ("e2", BLACK, Wizard),
+            ("f5", WHITE, Matron),
+            ("i5", BLACK, Matron),
+        ],
+    );
+    g.set_turn_dice([1, 1]);
+    play(&mut g, "turncoat c5-c3 xc2");
+    assert_eq!(at(&g, "c2"), Some((BLACK, Blademaster)));
+    assert_eq!(g.to_move(), WHITE, "White still owes the second move");
+    let second: Vec<String> = g.legal_actions(WHITE).iter().map(|a| g.format(a)).collect();
+    assert!(second.contains(&"c2-d2 xe2".to_string()), "{second:?}");
+    play(&mut g, "c2-d2 xe2");
+    assert_eq!(at(&g, "e2"), Some((BLACK, Blademaster)));
+    assert_eq!(g.lost(BLACK), &[Grunt, Wizard]);
+    assert_eq!(g.to_move(), BLACK);
 }

@@ -4,12 +4,14 @@ mod common;
 
 use tokar_engine::arachne::{Arachne, Kind, BLACK, WHITE};
 use tokar_engine::catalog::Options;
-use tokar_engine::{Game, Viewer};
+use tokar_engine::{Game, Outcome, Viewer};
 
 fn run(variant: &str, games: usize) {
     let mut options = Options::new();
     options.insert("variant".into(), variant.into());
     let mut plies = 0usize;
+    let mut next_view = 50;
+    let mut drawn = 0;
     let report = common::self_play::<Arachne>(&options, games, 400, |g| {
         // The dice are in range; both Matrons stand while the game goes on;
         // every few plies the view shows each piece once.
@@ -21,8 +23,14 @@ fn run(variant: &str, games: usize) {
                 assert_eq!(matrons.count(), 1);
             }
         }
+        // A game's last ply is the only one after which it is drawn.
+        if let Outcome::Drawn { reason } = g.outcome() {
+            assert!(reason.contains("fourth time"));
+            drawn += 1;
+        }
         plies += 1;
-        if plies % 50 == 0 {
+        if plies == next_view {
+            next_view += 50;
             let view = g.view(Viewer::Spectator);
             let mut cells: Vec<_> = view.pieces.iter().map(|p| p.cell).collect();
             cells.sort();
@@ -31,7 +39,7 @@ fn run(variant: &str, games: usize) {
         }
     });
     eprintln!(
-        "{variant}: {} games, {} finished, {} plies, longest {}",
+        "{variant}: {} games, {} finished ({drawn} drawn by repetition), {} plies, longest {}",
         report.games, report.finished, report.plies, report.longest
     );
     assert!(report.finished > 0);

@@ -97,6 +97,7 @@ fn start() -> Arcana {
 
 #[test]
 fn armies_stand_as_in_figure_1_1_from_each_owners_side() {
+    // R23: each army from its owner's side.
     let g = start();
     assert_eq!(
         g.to_text(),
@@ -127,11 +128,17 @@ fn first_player_follows_the_option_or_the_seed() {
     o.insert("army.1".into(), "elves".into());
     assert!(Arcana::setup(&o, 3).is_err());
     assert!(Arcana::seating(3).is_err());
+    for bad in ["army.2", "first.1", "colour"] {
+        let mut o = Options::new();
+        o.insert(bad.into(), "human".into());
+        assert!(Arcana::setup(&o, 3).is_err(), "{bad}");
+    }
     assert_eq!(Arcana::seating(2).unwrap().len(), 2);
 }
 
 #[test]
 fn the_catalog_plays_arcana_in_notation() {
+    // R28: the unit cards and rulings are served by /rules.
     let mut o = Options::new();
     o.insert("first".into(), "creator".into());
     let mut g = AnyGame::setup(GameKind::Arcana, &o, 9).unwrap();
@@ -151,6 +158,15 @@ fn the_catalog_plays_arcana_in_notation() {
         .contains("tomb gas"));
     assert!(GameKind::Arcana.rules(None).unwrap().contains("General"));
     assert!(GameKind::Arcana.rules(Some("dragon")).is_err());
+    let rulings = GameKind::Arcana.rules(Some("rulings")).unwrap();
+    assert!(
+        rulings.contains("R1. ") && rulings.contains("R17. "),
+        "{rulings}"
+    );
+    for u in Unit::ALL {
+        assert!(Arcana::rules(Some(u.id())).unwrap().starts_with(u.name()));
+        assert!(Arcana::rules(Some(u.name())).is_ok());
+    }
 }
 
 #[test]
@@ -232,6 +248,7 @@ fn bad_text_is_a_syntax_error_and_forbidden_moves_are_illegal() {
 
 #[test]
 fn imperial_warrior_moves_forward_and_kills_without_moving() {
+    // R25: straight ahead only soldiers, diagonally only higher ranks; R5.
     // Warrior d4; Zombie c5 (higher rank, diagonal), Tomb Keeper e5 (immune).
     let mut g = pos("3n4/8/8/2z1t3/3I4/8/8/4B3 0");
     let l = legal(&g);
@@ -303,6 +320,7 @@ fn priest_moves_and_kills_adjacent_soldiers_only() {
 
 #[test]
 fn duelist_rides_until_obstructed_and_fires_at_an_adjacent_model() {
+    // R26: the Duelist stops before the first model; R6: he may move then fire.
     let mut g = pos("3n4/8/3s4/8/8/8/8/3D2B1 0");
     let l = legal(&g);
     assert!(
@@ -340,6 +358,7 @@ fn skeleton_walks_forward_and_kills_by_moving_in() {
 
 #[test]
 fn zombie_moves_two_orthogonal_squares_turning_without_hopping() {
+    // R26: two orthogonal steps, turning, no hopping, stopping at a victim.
     let g = pos("3n4/8/8/8/3z4/3I4/8/4B3 1");
     let l = legal(&g);
     assert!(l.contains(&"d4-d3".into()), "kills by moving in");
@@ -634,6 +653,7 @@ fn r10_the_battle_mage_may_ride_then_vanquish_and_relocates_each_model() {
 
 #[test]
 fn r11_promotion_from_the_graveyard_or_recall() {
+    // R22: the promoted-away soldier goes to the graveyard.
     let mut g = board("Be1 Ia8 nh5", "0 g0:KW");
     assert!(has(&g, "promote a8=blue-knight") && has(&g, "promote a8=wind-mage"));
     play(&mut g, "promote a8=blue-knight");
@@ -1038,4 +1058,92 @@ fn r14_a_mummy_bomb_takes_the_neighbours_with_it() {
     }
     assert_eq!(g.graveyard(Seat(1)), &[Unit::Mummy]);
     assert_eq!(g.graveyard(Seat(0)).len(), 3);
+}
+
+#[test]
+fn odd_texts_never_panic_and_never_change_the_game() {
+    let mut g = board("Pa1 Af1 Be1 Wh1 Ia7 nd8 qe8 sd4 zc5", "0 g0:IK g1:s");
+    let before = g.clone();
+    let odd = [
+        "",
+        " ",
+        "-",
+        "x",
+        ">",
+        "=",
+        "+",
+        "a1-",
+        "-a1",
+        "a1x",
+        "a1-off>",
+        "a1--a2",
+        "a1-a2-a3",
+        "bolt",
+        "bolt >",
+        "bolt a1>",
+        "brew f1>e2 f1",
+        "brew f1>e2 g1-h1",
+        "brew f1>e2 f1-g1 x",
+        "f1-g1 brew",
+        "f1-g1 brew h1>e2",
+        "e1-e2 vanquish now",
+        "promote",
+        "promote a8",
+        "promote a8=",
+        "promote a8=dragon",
+        "recall a8",
+        "revive a1",
+        "revive a1>b2=",
+        "revive a1>b2=skeleton",
+        "trade",
+        "trade a7",
+        "trade a7+=zombie",
+        "trade a7+b7",
+        "wind",
+        "explode e8",
+        "smite",
+        "place",
+        "place a1=",
+        "decline now",
+        "pass pass",
+        "é2-e3",
+        "e2—e3",
+        "a0-a1",
+        "i1-a1",
+        "a9",
+        "h8-h9",
+        "a1-off>a1",
+        "🙂",
+        "a1 a2 a3 a4 a5",
+    ];
+    for t in odd {
+        if let Ok(a) = g.parse(Seat(0), t) {
+            // Whatever parses is legal and plays.
+            let mut copy = g.clone();
+            copy.play(Seat(0), &a)
+                .unwrap_or_else(|e| panic!("'{t}': {e}"));
+        }
+        assert_eq!(g, before, "'{t}'");
+    }
+    let _ = &mut g;
+}
+
+#[test]
+fn r13_gas_settles_only_when_the_turn_ends() {
+    // The Battle Mage rides next to a Mummy (gas has not reached him) and
+    // vanquishes it with a Skeleton, relocating the Mummy next to his own Blue
+    // Knight: the Knight is not gassed until the last relocation is done and
+    // the turn ends.
+    let mut g = board("Be3 Ka1 nh8 md5 se5", "0");
+    play(&mut g, "e3-e4 vanquish");
+    play(&mut g, "place b2");
+    assert!(
+        !g.at(c("a1")).unwrap().paralysed,
+        "not yet: the turn goes on"
+    );
+    play(&mut g, "place h1");
+    assert!(
+        g.at(c("a1")).unwrap().paralysed,
+        "gassed at the end of the turn"
+    );
 }

@@ -226,6 +226,7 @@ fn mounted_knight_jumps() {
     );
 }
 
+/// R18: a Footman steps one or two squares at any time, through empty squares.
 #[test]
 fn footman_two_steps_always_and_attacks_diagonally() {
     let mut g = base();
@@ -247,6 +248,7 @@ fn footman_two_steps_always_and_attacks_diagonally() {
     assert_eq!(moves_from(&g, B_KING, "e8"), sorted(&["e6", "e7"]));
 }
 
+/// R18: a Squire steps two only from its starting rank; no pawn captures a Queen.
 #[test]
 fn squire_moves_as_a_pawn() {
     let mut g = base();
@@ -279,6 +281,9 @@ fn r3_champion_walks_three_or_five_with_one_turn() {
     }
     expect.sort();
     assert_eq!(m, expect);
+    // By hand: all 12 squares at distance 3 fit; of the 20 at distance 5, e1
+    // and j6 fit among the straight ones and all 16 bent ones do: 12 + 19.
+    assert_eq!(m.len(), 31);
     assert!(m.contains(&"e9".to_string()) && m.contains(&"e11".to_string()));
     assert!(m.contains(&"g9".to_string()) && !m.contains(&"e10".to_string()));
     // Walls on all four first squares: no path at all.
@@ -374,7 +379,7 @@ fn queen_slides_and_freezes() {
 
 // ---------------------------------------------------------------- combat
 
-/// The battle text and dice: "Warrior e4 attacks Squire e5: 2d6+1d6 = 11 vs 1d6 = 3, Squire dies."
+/// The battle text and dice (the attacker's dice, then the defender's): "Warrior e4 attacks Squire e5: 2d6+1d6 = 11 vs 1d6 = 3, Squire dies."
 #[test]
 fn combat_text_dice_and_capture() {
     let mut g = base();
@@ -754,7 +759,7 @@ fn checkmate_ends_the_game() {
     ok(&mut g, W_KING, "a1-b1");
 }
 
-/// Rules 5-7, 9: the King overrides another commander, who loses the move.
+/// Rules 5-7, 9, R23: the King overrides another commander, who loses the move.
 #[test]
 fn king_overrides_and_the_commander_forfeits() {
     let mut g = Gladiator::new(5);
@@ -893,6 +898,19 @@ fn king_rule_11_after_the_queen_is_captured() {
     assert_eq!(after.piece_at("e4").map(|p| p.kind), Some(Queen));
 }
 
+/// R21: the Queen's seat still commands the Champion and Warriors while she is held.
+#[test]
+fn r21_the_held_queen_still_commands() {
+    let mut g = queen_capture_position();
+    ok(&mut g, B_BK, "c7xe5");
+    ok(&mut g, B_KK, "a11-a10");
+    // White's King's own command cannot move (R11): he moves the King's Knight.
+    ok(&mut g, W_KING, "b1-c3");
+    assert_eq!(g.to_act(), vec![W_QUEEN, W_KING]);
+    ok(&mut g, W_QUEEN, "j4-j6");
+    assert_eq!(g.piece_at("j6").unwrap().kind, Warrior);
+}
+
 /// R9: the captors win when she has been held for five of her team's turns.
 /// Each side has a King and one other piece at most, so every other move
 /// passes (R11): White's King steps a1-a2 and back; Black's King and the
@@ -982,8 +1000,8 @@ fn r12_frozen_piece_goes_home_when_its_jailer_is_captured() {
 }
 
 /// Queen rule 3-4: she never freezes a guarded King, the other Queen, or her own.
-/// Queen rules 2-4: she never freezes a guarded King or the other Queen;
-/// an unguarded King she can.
+/// Queen rules 2-4, R20: she never freezes a guarded King or the other Queen;
+/// R22: an unguarded King she can, and he then stands under her.
 #[test]
 fn queen_freeze_limits() {
     let mut g = Gladiator::empty(1);
@@ -1012,7 +1030,7 @@ fn queen_freeze_limits() {
     assert!(!g.outcome().is_over());
 }
 
-/// A Queen who leaves the square frees the piece she held.
+/// R20: a Queen who leaves the square frees the piece she held.
 #[test]
 fn leaving_the_square_frees_the_frozen_piece() {
     let mut g = base();
@@ -1159,6 +1177,27 @@ fn r14_seating() {
     assert_eq!(Gladiator::seating(8).unwrap()[1], vec![Seat(4)]);
 }
 
+/// R25: an absent commander's move can be passed over; nobody else's.
+#[test]
+fn r25_skipping_an_absent_commander() {
+    let mut g = Gladiator::new(2);
+    ok(&mut g, W_KING, "b2-b4");
+    ok(&mut g, W_KING, "king: g1-f3");
+    assert!(matches!(g.skip(W_KK), Err(ActionError::NotYourTurn(_))));
+    let ev = g.skip(W_BK).unwrap();
+    assert!(ev[0]
+        .text
+        .contains("White Black Knight's move is passed over"));
+    assert_eq!(
+        g.commander_to_move(),
+        tokar_engine::gladiator::Commander::KingsKnight
+    );
+    g.skip(W_KK).unwrap();
+    assert_eq!(g.team_to_move(), B);
+    assert_eq!(g.to_act(), vec![B_KING]);
+}
+
+/// R24: conceding loses for the team; redeal reseeds only the dice.
 #[test]
 fn views_names_concede_redeal() {
     let g = Gladiator::new(9);
@@ -1225,4 +1264,52 @@ fn catalog_and_rules_pages() {
     }
     assert!(Gladiator::rules(Some("Champion")).unwrap().contains("4d6"));
     assert!(Gladiator::rules(Some("dragon")).is_err());
+}
+
+/// The computer opponent's estimate: even at the start, worse for a team
+/// whose Queen is held, and exact once the game is over.
+#[test]
+fn heuristic_reads_the_position() {
+    let g = Gladiator::new(1);
+    assert!((g.heuristic(W_KING) - 0.5).abs() < 1e-6);
+    let mut g = queen_capture_position();
+    let before = g.heuristic(W_QUEEN);
+    ok(&mut g, B_BK, "c7xe5");
+    assert!(g.heuristic(W_QUEEN) < before);
+    assert!((g.heuristic(W_QUEEN) + g.heuristic(B_QUEEN) - 1.0).abs() < 1e-5);
+    g.concede(W_KK);
+    assert_eq!(g.heuristic(B_KK), 1.0);
+}
+
+/// The computer opponent plays Gladiator through the `Game` trait alone:
+/// its choice is legal, for a commander and for the King's override.
+#[test]
+fn computer_opponent_chooses_legal_moves() {
+    use tokar_engine::search::{choose, Budget, Level};
+    let mut g = Gladiator::new(8);
+    for _ in 0..6 {
+        let seat = g.to_act()[0];
+        let c = choose(&g, seat, Level::Normal, &Budget::iterations(60), 3).expect("a choice");
+        assert!(g.legal_actions(seat).contains(&c.action));
+        g.play(seat, &c.action).unwrap();
+    }
+    assert_eq!(g.team_to_move(), B);
+}
+
+/// R3, R6: a piece off every line to its King can still be pinned by a
+/// Champion's bent path; stepping out of that path is refused.
+#[test]
+fn r6_champion_pin_along_a_bent_path() {
+    let mut g = Gladiator::empty(1);
+    g.put("e1", W, King)
+        .put("j1", W, KingsKnight)
+        .put("e4", W, Squire)
+        .put("g2", W, Warrior)
+        .put("g4", B, Champion)
+        .put("a12", B, King)
+        .put("b12", B, KingsKnight)
+        .set_turn(W, tokar_engine::gladiator::Commander::Queen);
+    assert!(!g.in_check(W));
+    assert!(illegal(&g, W_QUEEN, "g2-h2").contains("could leave the White King in check"));
+    ok(&mut g, W_QUEEN, "g2-g3");
 }

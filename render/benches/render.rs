@@ -20,7 +20,11 @@ fn render(c: &mut Criterion) {
         let png = renderer.render(&view, &highlights).expect("renders");
         println!("{name}: {} bytes per image", png.len());
         group.bench_function(name, |b| {
-            b.iter(|| renderer.render(black_box(&view), black_box(&highlights)).expect("renders"))
+            b.iter(|| {
+                renderer
+                    .render(black_box(&view), black_box(&highlights))
+                    .expect("renders")
+            })
         });
     }
     group.finish();

@@ -5,7 +5,9 @@
 mod samples;
 
 fn main() {
-    let out = std::env::args().nth(1).unwrap_or_else(|| "target/samples".into());
+    let out = std::env::args()
+        .nth(1)
+        .unwrap_or_else(|| "target/samples".into());
     std::fs::create_dir_all(&out).expect("output folder");
     let renderer = tokar_render::Renderer::new();
     for (name, view, highlights) in samples::all() {

@@ -18,7 +18,8 @@ fn outline(spot: &Spot, inset: f32) -> Option<Path> {
         return None;
     }
     if spot.square {
-        Rect::from_xywh(spot.cx - half, spot.cy - half, 2.0 * half, 2.0 * half).map(PathBuilder::from_rect)
+        Rect::from_xywh(spot.cx - half, spot.cy - half, 2.0 * half, 2.0 * half)
+            .map(PathBuilder::from_rect)
     } else {
         // A web cell's disc is a little smaller than its spot.
         PathBuilder::from_circle(spot.cx, spot.cy, half * 0.92)
@@ -37,6 +38,22 @@ fn ring(canvas: &mut Canvas, spot: &Spot, inset: f32, colour: Rgb, width: f32, d
     }
 }
 
+/// A piece's colours: its seat's, faded when the seat is out of the game but its
+/// pieces still stand (Magic Chess).
+fn piece_colour(view: &View, seat: tokar_engine::Seat) -> palette::SeatColour {
+    let s = &view.seats[seat.index()];
+    let c = seat_colour(s.colour);
+    if s.eliminated {
+        palette::SeatColour {
+            name: c.name,
+            fill: c.fill.mix(palette::FADED, 0.6),
+            outline: c.outline.mix(palette::FADED, 0.5),
+        }
+    } else {
+        c
+    }
+}
+
 pub struct BoardPainter<'a> {
     pub fonts: &'a Fonts,
     pub sprites: &'a SpriteCache,
@@ -45,7 +62,119 @@ pub struct BoardPainter<'a> {
     pub highlights: &'a Highlights,
 }
 
+/// The part of a board that does not depend on the pieces: squares or strands
+/// and cells, zones, edge labels. Drawn once per (board, rotation, zones) into
+/// its own pixmap with the board's top at y = 0, then copied into each picture.
+pub fn paint_background(canvas: &mut Canvas, fonts: &Fonts, view: &View, geometry: &Geometry) {
+    let spots = &geometry.spots;
+    match geometry.layout {
+        BoardLayout::Grid {
+            x0,
+            y0,
+            square,
+            cols,
+            rows,
+        } => {
+            canvas.fill_rect(
+                x0 - 2.0,
+                y0 - 2.0,
+                square * cols as f32 + 4.0,
+                square * rows as f32 + 4.0,
+                palette::STRAND,
+                1.0,
+            );
+            for cell in view.board.cells() {
+                let (f, r) = view.board.coords(cell);
+                let colour = if (f + r) % 2 == 0 {
+                    palette::DARK_SQUARE
+                } else {
+                    palette::LIGHT_SQUARE
+                };
+                let s = spots[cell.index()];
+                canvas.fill_rect(
+                    s.cx - s.size / 2.0,
+                    s.cy - s.size / 2.0,
+                    s.size,
+                    s.size,
+                    colour,
+                    1.0,
+                );
+            }
+        }
+        BoardLayout::Web { .. } => strands(canvas, view, geometry),
+    }
+    for &(cell, seat) in &view.zones {
+        let colour = view
+            .seats
+            .get(seat.index())
+            .map(|s| seat_colour(s.colour).fill)
+            .unwrap_or(palette::MUTED);
+        let s = &spots[cell.index()];
+        wash(canvas, s, colour, 0.5);
+        // A rim a shade darker than the seat's colour, so that light zones show too.
+        ring(canvas, s, 2.0, colour.mix(palette::INK, 0.45), 3.0, None);
+    }
+    for label in &geometry.labels {
+        fonts.draw_centred(
+            canvas,
+            Weight::Bold,
+            label.px,
+            label.x,
+            label.y,
+            palette::MUTED,
+            &label.text,
+        );
+    }
+}
+
+/// The web: rings, and spokes through the centre, and a disc per cell.
+fn strands(canvas: &mut Canvas, view: &View, geometry: &Geometry) {
+    let BoardLayout::Web {
+        cx,
+        cy,
+        scale,
+        turn,
+        rings,
+        spokes,
+        hub,
+    } = geometry.layout
+    else {
+        return;
+    };
+    let board: &Board = &view.board;
+    let outer = board.ring_radius(rings, rings, hub) * scale;
+    for ring in 1..=rings {
+        let r = board.ring_radius(ring, rings, hub) * scale;
+        canvas.stroke_circle(cx, cy, r, palette::STRAND, 1.0, 2.5, None);
+    }
+    for s in 0..spokes {
+        let a = std::f32::consts::TAU * s as f32 / spokes as f32 + turn;
+        canvas.line(
+            cx,
+            cy,
+            cx + outer * a.sin(),
+            cy - outer * a.cos(),
+            palette::STRAND,
+            1.0,
+            2.5,
+        );
+    }
+    for cell in board.cells() {
+        let s = &geometry.spots[cell.index()];
+        let fill = if board.web_coords(cell).is_none() {
+            palette::DARK_SQUARE.mix(palette::WEB_CELL, 0.4)
+        } else {
+            palette::WEB_CELL
+        };
+        if let Some(p) = outline(s, 0.0) {
+            canvas.fill_path(&p, fill, 1.0);
+            canvas.stroke_path(&p, palette::STRAND, 1.0, 1.5, None);
+        }
+    }
+}
+
 impl BoardPainter<'_> {
+    /// Everything that depends on the pieces and highlights, over the background.
     pub fn paint(&self, canvas: &mut Canvas) {
         let view = self.view;
         let spots = &self.geometry.spots;
@@ -56,24 +185,24 @@ impl BoardPainter<'_> {
             }
             v
         };
-        match self.geometry.layout {
-            BoardLayout::Grid { x0, y0, square, cols, rows } => {
-                canvas.fill_rect(x0 - 2.0, y0 - 2.0, square * cols as f32 + 4.0, square * rows as f32 + 4.0, palette::STRAND, 1.0);
-                for cell in view.board.cells() {
-                    let (f, r) = view.board.coords(cell);
-                    let colour = if (f + r) % 2 == 0 { palette::DARK_SQUARE } else { palette::LIGHT_SQUARE };
-                    let s = spots[cell.index()];
-                    canvas.fill_rect(s.cx - s.size / 2.0, s.cy - s.size / 2.0, s.size, s.size, colour, 1.0);
+        // A web's empty cells carry their names, faintly.
+        if let Shape::Web { .. } = view.board.shape() {
+            let faint = palette::MUTED.mix(palette::WEB_CELL, 0.35);
+            for cell in view.board.cells() {
+                if !occupied[cell.index()] {
+                    let s = &spots[cell.index()];
+                    let px = (s.size * 0.26).clamp(9.0, 14.0) as u16;
+                    self.fonts.draw_centred(
+                        canvas,
+                        Weight::Regular,
+                        px,
+                        s.cx,
+                        s.cy,
+                        faint,
+                        &view.board.name(cell),
+                    );
                 }
             }
-            BoardLayout::Web { .. } => self.strands(canvas, &occupied),
-        }
-        for &(cell, seat) in &view.zones {
-            let colour = view.seats.get(seat.index()).map(|s| seat_colour(s.colour).fill).unwrap_or(palette::MUTED);
-            let s = &spots[cell.index()];
-            wash(canvas, s, colour, 0.5);
-            // A rim a shade darker than the seat's colour, so that light zones show too.
-            ring(canvas, s, 2.0, colour.mix(palette::INK, 0.45), 3.0, None);
         }
 
         // Under the pieces: where the last action started and ended, and kills.
@@ -84,8 +213,24 @@ impl BoardPainter<'_> {
                 Mark::To => wash(canvas, s, palette::MOVE_WASH, 0.65),
                 Mark::Hit => {
                     let k = s.size * if s.square { 0.3 } else { 0.22 };
-                    canvas.line(s.cx - k, s.cy - k, s.cx + k, s.cy + k, palette::HIT, 0.9, s.size * 0.07);
-                    canvas.line(s.cx - k, s.cy + k, s.cx + k, s.cy - k, palette::HIT, 0.9, s.size * 0.07);
+                    canvas.line(
+                        s.cx - k,
+                        s.cy - k,
+                        s.cx + k,
+                        s.cy + k,
+                        palette::HIT,
+                        0.9,
+                        s.size * 0.07,
+                    );
+                    canvas.line(
+                        s.cx - k,
+                        s.cy + k,
+                        s.cx + k,
+                        s.cy - k,
+                        palette::HIT,
+                        0.9,
+                        s.size * 0.07,
+                    );
                 }
                 Mark::Affected | Mark::Placed => {}
             }
@@ -99,8 +244,17 @@ impl BoardPainter<'_> {
 
         for piece in &view.pieces {
             let s = &spots[piece.cell.index()];
-            let colour = seat_colour(view.seats[piece.seat.index()].colour);
-            pieces::draw_icon(canvas, self.fonts, self.sprites, s.cx, s.cy, s.size * 0.84, &piece.glyph, colour);
+            let colour = piece_colour(view, piece.seat);
+            pieces::draw_icon(
+                canvas,
+                self.fonts,
+                self.sprites,
+                s.cx,
+                s.cy,
+                s.size * 0.84,
+                &piece.glyph,
+                colour,
+            );
         }
 
         // Over the pieces: borders that must stay visible.
@@ -109,7 +263,9 @@ impl BoardPainter<'_> {
             let w = (s.size * 0.05).clamp(2.0, 5.0);
             match mark {
                 Mark::Hit => ring(canvas, s, w / 2.0, palette::HIT, w, None),
-                Mark::Affected => ring(canvas, s, w / 2.0, palette::AFFECTED, w, Some(s.size * 0.1)),
+                Mark::Affected => {
+                    ring(canvas, s, w / 2.0, palette::AFFECTED, w, Some(s.size * 0.1))
+                }
                 Mark::Placed => {
                     ring(canvas, s, w / 2.0, palette::PLACED, w, None);
                     ring(canvas, s, w * 2.2, palette::PLACED, w * 0.6, None);
@@ -120,7 +276,15 @@ impl BoardPainter<'_> {
         for &cell in &self.highlights.targets {
             let s = &spots[cell.index()];
             if occupied[cell.index()] {
-                canvas.stroke_circle(s.cx, s.cy, s.size * 0.44, palette::INK, 0.5, s.size * 0.07, None);
+                canvas.stroke_circle(
+                    s.cx,
+                    s.cy,
+                    s.size * 0.44,
+                    palette::INK,
+                    0.5,
+                    s.size * 0.07,
+                    None,
+                );
             }
         }
         if let Some(cell) = self.highlights.selected {
@@ -132,44 +296,8 @@ impl BoardPainter<'_> {
 
         for piece in &view.pieces {
             let s = &spots[piece.cell.index()];
-            let colour = seat_colour(view.seats[piece.seat.index()].colour);
-            pieces::draw_overlays(canvas, self.fonts, s, piece, colour);
-        }
-
-        for label in &self.geometry.labels {
-            self.fonts.draw_centred(canvas, Weight::Bold, label.px, label.x, label.y, palette::MUTED, &label.text);
-        }
-    }
-
-    /// The web: rings, spokes through the centre, a disc per cell, and the names
-    /// of empty cells written faintly inside them.
-    fn strands(&self, canvas: &mut Canvas, occupied: &[bool]) {
-        let BoardLayout::Web { cx, cy, scale, turn, rings, spokes, hub } = self.geometry.layout else {
-            return;
-        };
-        let board: &Board = &self.view.board;
-        let outer = board.ring_radius(rings, rings, hub) * scale;
-        for ring in 1..=rings {
-            let r = board.ring_radius(ring, rings, hub) * scale;
-            canvas.stroke_circle(cx, cy, r, palette::STRAND, 1.0, 2.5, None);
-        }
-        for s in 0..spokes {
-            let a = std::f32::consts::TAU * s as f32 / spokes as f32 + turn;
-            canvas.line(cx, cy, cx + outer * a.sin(), cy - outer * a.cos(), palette::STRAND, 1.0, 2.5);
-        }
-        let faint = palette::MUTED.mix(palette::WEB_CELL, 0.35);
-        for cell in board.cells() {
-            let s = &self.geometry.spots[cell.index()];
-            let is_hub = matches!(board.shape(), Shape::Web { .. }) && board.web_coords(cell).is_none();
-            let fill = if is_hub { palette::DARK_SQUARE.mix(palette::WEB_CELL, 0.4) } else { palette::WEB_CELL };
-            if let Some(p) = outline(s, 0.0) {
-                canvas.fill_path(&p, fill, 1.0);
-                canvas.stroke_path(&p, palette::STRAND, 1.0, 1.5, None);
-            }
-            if !occupied[cell.index()] {
-                let px = (s.size * 0.26).clamp(9.0, 14.0) as u16;
-                self.fonts.draw_centred(canvas, Weight::Regular, px, s.cx, s.cy, faint, &board.name(cell));
-            }
+            let colour = piece_colour(view, piece.seat);
+            pieces::draw_overlays(canvas, self.fonts, self.sprites, s, piece, colour);
         }
     }
 }

@@ -2,10 +2,14 @@
 //! needs (anti-aliased by tiny-skia), alpha-mask blits for glyphs and sprites,
 //! and the PNG encoder.
 
+// Drawing calls take a position, a size, a colour and what to draw: spelled out
+// at each call rather than bundled into one-use structs.
+#![allow(clippy::too_many_arguments)]
+
 use crate::palette::Rgb;
 use crate::RenderError;
 use resvg::tiny_skia::{
-    Color, FillRule, Paint, Path, PathBuilder, Pixmap, Rect, Stroke, StrokeDash, Transform,
+    Color, FillRule, IntSize, Paint, Path, PathBuilder, Pixmap, Rect, Stroke, StrokeDash, Transform,
 };
 
 pub struct Canvas {
@@ -40,10 +44,27 @@ fn paint(colour: Rgb, alpha: f32) -> Paint<'static> {
 
 impl Canvas {
     pub fn new(width: u32, height: u32, background: Rgb) -> Result<Canvas, RenderError> {
-        let mut pixmap = Pixmap::new(width, height)
-            .ok_or_else(|| RenderError::TooLarge(format!("a {width}x{height} picture")))?;
-        pixmap.fill(Color::from_rgba8(background.0, background.1, background.2, 255));
+        let too_large = || RenderError::TooLarge(format!("a {width}x{height} picture"));
+        let size = IntSize::from_wh(width, height).ok_or_else(too_large)?;
+        // One pass that writes the background, rather than zeroing then filling.
+        let data = [background.0, background.1, background.2, 255]
+            .repeat(width as usize * height as usize);
+        let pixmap = Pixmap::from_vec(data, size).ok_or_else(too_large)?;
         Ok(Canvas { pixmap })
+    }
+
+    /// A fully transparent canvas, for drawing a small sprite once.
+    pub fn transparent(width: u32, height: u32) -> Option<Canvas> {
+        Pixmap::new(width, height).map(|pixmap| Canvas { pixmap })
+    }
+
+    /// The canvas as a premultiplied sprite.
+    pub fn into_sprite(self) -> Sprite {
+        Sprite {
+            width: self.pixmap.width(),
+            height: self.pixmap.height(),
+            rgba: self.pixmap.take(),
+        }
     }
 
     pub fn width(&self) -> u32 {
@@ -71,14 +92,26 @@ impl Canvas {
         );
     }
 
-    pub fn stroke_path(&mut self, path: &Path, colour: Rgb, alpha: f32, width: f32, dash: Option<f32>) {
+    pub fn stroke_path(
+        &mut self,
+        path: &Path,
+        colour: Rgb,
+        alpha: f32,
+        width: f32,
+        dash: Option<f32>,
+    ) {
         let stroke = Stroke {
             width,
             dash: dash.and_then(|d| StrokeDash::new(vec![d, d * 0.8], 0.0)),
             ..Stroke::default()
         };
-        self.pixmap
-            .stroke_path(path, &paint(colour, alpha), &stroke, Transform::identity(), None);
+        self.pixmap.stroke_path(
+            path,
+            &paint(colour, alpha),
+            &stroke,
+            Transform::identity(),
+            None,
+        );
     }
 
     pub fn fill_circle(&mut self, cx: f32, cy: f32, r: f32, colour: Rgb, alpha: f32) {
@@ -87,13 +120,31 @@ impl Canvas {
         }
     }
 
-    pub fn stroke_circle(&mut self, cx: f32, cy: f32, r: f32, colour: Rgb, alpha: f32, width: f32, dash: Option<f32>) {
+    pub fn stroke_circle(
+        &mut self,
+        cx: f32,
+        cy: f32,
+        r: f32,
+        colour: Rgb,
+        alpha: f32,
+        width: f32,
+        dash: Option<f32>,
+    ) {
         if let Some(p) = PathBuilder::from_circle(cx, cy, r) {
             self.stroke_path(&p, colour, alpha, width, dash);
         }
     }
 
-    pub fn line(&mut self, x0: f32, y0: f32, x1: f32, y1: f32, colour: Rgb, alpha: f32, width: f32) {
+    pub fn line(
+        &mut self,
+        x0: f32,
+        y0: f32,
+        x1: f32,
+        y1: f32,
+        colour: Rgb,
+        alpha: f32,
+        width: f32,
+    ) {
         let mut pb = PathBuilder::new();
         pb.move_to(x0, y0);
         pb.line_to(x1, y1);
@@ -180,12 +231,38 @@ impl Canvas {
         }
     }
 
-    /// The picture as a PNG: 8-bit RGB, zlib level `level`.
+    /// Copies `other` (as wide as `self`) onto `self` with its top row at `y`.
+    pub fn copy_rows(&mut self, other: &Canvas, y: u32) {
+        let w = self.width() as usize * 4;
+        if other.width() != self.width() || y >= self.height() {
+            return;
+        }
+        let rows = (other.height()).min(self.height() - y) as usize;
+        let start = y as usize * w;
+        self.pixmap.data_mut()[start..start + rows * w]
+            .copy_from_slice(&other.pixmap.data()[..rows * w]);
+    }
+
+    /// The picture as a PNG: 8-bit RGB, zlib level `level`, no row filter (on flat
+    /// board colours, plain LZ matches beat filtered rows at fast levels).
     pub fn encode_png(&self, level: u8) -> Result<Vec<u8>, RenderError> {
         let (w, h) = (self.width(), self.height());
-        let mut rgb = Vec::with_capacity((w * h * 3) as usize);
-        for px in self.pixmap.data().chunks_exact(4) {
-            rgb.extend_from_slice(&px[..3]);
+        let data = self.pixmap.data();
+        let mut rgb = vec![0u8; data.len() / 4 * 3];
+        // Four pixels at a time, as fixed-size arrays the compiler turns into shuffles.
+        for (d, s) in rgb.chunks_exact_mut(12).zip(data.chunks_exact(16)) {
+            let s: &[u8; 16] = s.try_into().expect("16 bytes");
+            let d: &mut [u8; 12] = d.try_into().expect("12 bytes");
+            *d = [
+                s[0], s[1], s[2], s[4], s[5], s[6], s[8], s[9], s[10], s[12], s[13], s[14],
+            ];
+        }
+        let done = data.len() / 16 * 4;
+        for (d, s) in rgb[done * 3..]
+            .chunks_exact_mut(3)
+            .zip(data[done * 4..].chunks_exact(4))
+        {
+            d.copy_from_slice(&s[..3]);
         }
         let mut out = Vec::with_capacity(64 * 1024);
         {
@@ -193,7 +270,7 @@ impl Canvas {
             enc.set_color(png::ColorType::Rgb);
             enc.set_depth(png::BitDepth::Eight);
             enc.set_deflate_compression(png::DeflateCompression::Level(level));
-            enc.set_filter(png::Filter::Up);
+            enc.set_filter(png::Filter::NoFilter);
             let mut writer = enc
                 .write_header()
                 .map_err(|e| RenderError::Encode(e.to_string()))?;

@@ -102,7 +102,7 @@ pub fn geometry(board: &Board, rotation: f32, top: f32) -> Geometry {
 
 fn grid(board: &Board, files: u8, ranks: u8, rotation: f32, top: f32) -> Geometry {
     let q = quarters(rotation);
-    let (cols, rows) = if q % 2 == 0 {
+    let (cols, rows) = if q & 1 == 0 {
         (files as u32, ranks as u32)
     } else {
         (ranks as u32, files as u32)
@@ -145,7 +145,7 @@ fn grid(board: &Board, files: u8, ranks: u8, rotation: f32, top: f32) -> Geometr
             labels.push(Label {
                 x: x0 + (col as f32 + 0.5) * square,
                 y: board_bottom + bottom_margin / 2.0,
-                text: name_part(cell, q % 2 == 0),
+                text: name_part(cell, q & 1 == 0),
                 px: 16,
             });
         }
@@ -155,13 +155,19 @@ fn grid(board: &Board, files: u8, ranks: u8, rotation: f32, top: f32) -> Geometr
             labels.push(Label {
                 x: x0 - left / 2.0,
                 y: y0 + (row as f32 + 0.5) * square,
-                text: name_part(cell, q % 2 == 1),
+                text: name_part(cell, q & 1 == 1),
                 px: 16,
             });
         }
     }
     Geometry {
-        layout: BoardLayout::Grid { x0, y0, square, cols, rows },
+        layout: BoardLayout::Grid {
+            x0,
+            y0,
+            square,
+            cols,
+            rows,
+        },
         spots,
         labels,
         bottom: board_bottom + bottom_margin,
@@ -176,7 +182,10 @@ fn web(board: &Board, rings: u8, spokes: u8, hub: bool, rotation: f32, top: f32)
     let (sin, cos) = turn.sin_cos();
     let place = |x: f32, y: f32| {
         let (dx, dy) = (x - 0.5, y - 0.5);
-        (cx + (dx * cos - dy * sin) * scale, cy + (dx * sin + dy * cos) * scale)
+        (
+            cx + (dx * cos - dy * sin) * scale,
+            cy + (dx * sin + dy * cos) * scale,
+        )
     };
     let radius = |ring: u8| board.ring_radius(ring, rings, hub);
     // A cell's size: what fits between its ring and the next one in, and between
@@ -199,7 +208,12 @@ fn web(board: &Board, rings: u8, spokes: u8, hub: bool, rotation: f32, top: f32)
             Some((ring, _)) => ring_size(ring),
             None => (radius(1) * scale * 0.92).floor(),
         };
-        spots.push(Spot { cx: x, cy: y, size, square: false });
+        spots.push(Spot {
+            cx: x,
+            cy: y,
+            size,
+            square: false,
+        });
     }
     let mut labels = Vec::new();
     let outer = radius(rings) * scale + ring_size(rings) / 2.0 + 13.0;
@@ -213,7 +227,15 @@ fn web(board: &Board, rings: u8, spokes: u8, hub: bool, rotation: f32, top: f32)
         });
     }
     Geometry {
-        layout: BoardLayout::Web { cx, cy, scale, turn, rings, spokes, hub },
+        layout: BoardLayout::Web {
+            cx,
+            cy,
+            scale,
+            turn,
+            rings,
+            spokes,
+            hub,
+        },
         spots,
         labels,
         bottom: top + side,
@@ -234,9 +256,15 @@ mod tests {
         let b = Board::grid(8, 8);
         let upright = spot_of(&b, 0.0, "a1");
         let h8 = spot_of(&b, 0.0, "h8");
-        assert!(upright.cx < h8.cx && upright.cy > h8.cy, "a1 bottom left when upright");
+        assert!(
+            upright.cx < h8.cx && upright.cy > h8.cy,
+            "a1 bottom left when upright"
+        );
         let turned = spot_of(&b, 180.0, "a1");
-        assert!((turned.cx - h8.cx).abs() < 0.5 && (turned.cy - h8.cy).abs() < 0.5, "a1 where h8 was");
+        assert!(
+            (turned.cx - h8.cx).abs() < 0.5 && (turned.cy - h8.cy).abs() < 0.5,
+            "a1 where h8 was"
+        );
         // A quarter turn clockwise takes the bottom-left corner to the top left.
         let quarter = spot_of(&b, 90.0, "a1");
         let a8 = spot_of(&b, 0.0, "a8");
@@ -251,7 +279,10 @@ mod tests {
         let b = Board::grid(10, 12);
         let g = geometry(&b, 90.0, 0.0);
         let bottom: Vec<&str> = g.labels.iter().take(12).map(|l| l.text.as_str()).collect();
-        assert_eq!(bottom, ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12"]);
+        assert_eq!(
+            bottom,
+            ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12"]
+        );
         let left: Vec<&str> = g.labels.iter().skip(12).map(|l| l.text.as_str()).collect();
         assert_eq!(left, ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"]);
         let upside_down = geometry(&b, 180.0, 0.0);

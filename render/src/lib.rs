@@ -22,6 +22,8 @@ pub use palette::{Rgb, SeatColour, SEAT_PALETTE};
 pub use sprites::ICONS;
 
 use layout::WIDTH;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 use tokar_engine::{Cell, Mark, View};
 
 /// What to emphasise on top of the position.
@@ -43,7 +45,11 @@ pub enum RenderError {
     #[error("{what} is on cell #{cell}, which this board does not have")]
     CellOffBoard { what: String, cell: u16 },
     #[error("{what} names seat {seat}, but the game has {seats} seats")]
-    UnknownSeat { what: String, seat: u8, seats: usize },
+    UnknownSeat {
+        what: String,
+        seat: u8,
+        seats: usize,
+    },
     #[error("the board's rotation ({0}) is not a number of degrees")]
     Rotation(String),
     #[error("the picture would be too large: {0}")]
@@ -55,14 +61,23 @@ pub enum RenderError {
 /// The largest PNG the renderer hands out (Discord and phones both cope).
 pub const MAX_BYTES: usize = 1024 * 1024;
 
-/// The zlib level for pictures: fast, and still small for flat-coloured boards.
-const ZLIB_LEVEL: u8 = 3;
+/// The zlib level for pictures: the fastest, and still small for flat-coloured
+/// boards (level 3 saves about a tenth of the bytes for several times the time).
+const ZLIB_LEVEL: u8 = 1;
+
+/// Rows kept above the board in a cached background (the grid's frame reaches
+/// above its squares).
+const BACKGROUND_PAD: f32 = 4.0;
+
+/// How many board backgrounds to keep (each about 3 MB).
+const BACKGROUNDS_KEPT: usize = 16;
 
 /// Draws views. Holds the embedded fonts and the sprite caches; cheap to share
 /// between threads (`Send + Sync`), so make one and keep it.
 pub struct Renderer {
     fonts: text::Fonts,
     sprites: sprites::SpriteCache,
+    backgrounds: Mutex<HashMap<String, Arc<canvas::Canvas>>>,
 }
 
 impl Default for Renderer {
@@ -76,6 +91,7 @@ impl Renderer {
         Renderer {
             fonts: text::Fonts::new(),
             sprites: sprites::SpriteCache::default(),
+            backgrounds: Mutex::new(HashMap::new()),
         }
     }
 
@@ -93,6 +109,35 @@ impl Renderer {
         Err(RenderError::TooLarge(format!("{} bytes", png.len())))
     }
 
+    /// The board without pieces, drawn once per board, rotation and zones.
+    fn background(&self, view: &View) -> Result<Arc<canvas::Canvas>, RenderError> {
+        let zones: Vec<(u16, u8)> = view
+            .zones
+            .iter()
+            .map(|(c, s)| (c.0, view.seats[s.index()].colour))
+            .collect();
+        let key = format!(
+            "{:?}|{}|{:?}",
+            view.board.shape(),
+            view.rotation.to_bits(),
+            zones
+        );
+        let mut cache = self.backgrounds.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(bg) = cache.get(&key) {
+            return Ok(bg.clone());
+        }
+        let geometry = layout::geometry(&view.board, view.rotation, BACKGROUND_PAD);
+        let mut bg =
+            canvas::Canvas::new(WIDTH, geometry.bottom.ceil() as u32, palette::BACKGROUND)?;
+        board::paint_background(&mut bg, &self.fonts, view, &geometry);
+        let bg = Arc::new(bg);
+        if cache.len() >= BACKGROUNDS_KEPT {
+            cache.clear();
+        }
+        cache.insert(key, bg.clone());
+        Ok(bg)
+    }
+
     fn draw(&self, view: &View, highlights: &Highlights) -> Result<canvas::Canvas, RenderError> {
         validate(view, highlights)?;
         let header = panels::header_height(view);
@@ -105,6 +150,8 @@ impl Renderer {
             return Err(RenderError::TooLarge(format!("{height} pixels tall")));
         }
         let mut canvas = canvas::Canvas::new(WIDTH, height, palette::BACKGROUND)?;
+        let background = self.background(view)?;
+        canvas.copy_rows(&background, (header - BACKGROUND_PAD) as u32);
         panels::draw_header(&mut canvas, &self.fonts, view);
         board::BoardPainter {
             fonts: &self.fonts,
@@ -131,7 +178,10 @@ fn validate(view: &View, highlights: &Highlights) -> Result<(), RenderError> {
         if cell.index() < len {
             Ok(())
         } else {
-            Err(RenderError::CellOffBoard { what: what.to_string(), cell: cell.0 })
+            Err(RenderError::CellOffBoard {
+                what: what.to_string(),
+                cell: cell.0,
+            })
         }
     };
     let seats = view.seats.len();
@@ -139,7 +189,11 @@ fn validate(view: &View, highlights: &Highlights) -> Result<(), RenderError> {
         if seat.index() < seats {
             Ok(())
         } else {
-            Err(RenderError::UnknownSeat { what: what.to_string(), seat: seat.0, seats })
+            Err(RenderError::UnknownSeat {
+                what: what.to_string(),
+                seat: seat.0,
+                seats,
+            })
         }
     };
     for p in &view.pieces {

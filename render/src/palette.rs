@@ -39,15 +39,51 @@ pub struct SeatColour {
 
 /// Seat colours by index; an index past the end wraps around.
 pub const SEAT_PALETTE: [SeatColour; 9] = [
-    SeatColour { name: "ivory", fill: Rgb(0xF6, 0xF2, 0xE6), outline: Rgb(0x1A, 0x1A, 0x1A) },
-    SeatColour { name: "charcoal", fill: Rgb(0x2A, 0x2A, 0x2E), outline: Rgb(0xF2, 0xF2, 0xF2) },
-    SeatColour { name: "orange", fill: Rgb(0xE6, 0x9F, 0x00), outline: Rgb(0x1A, 0x1A, 0x1A) },
-    SeatColour { name: "sky blue", fill: Rgb(0x56, 0xB4, 0xE9), outline: Rgb(0x1A, 0x1A, 0x1A) },
-    SeatColour { name: "bluish green", fill: Rgb(0x00, 0x9E, 0x73), outline: Rgb(0x10, 0x10, 0x10) },
-    SeatColour { name: "yellow", fill: Rgb(0xF0, 0xE4, 0x42), outline: Rgb(0x1A, 0x1A, 0x1A) },
-    SeatColour { name: "blue", fill: Rgb(0x00, 0x72, 0xB2), outline: Rgb(0xF2, 0xF2, 0xF2) },
-    SeatColour { name: "vermillion", fill: Rgb(0xD5, 0x5E, 0x00), outline: Rgb(0x10, 0x10, 0x10) },
-    SeatColour { name: "reddish purple", fill: Rgb(0xCC, 0x79, 0xA7), outline: Rgb(0x1A, 0x1A, 0x1A) },
+    SeatColour {
+        name: "ivory",
+        fill: Rgb(0xF6, 0xF2, 0xE6),
+        outline: Rgb(0x1A, 0x1A, 0x1A),
+    },
+    SeatColour {
+        name: "charcoal",
+        fill: Rgb(0x2A, 0x2A, 0x2E),
+        outline: Rgb(0xF2, 0xF2, 0xF2),
+    },
+    SeatColour {
+        name: "orange",
+        fill: Rgb(0xE6, 0x9F, 0x00),
+        outline: Rgb(0x1A, 0x1A, 0x1A),
+    },
+    SeatColour {
+        name: "sky blue",
+        fill: Rgb(0x56, 0xB4, 0xE9),
+        outline: Rgb(0x1A, 0x1A, 0x1A),
+    },
+    SeatColour {
+        name: "bluish green",
+        fill: Rgb(0x00, 0x9E, 0x73),
+        outline: Rgb(0x10, 0x10, 0x10),
+    },
+    SeatColour {
+        name: "yellow",
+        fill: Rgb(0xF0, 0xE4, 0x42),
+        outline: Rgb(0x1A, 0x1A, 0x1A),
+    },
+    SeatColour {
+        name: "blue",
+        fill: Rgb(0x00, 0x72, 0xB2),
+        outline: Rgb(0xF2, 0xF2, 0xF2),
+    },
+    SeatColour {
+        name: "vermillion",
+        fill: Rgb(0xD5, 0x5E, 0x00),
+        outline: Rgb(0x10, 0x10, 0x10),
+    },
+    SeatColour {
+        name: "reddish purple",
+        fill: Rgb(0xCC, 0x79, 0xA7),
+        outline: Rgb(0x1A, 0x1A, 0x1A),
+    },
 ];
 
 /// The palette entry for a seat colour index.
@@ -59,6 +95,8 @@ pub fn seat_colour(index: u8) -> SeatColour {
 pub const INK: Rgb = Rgb(0x1E, 0x1E, 0x22);
 /// Light text on dark fills.
 pub const PAPER: Rgb = Rgb(0xFA, 0xFA, 0xF7);
+/// What an eliminated seat's pieces fade toward.
+pub const FADED: Rgb = Rgb(0x9A, 0x96, 0x90);
 /// The picture's background.
 pub const BACKGROUND: Rgb = Rgb(0xF3, 0xEE, 0xE3);
 /// Secondary text (notes, coordinates).

@@ -37,8 +37,21 @@ pub fn header_height(view: &View) -> f32 {
 pub fn draw_header(canvas: &mut Canvas, fonts: &Fonts, view: &View) {
     let move_text = format!("Move {}", view.move_number);
     let move_w = fonts.measure(Weight::Bold, 20, &move_text);
-    fonts.draw(canvas, Weight::Bold, 20, RIGHT - move_w, 34.0, palette::MUTED, &move_text);
-    let title = fonts.fit(Weight::Bold, 24, &view.title, RIGHT - move_w - 24.0 - MARGIN);
+    fonts.draw(
+        canvas,
+        Weight::Bold,
+        20,
+        RIGHT - move_w,
+        34.0,
+        palette::MUTED,
+        &move_text,
+    );
+    let title = fonts.fit(
+        Weight::Bold,
+        24,
+        &view.title,
+        RIGHT - move_w - 24.0 - MARGIN,
+    );
     fonts.draw(canvas, Weight::Bold, 24, MARGIN, 34.0, palette::INK, &title);
 
     // Dice on the right of the second line, so the turn text knows its room.
@@ -51,7 +64,15 @@ pub fn draw_header(canvas: &mut Canvas, fonts: &Fonts, view: &View) {
         }
         let who = format!("{} rolled", seat_name(view, *seat));
         let w = fonts.measure(Weight::Regular, 15, &who);
-        fonts.draw(canvas, Weight::Regular, 15, right_edge - w - 2.0, 66.0, palette::MUTED, &who);
+        fonts.draw(
+            canvas,
+            Weight::Regular,
+            15,
+            right_edge - w - 2.0,
+            66.0,
+            palette::MUTED,
+            &who,
+        );
         right_edge -= w + 18.0;
     }
 
@@ -59,7 +80,15 @@ pub fn draw_header(canvas: &mut Canvas, fonts: &Fonts, view: &View) {
     let mut x = MARGIN;
     match &view.outcome {
         Outcome::Ongoing => {
-            x += fonts.draw(canvas, Weight::Regular, 18, x, y, palette::MUTED, "To act: ");
+            x += fonts.draw(
+                canvas,
+                Weight::Regular,
+                18,
+                x,
+                y,
+                palette::MUTED,
+                "To act: ",
+            );
             if view.to_act.is_empty() {
                 fonts.draw(canvas, Weight::Bold, 18, x, y, palette::INK, "nobody");
             }
@@ -69,7 +98,12 @@ pub fn draw_header(canvas: &mut Canvas, fonts: &Fonts, view: &View) {
                 }
                 swatch(canvas, view, *seat, x + 9.0, y - 6.0, 8.0);
                 x += 22.0;
-                let name = fonts.fit(Weight::Bold, 18, &seat_name(view, *seat), (right_edge - x).max(20.0));
+                let name = fonts.fit(
+                    Weight::Bold,
+                    18,
+                    &seat_name(view, *seat),
+                    (right_edge - x).max(20.0),
+                );
                 x += fonts.draw(canvas, Weight::Bold, 18, x, y, palette::INK, &name);
             }
         }
@@ -84,13 +118,31 @@ pub fn draw_header(canvas: &mut Canvas, fonts: &Fonts, view: &View) {
             fonts.draw(canvas, Weight::Bold, 18, x, y, palette::HIT, &text);
         }
         Outcome::Drawn { reason } => {
-            let text = fonts.fit(Weight::Bold, 18, &format!("Drawn: {reason}"), right_edge - x);
+            let text = fonts.fit(
+                Weight::Bold,
+                18,
+                &format!("Drawn: {reason}"),
+                right_edge - x,
+            );
             fonts.draw(canvas, Weight::Bold, 18, x, y, palette::HIT, &text);
         }
     }
     if let Some(p) = &view.pending {
-        let text = fonts.fit(Weight::Regular, 16, &format!("Waiting: {p}"), RIGHT - MARGIN);
-        fonts.draw(canvas, Weight::Regular, 16, MARGIN, 92.0, palette::INK, &text);
+        let text = fonts.fit(
+            Weight::Regular,
+            16,
+            &format!("Waiting: {p}"),
+            RIGHT - MARGIN,
+        );
+        fonts.draw(
+            canvas,
+            Weight::Regular,
+            16,
+            MARGIN,
+            92.0,
+            palette::INK,
+            &text,
+        );
     }
 }
 
@@ -110,7 +162,15 @@ fn die(canvas: &mut Canvas, fonts: &Fonts, x: f32, y: f32, d: f32, value: u8) {
         5 => &[(l, t), (r, t), (c, m), (l, b), (r, b)],
         6 => &[(l, t), (r, t), (l, m), (r, m), (l, b), (r, b)],
         _ => {
-            fonts.draw_centred(canvas, Weight::Bold, (d * 0.55) as u16, c, m, palette::INK, &value.to_string());
+            fonts.draw_centred(
+                canvas,
+                Weight::Bold,
+                (d * 0.55) as u16,
+                c,
+                m,
+                palette::INK,
+                &value.to_string(),
+            );
             &[]
         }
     };
@@ -133,7 +193,11 @@ pub fn legend_lines(fonts: &Fonts, view: &View) -> Vec<String> {
     let mut line = String::new();
     for k in kinds {
         let entry = format!("{} {}", pieces::status_code(k).0, pieces::status_meaning(k));
-        let candidate = if line.is_empty() { entry.clone() } else { format!("{line}  ·  {entry}") };
+        let candidate = if line.is_empty() {
+            entry.clone()
+        } else {
+            format!("{line}  ·  {entry}")
+        };
         if !line.is_empty() && fonts.measure(Weight::Regular, 14, &candidate) > RIGHT - MARGIN {
             lines.push(std::mem::replace(&mut line, entry));
         } else {
@@ -150,7 +214,15 @@ pub const LEGEND_LINE: f32 = 20.0;
 
 pub fn draw_legend(canvas: &mut Canvas, fonts: &Fonts, lines: &[String], top: f32) {
     for (i, line) in lines.iter().enumerate() {
-        fonts.draw(canvas, Weight::Regular, 14, MARGIN, top + 15.0 + i as f32 * LEGEND_LINE, palette::MUTED, line);
+        fonts.draw(
+            canvas,
+            Weight::Regular,
+            14,
+            MARGIN,
+            top + 15.0 + i as f32 * LEGEND_LINE,
+            palette::MUTED,
+            line,
+        );
     }
 }
 
@@ -170,10 +242,19 @@ fn seat_row_height(view: &View, i: usize) -> f32 {
 }
 
 pub fn seats_height(view: &View) -> f32 {
-    8.0 + (0..view.seats.len()).map(|i| seat_row_height(view, i)).sum::<f32>() + 8.0
+    8.0 + (0..view.seats.len())
+        .map(|i| seat_row_height(view, i))
+        .sum::<f32>()
+        + 8.0
 }
 
-pub fn draw_seats(canvas: &mut Canvas, fonts: &Fonts, sprites: &SpriteCache, view: &View, top: f32) {
+pub fn draw_seats(
+    canvas: &mut Canvas,
+    fonts: &Fonts,
+    sprites: &SpriteCache,
+    view: &View,
+    top: f32,
+) {
     canvas.fill_rect(MARGIN, top, RIGHT - MARGIN, 1.5, palette::STRAND, 1.0);
     let mut y = top + 8.0;
     for (i, seat) in view.seats.iter().enumerate() {
@@ -189,7 +270,11 @@ pub fn draw_seats(canvas: &mut Canvas, fonts: &Fonts, sprites: &SpriteCache, vie
         if winner {
             name.push_str(" ★");
         }
-        let ink: Rgb = if seat.eliminated { palette::MUTED } else { palette::INK };
+        let ink: Rgb = if seat.eliminated {
+            palette::MUTED
+        } else {
+            palette::INK
+        };
         let mut extra = String::new();
         if seat.eliminated {
             extra.push_str("  out");
@@ -203,21 +288,54 @@ pub fn draw_seats(canvas: &mut Canvas, fonts: &Fonts, sprites: &SpriteCache, vie
         let mut x = MARGIN + 28.0;
         x += fonts.draw(canvas, Weight::Bold, 17, x, y + 22.0, ink, &name);
         let extra = fonts.fit(Weight::Regular, 15, &extra, (LOST_X - 8.0 - x).max(0.0));
-        fonts.draw(canvas, Weight::Regular, 15, x, y + 22.0, palette::MUTED, &extra);
+        fonts.draw(
+            canvas,
+            Weight::Regular,
+            15,
+            x,
+            y + 22.0,
+            palette::MUTED,
+            &extra,
+        );
         if !seat.lost.is_empty() {
-            fonts.draw(canvas, Weight::Regular, 14, LOST_X, y + 21.0, palette::MUTED, "lost");
+            fonts.draw(
+                canvas,
+                Weight::Regular,
+                14,
+                LOST_X,
+                y + 21.0,
+                palette::MUTED,
+                "lost",
+            );
             for (k, glyph) in seat.lost.iter().enumerate() {
                 let (line, col) = (k / lost_per_line(), k % lost_per_line());
                 let cx = LOST_ICONS_X + col as f32 * LOST_STEP + LOST_STEP / 2.0;
                 let cy = y + 16.0 + line as f32 * LOST_STEP;
-                pieces::draw_icon(canvas, fonts, sprites, cx, cy, LOST_STEP - 2.0, glyph, colour);
+                pieces::draw_icon(
+                    canvas,
+                    fonts,
+                    sprites,
+                    cx,
+                    cy,
+                    LOST_STEP - 2.0,
+                    glyph,
+                    colour,
+                );
             }
         }
         let lost_lines = seat.lost.len().div_ceil(lost_per_line());
         let mut ny = y + (lost_lines as f32 * LOST_STEP + 4.0).max(36.0) + 12.0;
         for note in &seat.notes {
             let note = fonts.fit(Weight::Regular, 14, note, RIGHT - MARGIN - 28.0);
-            fonts.draw(canvas, Weight::Regular, 14, MARGIN + 28.0, ny, palette::MUTED, &note);
+            fonts.draw(
+                canvas,
+                Weight::Regular,
+                14,
+                MARGIN + 28.0,
+                ny,
+                palette::MUTED,
+                &note,
+            );
             ny += NOTE_LINE;
         }
         y += seat_row_height(view, i);

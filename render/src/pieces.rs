@@ -33,7 +33,15 @@ pub fn draw_icon(
             canvas.fill_circle(cx, cy, r, colour.fill, 1.0);
             canvas.stroke_circle(cx, cy, r, colour.outline, 1.0, (size / 24.0).max(1.5), None);
             let px = (size * 0.5).round().max(6.0) as u16;
-            fonts.draw_centred(canvas, Weight::Bold, px, cx, cy, colour.fill.contrast(), &glyph.letter.to_string());
+            fonts.draw_centred(
+                canvas,
+                Weight::Bold,
+                px,
+                cx,
+                cy,
+                colour.fill.contrast(),
+                &glyph.letter.to_string(),
+            );
         }
     }
 }
@@ -79,7 +87,14 @@ fn status_text(s: &StatusView) -> String {
 }
 
 /// Badges, hit points and the letter, drawn over the icon and the highlights.
-pub fn draw_overlays(canvas: &mut Canvas, fonts: &Fonts, spot: &Spot, piece: &PieceView, colour: SeatColour) {
+pub fn draw_overlays(
+    canvas: &mut Canvas,
+    fonts: &Fonts,
+    sprites: &SpriteCache,
+    spot: &Spot,
+    piece: &PieceView,
+    colour: SeatColour,
+) {
     let s = spot.size;
     let (left, right) = (spot.cx - s / 2.0, spot.cx + s / 2.0);
     let bottom = spot.cy + s / 2.0;
@@ -91,7 +106,11 @@ pub fn draw_overlays(canvas: &mut Canvas, fonts: &Fonts, spot: &Spot, piece: &Pi
         let h = (s * 0.15).clamp(7.0, 16.0);
         let w = s - 2.0 * inset - 2.0;
         let (x, y) = (left + inset + 1.0, bottom - inset - h);
-        let frac = if max > 0 { (hp as f32 / max as f32).clamp(0.0, 1.0) } else { 0.0 };
+        let frac = if max > 0 {
+            (hp as f32 / max as f32).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
         let fill = if frac > 0.5 {
             Rgb(0x1E, 0x7B, 0x4F)
         } else if frac > 0.25 {
@@ -108,36 +127,85 @@ pub fn draw_overlays(canvas: &mut Canvas, fonts: &Fonts, spot: &Spot, piece: &Pi
             }
         }
         let px = (h * 0.8).round().max(7.0) as u16;
-        fonts.draw_centred(canvas, Weight::Bold, px, x + w / 2.0, y + h / 2.0, palette::PAPER, &format!("{hp}/{max}"));
+        fonts.draw_centred(
+            canvas,
+            Weight::Bold,
+            px,
+            x + w / 2.0,
+            y + h / 2.0,
+            palette::PAPER,
+            &format!("{hp}/{max}"),
+        );
         badge_bottom = y - 1.0;
     }
 
     // The letter, in a disc of the seat's colour at the bottom right.
-    let r = (s * 0.13).clamp(6.0, 14.0);
+    let r = (s * 0.13).clamp(6.0, 14.0).round();
     let (bx, by) = (right - inset - r, badge_bottom - r);
-    canvas.fill_circle(bx, by, r, colour.fill, 1.0);
-    canvas.stroke_circle(bx, by, r, colour.outline, 1.0, (r / 7.0).max(1.0), None);
-    let px = (r * 1.35).round() as u16;
-    fonts.draw_centred(canvas, Weight::Bold, px, bx, by, colour.fill.contrast(), &piece.glyph.letter.to_string());
+    let d = (2.0 * r + 2.0) as u32;
+    let key = format!(
+        "letter {} {r} {:?} {:?}",
+        piece.glyph.letter, colour.fill, colour.outline
+    );
+    let badge = sprites.badge(key, || {
+        let mut c = Canvas::transparent(d, d)?;
+        let m = d as f32 / 2.0;
+        c.fill_circle(m, m, r, colour.fill, 1.0);
+        c.stroke_circle(m, m, r, colour.outline, 1.0, (r / 7.0).max(1.0), None);
+        let px = (r * 1.35).round() as u16;
+        fonts.draw_centred(
+            &mut c,
+            Weight::Bold,
+            px,
+            m,
+            m,
+            colour.fill.contrast(),
+            &piece.glyph.letter.to_string(),
+        );
+        Some(c.into_sprite())
+    });
+    if let Some(badge) = badge {
+        canvas.blit(
+            &badge,
+            (bx - d as f32 / 2.0).round() as i32,
+            (by - d as f32 / 2.0).round() as i32,
+        );
+    }
 
     // Status badges across the top, wrapping onto a second row if needed.
-    let h = (s * 0.2).clamp(10.0, 20.0);
+    let h = (s * 0.2).clamp(10.0, 20.0).round();
     let px = (h * 0.7).round() as u16;
     let pad = h * 0.25;
     let (mut x, mut y) = (left + inset, spot.cy - s / 2.0 + inset);
     for status in &piece.statuses {
         let text = status_text(status);
         let (_, bg) = status_code(status.kind);
-        let w = fonts.measure(Weight::Bold, px, &text) + 2.0 * pad;
+        let w = (fonts.measure(Weight::Bold, px, &text) + 2.0 * pad).ceil();
         if x + w > right - inset && x > left + inset {
             x = left + inset;
             y += h + 2.0;
         }
-        if let Some(p) = Canvas::rounded_rect(x, y, w, h, h / 2.5) {
-            canvas.fill_path(&p, bg, 1.0);
-            canvas.stroke_path(&p, palette::INK, 0.8, 1.0, None);
+        let key = format!("status {text} {h} {px}");
+        let badge = sprites.badge(key, || {
+            let mut c = Canvas::transparent(w as u32 + 2, h as u32 + 2)?;
+            if let Some(p) = Canvas::rounded_rect(1.0, 1.0, w, h, h / 2.5) {
+                c.fill_path(&p, bg, 1.0);
+                c.stroke_path(&p, palette::INK, 0.8, 1.0, None);
+            }
+            fonts.draw_centred(
+                &mut c,
+                Weight::Bold,
+                px,
+                1.0 + w / 2.0,
+                1.0 + h / 2.0,
+                bg.contrast(),
+                &text,
+            );
+            Some(c.into_sprite())
+        });
+        if let Some(badge) = badge {
+            canvas.blit(&badge, x.round() as i32 - 1, y.round() as i32 - 1);
         }
-        fonts.draw_centred(canvas, Weight::Bold, px, x + w / 2.0, y + h / 2.0, bg.contrast(), &text);
         x += w + 2.0;
     }
 }

@@ -19,16 +19,48 @@ macro_rules! icons {
 
 icons![
     // Tokar's Arcana and Undead Arcana
-    "imperial-warrior", "blue-knight", "wind-mage", "priest-of-the-winds", "alchemist",
-    "duelist", "battle-mage", "skeleton", "zombie", "mummy", "tomb-keeper", "dark-priest",
-    "necromancer", "ghoul", "ghost", "cultist", "wraith", "vampire", "lich",
+    "imperial-warrior",
+    "blue-knight",
+    "wind-mage",
+    "priest-of-the-winds",
+    "alchemist",
+    "duelist",
+    "battle-mage",
+    "skeleton",
+    "zombie",
+    "mummy",
+    "tomb-keeper",
+    "dark-priest",
+    "necromancer",
+    "ghoul",
+    "ghost",
+    "cultist",
+    "wraith",
+    "vampire",
+    "lich",
     // Magic Chess
-    "magic-king", "magic-wizard", "magic-fairy", "magic-frog", "magic-pawn",
+    "magic-king",
+    "magic-wizard",
+    "magic-fairy",
+    "magic-frog",
+    "magic-pawn",
     // Gladiator Chess
-    "gladiator-king", "gladiator-queen", "mounted-knight", "footman", "champion", "warrior",
-    "black-knight", "scout", "kings-knight", "squire",
+    "gladiator-king",
+    "gladiator-queen",
+    "mounted-knight",
+    "footman",
+    "champion",
+    "warrior",
+    "black-knight",
+    "scout",
+    "kings-knight",
+    "squire",
     // Arachne
-    "matron", "priestess", "arachne-wizard", "blademaster", "grunt",
+    "matron",
+    "priestess",
+    "arachne-wizard",
+    "blademaster",
+    "grunt",
 ];
 
 /// The SVG for a unit id, if it has one.
@@ -43,11 +75,16 @@ struct Shape {
 }
 
 type Tint = (u8, u8, u8, u8, u8, u8);
+type ShapeCache = Mutex<HashMap<(String, u16), Option<Arc<Shape>>>>;
+type SpriteMap = Mutex<HashMap<(String, u16, Tint), Option<Arc<Sprite>>>>;
+type BadgeMap = Mutex<HashMap<String, Option<Arc<Sprite>>>>;
 
 #[derive(Default)]
 pub struct SpriteCache {
-    shapes: Mutex<HashMap<(String, u16), Option<Arc<Shape>>>>,
-    tinted: Mutex<HashMap<(String, u16, Tint), Option<Arc<Sprite>>>>,
+    shapes: ShapeCache,
+    tinted: SpriteMap,
+    /// Letter discs and status badges, drawn once per look (`key` says it all).
+    badges: BadgeMap,
 }
 
 impl SpriteCache {
@@ -56,11 +93,36 @@ impl SpriteCache {
     pub fn piece(&self, unit: &str, size: u16, colour: SeatColour) -> Option<Arc<Sprite>> {
         let (f, o) = (colour.fill, colour.outline);
         let key = (unit.to_string(), size, (f.0, f.1, f.2, o.0, o.1, o.2));
-        if let Some(s) = self.tinted.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+        if let Some(s) = self
+            .tinted
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&key)
+        {
             return s.clone();
         }
-        let sprite = self.shape(unit, size).map(|shape| Arc::new(tint(&shape, colour)));
+        let sprite = self
+            .shape(unit, size)
+            .map(|shape| Arc::new(tint(&shape, colour)));
         self.tinted
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(key, sprite.clone());
+        sprite
+    }
+
+    /// A small picture named by `key`, drawn by `draw` the first time it is asked for.
+    pub fn badge(&self, key: String, draw: impl FnOnce() -> Option<Sprite>) -> Option<Arc<Sprite>> {
+        if let Some(s) = self
+            .badges
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&key)
+        {
+            return s.clone();
+        }
+        let sprite = draw().map(Arc::new);
+        self.badges
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .insert(key, sprite.clone());
@@ -69,10 +131,17 @@ impl SpriteCache {
 
     fn shape(&self, unit: &str, size: u16) -> Option<Arc<Shape>> {
         let key = (unit.to_string(), size);
-        if let Some(s) = self.shapes.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+        if let Some(s) = self
+            .shapes
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&key)
+        {
             return s.clone();
         }
-        let shape = icon_svg(unit).and_then(|svg| rasterise(svg, size)).map(Arc::new);
+        let shape = icon_svg(unit)
+            .and_then(|svg| rasterise(svg, size))
+            .map(Arc::new);
         self.shapes
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -105,8 +174,16 @@ fn rasterise(svg: &[u8], size: u16) -> Option<Shape> {
     }
     let outline = dilate(&fill, n, radius);
     Some(Shape {
-        fill: AlphaMask { width: n, height: n, alpha: fill },
-        outline: AlphaMask { width: n, height: n, alpha: outline },
+        fill: AlphaMask {
+            width: n,
+            height: n,
+            alpha: fill,
+        },
+        outline: AlphaMask {
+            width: n,
+            height: n,
+            alpha: outline,
+        },
     })
 }
 
@@ -165,13 +242,45 @@ mod tests {
 
     /// Every unit id the games use.
     const UNITS: [&str; 39] = [
-        "imperial-warrior", "blue-knight", "wind-mage", "priest-of-the-winds", "alchemist",
-        "duelist", "battle-mage", "skeleton", "zombie", "mummy", "tomb-keeper", "dark-priest",
-        "necromancer", "ghoul", "ghost", "cultist", "wraith", "vampire", "lich", "magic-king",
-        "magic-wizard", "magic-fairy", "magic-frog", "magic-pawn", "gladiator-king",
-        "gladiator-queen", "mounted-knight", "footman", "champion", "warrior", "black-knight",
-        "scout", "kings-knight", "squire", "matron", "priestess", "arachne-wizard",
-        "blademaster", "grunt",
+        "imperial-warrior",
+        "blue-knight",
+        "wind-mage",
+        "priest-of-the-winds",
+        "alchemist",
+        "duelist",
+        "battle-mage",
+        "skeleton",
+        "zombie",
+        "mummy",
+        "tomb-keeper",
+        "dark-priest",
+        "necromancer",
+        "ghoul",
+        "ghost",
+        "cultist",
+        "wraith",
+        "vampire",
+        "lich",
+        "magic-king",
+        "magic-wizard",
+        "magic-fairy",
+        "magic-frog",
+        "magic-pawn",
+        "gladiator-king",
+        "gladiator-queen",
+        "mounted-knight",
+        "footman",
+        "champion",
+        "warrior",
+        "black-knight",
+        "scout",
+        "kings-knight",
+        "squire",
+        "matron",
+        "priestess",
+        "arachne-wizard",
+        "blademaster",
+        "grunt",
     ];
 
     #[test]
@@ -180,7 +289,8 @@ mod tests {
         let mut thin = Vec::new();
         for unit in UNITS {
             let svg = icon_svg(unit).unwrap_or_else(|| panic!("no icon for {unit}"));
-            let shape = rasterise(svg, 64).unwrap_or_else(|| panic!("icon for {unit} draws nothing"));
+            let shape =
+                rasterise(svg, 64).unwrap_or_else(|| panic!("icon for {unit} draws nothing"));
             let covered = shape.fill.alpha.iter().filter(|&&a| a > 128).count();
             if covered <= 64 * 64 / 10 {
                 thin.push(format!("{unit} ({covered} pixels)"));

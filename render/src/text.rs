@@ -1,6 +1,10 @@
 //! Labels in DejaVu Sans (embedded), rasterised once per character and size and
 //! blended as coverage masks.
 
+// Drawing calls take a position, a size, a colour and what to draw: spelled out
+// at each call rather than bundled into one-use structs.
+#![allow(clippy::too_many_arguments)]
+
 use crate::canvas::{AlphaMask, Canvas};
 use crate::palette::Rgb;
 use ab_glyph::{Font, FontRef, PxScale, ScaleFont};
@@ -50,7 +54,12 @@ impl Fonts {
 
     fn glyph(&self, weight: Weight, c: char, px: u16) -> Arc<GlyphImage> {
         let key = (weight, c, px);
-        if let Some(g) = self.cache.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+        if let Some(g) = self
+            .cache
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&key)
+        {
             return g.clone();
         }
         let font = self.font(weight);
@@ -69,14 +78,22 @@ impl Fonts {
                     }
                 });
                 GlyphImage {
-                    mask: AlphaMask { width: w, height: h, alpha },
+                    mask: AlphaMask {
+                        width: w,
+                        height: h,
+                        alpha,
+                    },
                     left: b.min.x as i32,
                     top: b.min.y as i32,
                     advance,
                 }
             }
             None => GlyphImage {
-                mask: AlphaMask { width: 0, height: 0, alpha: Vec::new() },
+                mask: AlphaMask {
+                    width: 0,
+                    height: 0,
+                    alpha: Vec::new(),
+                },
                 left: 0,
                 top: 0,
                 advance,
@@ -92,7 +109,9 @@ impl Fonts {
 
     /// Width of `text` in pixels.
     pub fn measure(&self, weight: Weight, px: u16, text: &str) -> f32 {
-        text.chars().map(|c| self.glyph(weight, c, px).advance).sum()
+        text.chars()
+            .map(|c| self.glyph(weight, c, px).advance)
+            .sum()
     }
 
     /// Distance from the baseline to the top of capitals, for centring text vertically.
@@ -102,18 +121,41 @@ impl Fonts {
     }
 
     /// Draws `text` with its baseline's left end at (x, y); returns the width.
-    pub fn draw(&self, canvas: &mut Canvas, weight: Weight, px: u16, x: f32, y: f32, colour: Rgb, text: &str) -> f32 {
+    pub fn draw(
+        &self,
+        canvas: &mut Canvas,
+        weight: Weight,
+        px: u16,
+        x: f32,
+        y: f32,
+        colour: Rgb,
+        text: &str,
+    ) -> f32 {
         let mut pen = x;
         for c in text.chars() {
             let g = self.glyph(weight, c, px);
-            canvas.blend_mask(&g.mask, pen.round() as i32 + g.left, y.round() as i32 + g.top, colour);
+            canvas.blend_mask(
+                &g.mask,
+                pen.round() as i32 + g.left,
+                y.round() as i32 + g.top,
+                colour,
+            );
             pen += g.advance;
         }
         pen - x
     }
 
     /// Draws `text` centred on (cx, cy).
-    pub fn draw_centred(&self, canvas: &mut Canvas, weight: Weight, px: u16, cx: f32, cy: f32, colour: Rgb, text: &str) {
+    pub fn draw_centred(
+        &self,
+        canvas: &mut Canvas,
+        weight: Weight,
+        px: u16,
+        cx: f32,
+        cy: f32,
+        colour: Rgb,
+        text: &str,
+    ) {
         let w = self.measure(weight, px, text);
         let h = self.cap_height(weight, px);
         self.draw(canvas, weight, px, cx - w / 2.0, cy + h / 2.0, colour, text);

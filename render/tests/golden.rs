@@ -27,9 +27,17 @@ fn decode(png_bytes: &[u8]) -> Image {
     let mut reader = decoder.read_info().expect("a PNG header");
     let mut buf = vec![0; reader.output_buffer_size().expect("a size")];
     let info = reader.next_frame(&mut buf).expect("a PNG frame");
-    assert_eq!(info.color_type, png::ColorType::Rgb, "pictures are 8-bit RGB");
+    assert_eq!(
+        info.color_type,
+        png::ColorType::Rgb,
+        "pictures are 8-bit RGB"
+    );
     buf.truncate(info.buffer_size());
-    Image { width: info.width, height: info.height, rgb: buf }
+    Image {
+        width: info.width,
+        height: info.height,
+        rgb: buf,
+    }
 }
 
 fn encode(img: &Image) -> Vec<u8> {
@@ -44,11 +52,14 @@ fn encode(img: &Image) -> Vec<u8> {
 }
 
 fn dir(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests").join(name)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join(name)
 }
 
 /// Compares `actual` with the golden picture `name`; returns why they differ.
-fn compare(name: &str, actual_png: &[u8]) -> Result<(), String> {
+/// Failure pictures are written under the name `out`.
+fn compare(name: &str, out: &str, actual_png: &[u8]) -> Result<(), String> {
     let golden_path = dir("golden").join(format!("{name}.png"));
     if std::env::var_os("TOKAR_BLESS").is_some() {
         std::fs::create_dir_all(dir("golden")).expect("golden folder");
@@ -56,13 +67,16 @@ fn compare(name: &str, actual_png: &[u8]) -> Result<(), String> {
         return Ok(());
     }
     let golden_png = std::fs::read(&golden_path).map_err(|e| {
-        format!("{name}: no golden picture at {} ({e}); run with TOKAR_BLESS=1", golden_path.display())
+        format!(
+            "{name}: no golden picture at {} ({e}); run with TOKAR_BLESS=1",
+            golden_path.display()
+        )
     })?;
     let (golden, actual) = (decode(&golden_png), decode(actual_png));
     let failures = dir("failures");
     if (golden.width, golden.height) != (actual.width, actual.height) {
         std::fs::create_dir_all(&failures).expect("failures folder");
-        std::fs::write(failures.join(format!("{name}.actual.png")), actual_png).expect("write");
+        std::fs::write(failures.join(format!("{out}.actual.png")), actual_png).expect("write");
         return Err(format!(
             "{name}: size {}x{} differs from the golden {}x{}",
             actual.width, actual.height, golden.width, golden.height
@@ -71,7 +85,10 @@ fn compare(name: &str, actual_png: &[u8]) -> Result<(), String> {
     let mut diff = Vec::with_capacity(golden.rgb.len());
     let mut differing = 0usize;
     for (g, a) in golden.rgb.chunks_exact(3).zip(actual.rgb.chunks_exact(3)) {
-        let off = g.iter().zip(a).any(|(x, y)| x.abs_diff(*y) > CHANNEL_TOLERANCE);
+        let off = g
+            .iter()
+            .zip(a)
+            .any(|(x, y)| x.abs_diff(*y) > CHANNEL_TOLERANCE);
         if off {
             differing += 1;
             diff.extend_from_slice(&[255, 0, 0]);
@@ -82,11 +99,15 @@ fn compare(name: &str, actual_png: &[u8]) -> Result<(), String> {
     let pixels = (golden.width * golden.height) as usize;
     if differing as f64 > MAX_DIFFERING * pixels as f64 {
         std::fs::create_dir_all(&failures).expect("failures folder");
-        std::fs::write(failures.join(format!("{name}.actual.png")), actual_png).expect("write");
-        let diff_img = Image { width: golden.width, height: golden.height, rgb: diff };
-        std::fs::write(failures.join(format!("{name}.diff.png")), encode(&diff_img)).expect("write");
+        std::fs::write(failures.join(format!("{out}.actual.png")), actual_png).expect("write");
+        let diff_img = Image {
+            width: golden.width,
+            height: golden.height,
+            rgb: diff,
+        };
+        std::fs::write(failures.join(format!("{out}.diff.png")), encode(&diff_img)).expect("write");
         return Err(format!(
-            "{name}: {differing} of {pixels} pixels differ; see tests/failures/{name}.diff.png"
+            "{name}: {differing} of {pixels} pixels differ; see tests/failures/{out}.diff.png"
         ));
     }
     Ok(())
@@ -97,8 +118,10 @@ fn hand_built_positions_match_their_golden_pictures() {
     let renderer = Renderer::new();
     let mut errors = Vec::new();
     for (name, view, highlights) in samples::all() {
-        let png = renderer.render(&view, &highlights).unwrap_or_else(|e| panic!("{name}: {e}"));
-        if let Err(e) = compare(name, &png) {
+        let png = renderer
+            .render(&view, &highlights)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        if let Err(e) = compare(name, name, &png) {
             errors.push(e);
         }
     }
@@ -115,10 +138,10 @@ fn the_comparison_catches_a_changed_picture() {
     let (mut view, highlights) = samples::arcana_start();
     view.pieces[0].cell = samples::cell(&view.board, "d4");
     let png = renderer.render(&view, &highlights).expect("renders");
-    let err = compare("arcana_start", &png).expect_err("a moved piece is noticed");
+    let err = compare("arcana_start", "moved_piece", &png).expect_err("a moved piece is noticed");
     assert!(err.contains("pixels differ"), "{err}");
-    let _ = std::fs::remove_file(dir("failures").join("arcana_start.actual.png"));
-    let _ = std::fs::remove_file(dir("failures").join("arcana_start.diff.png"));
+    let _ = std::fs::remove_file(dir("failures").join("moved_piece.actual.png"));
+    let _ = std::fs::remove_file(dir("failures").join("moved_piece.diff.png"));
 }
 
 #[test]

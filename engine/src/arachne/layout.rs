@@ -127,7 +127,7 @@ impl WebLayout {
     /// The setup built from this layout; an error names what is inconsistent.
     pub fn setup(&self) -> Result<Setup, String> {
         let board = self.board();
-        if self.spokes % 2 != 0 || self.spokes < 4 {
+        if self.spokes & 1 != 0 || self.spokes < 4 {
             return Err("the web needs an even number of spokes, at least 4".into());
         }
         let turn = |seat: Seat, spoke: u8| {

@@ -526,16 +526,19 @@ impl Arachne {
             self.last_dice = Some((me, vec![a_die, d_die]));
             ok
         };
-        event = event.mark(at, Mark::Affected);
         let mut now = at;
         if success {
-            event = event.mark(target, Mark::Hit);
             self.squares[target.index()] = None;
             self.lost[victim.seat.index()].push(victim.kind);
             if follow {
                 self.squares[target.index()] = self.squares[at.index()].take();
                 now = target;
-                event = event.mark(at, Mark::From).mark(target, Mark::To);
+                event = event
+                    .mark(at, Mark::From)
+                    .mark(target, Mark::Hit)
+                    .mark(target, Mark::To);
+            } else {
+                event = event.mark(at, Mark::Affected).mark(target, Mark::Hit);
             }
             if victim.kind == Kind::Matron {
                 self.outcome = Outcome::Won {
@@ -543,6 +546,8 @@ impl Arachne {
                     reason: format!("{} captured the {} Matron", colour(me), colour(victim.seat)),
                 };
             }
+        } else {
+            event = event.mark(at, Mark::Affected).mark(target, Mark::Affected);
         }
         events.push(event);
         (success, now)
@@ -793,6 +798,31 @@ impl Game for Arachne {
             colour(seat),
             colour(other(seat))
         ))]
+    }
+
+    /// Material weighted by what the pieces can do (Priestess 9, Wizard 5,
+    /// Blademaster 4, Grunt 1; the Matron is the game itself), sharpened by
+    /// cubes as the shared default is, so that a Priestess up reads clearly.
+    fn heuristic(&self, seat: Seat) -> f32 {
+        match &self.outcome {
+            Outcome::Won { winners, .. } => return if winners.contains(&seat) { 1.0 } else { 0.0 },
+            Outcome::Drawn { .. } => return 0.5,
+            Outcome::Ongoing => {}
+        }
+        let weight = |k: Kind| match k {
+            Kind::Matron => 0.0,
+            Kind::Priestess => 9.0,
+            Kind::Wizard => 5.0,
+            Kind::Blademaster => 4.0,
+            Kind::Grunt => 1.0,
+        };
+        let material = |s: Seat| -> f64 { self.pieces_of(s).map(|(_, p)| weight(p.kind)).sum() };
+        let (mine, theirs) = (material(seat).powi(3), material(other(seat)).powi(3));
+        if mine + theirs <= 0.0 {
+            0.5
+        } else {
+            (mine / (mine + theirs)) as f32
+        }
     }
 
     fn redeal(&self, _seat: Seat, seed: u64) -> Arachne {

@@ -82,7 +82,11 @@ impl Arachne {
 
     /// Reads an action's shape; legality is checked by the caller.
     pub(crate) fn read_action(&self, text: &str) -> Result<Action, ActionError> {
-        let t = text.trim().to_ascii_lowercase();
+        let mut t = text.trim().to_ascii_lowercase();
+        // "e3 - e2" reads as "e3-e2".
+        while t.contains(" -") || t.contains("- ") {
+            t = t.replace(" -", "-").replace("- ", "-");
+        }
         if t.is_empty() {
             return Err(ActionError::Syntax(HELP.into()));
         }

@@ -291,8 +291,17 @@ impl Variant for Arcana {
 
     fn setup(options: &Options, seed: u64) -> Result<Self, SetupError> {
         for key in options.keys() {
-            let base = key.split('.').next().unwrap_or("");
-            if !OPTIONS.iter().any(|o| o.name == base) {
+            let (base, suffix) = match key.split_once('.') {
+                Some((b, s)) => (b, Some(s)),
+                None => (key.as_str(), None),
+            };
+            let spec = OPTIONS.iter().find(|o| o.name == base);
+            let seat_ok = match (spec, suffix) {
+                (Some(o), Some(s)) => o.per_seat && (s == "0" || s == "1"),
+                (Some(_), None) => true,
+                (None, _) => false,
+            };
+            if !seat_ok {
                 return Err(setup_error(format!(
                     "Arcana has no option '{key}' (options: army, first, check)."
                 )));

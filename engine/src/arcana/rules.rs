@@ -21,7 +21,7 @@ Notation: `e2-e3` move, `e2xe3` kill without moving, `d1-d4xe5` move then kill, 
 
 Undead Arcana: see /rules arcana undead-arcana.
 
-Unit cards: /rules arcana <unit> (for example: blue-knight, mummy, ghoul). The numbered rulings (R1..., U1...) are in the project's engine/rules/arcana.md.";
+Unit cards: /rules arcana <unit> (for example: blue-knight, mummy, ghoul). The numbered rulings (R1..., U1...): /rules arcana rulings.";
 
 const UNDEAD_ARCANA: &str = "\
 Undead Arcana: an Undead army picks, rank by rank, one of two units; either side may field the Human army or any Undead army.
@@ -31,7 +31,70 @@ Under Undead Arcana's rules: buried models (Ghoul, Vampire on a white square, th
 Loss: besides losing the General, a side loses when its turn begins with its General threatened (the enemy could kill or bury him with one action) and no move of his own takes him to a square that is not threatened. This holds for both sides whenever either army plays by Undead Arcana's rules.
 Notation: `scare a1`, `control b1>c2`, `swing c1`, `d1xe2-d2` (Vampire: kill, then move), `enslave e1>e2=blue-knight`, `bury a2`, `bury skeleton`, and `decline` to refuse a Vampire's extra turn.";
 
-/// The overview, or one unit's card.
+/// The rules page of the project, whose numbered rulings `/rules arcana
+/// rulings` lists (one source for players and developers).
+const RULES_PAGE: &str = include_str!("../../rules/arcana.md");
+
+/// The rulings' paragraphs: (number, headline, whole text without markup).
+fn ruling_paragraphs() -> Vec<(u32, String, String)> {
+    ruling_paragraphs_of('R')
+}
+
+/// The paragraphs of the rulings numbered with `letter` (R: Tokar's Arcana,
+/// U: Undead Arcana).
+fn ruling_paragraphs_of(letter: char) -> Vec<(u32, String, String)> {
+    let mut out = Vec::new();
+    let prefix = format!("**{letter}");
+    for para in RULES_PAGE.split("\n\n") {
+        let Some(rest) = para.trim_start().strip_prefix(prefix.as_str()) else {
+            continue;
+        };
+        let flat = rest.split_whitespace().collect::<Vec<_>>().join(" ");
+        let Some((head, body)) = flat.split_once("**") else {
+            continue;
+        };
+        let Some((number, _)) = head.split_once('.') else {
+            continue;
+        };
+        let Ok(n) = number.parse::<u32>() else {
+            continue;
+        };
+        let text = format!("{letter}{head}{body}").replace('`', "");
+        out.push((n, format!("{letter}{head}"), text));
+    }
+    out
+}
+
+/// The headline of every ruling, and how to read one in full.
+fn rulings() -> String {
+    let mut out =
+        String::from("Arcana rulings, where the rule text is silent or ambiguous (/rules arcana r7 shows one in full):\n");
+    for (_, head, _) in ruling_paragraphs() {
+        out.push_str(&head);
+        out.push('\n');
+    }
+    out.push_str("Undead Arcana (/rules arcana u3 shows one in full):\n");
+    for (_, head, _) in ruling_paragraphs_of('U') {
+        out.push_str(&head);
+        out.push('\n');
+    }
+    out
+}
+
+/// One ruling in full: "r7", "R7".
+fn ruling(topic: &str) -> Option<String> {
+    let letter = topic.chars().next()?.to_ascii_uppercase();
+    if letter != 'R' && letter != 'U' {
+        return None;
+    }
+    let n: u32 = topic[1..].parse().ok()?;
+    ruling_paragraphs_of(letter)
+        .into_iter()
+        .find(|(m, _, _)| *m == n)
+        .map(|(_, _, text)| text)
+}
+
+/// The overview, the rulings, or one unit's card.
 pub fn rules(topic: Option<&str>) -> Result<String, String> {
     match topic.map(str::trim).filter(|t| !t.is_empty()) {
         None => Ok(OVERVIEW.to_string()),
@@ -49,10 +112,14 @@ pub fn rules(topic: Option<&str>) -> Result<String, String> {
         {
             Ok(UNDEAD_ARCANA.to_string())
         }
-        Some(t) => match Unit::parse(t) {
-            Some(u) => Ok(u.card().to_string()),
-            None => Err(format!(
-                "No Arcana unit is called '{t}'. Units: {}.",
+        Some(t) if t.eq_ignore_ascii_case("rulings") => Ok(rulings()),
+        Some(t) => match (ruling(t), Unit::parse(t)) {
+            (Some(text), _) => Ok(text),
+            (None, Some(u)) => Ok(u.card().to_string()),
+            (None, None) => Err(format!(
+                "No Arcana unit or topic is called '{t}'. Topics: rulings, undead-arcana, r1 to r{}, u1 to u{}; units: {}.",
+                ruling_paragraphs().len(),
+                ruling_paragraphs_of('U').len(),
                 Unit::ALL
                     .iter()
                     .map(|u| u.id())

@@ -349,6 +349,68 @@ impl Game for Gladiator {
         vec![Event::new(text)]
     }
 
+    /// A commander whose player is away past the deadline loses that move,
+    /// as if overridden (R25); the King's move can be passed over too.
+    fn skip(&mut self, seat: Seat) -> Result<Vec<Event>, ActionError> {
+        if self.outcome.is_over() {
+            return Err(ActionError::GameOver);
+        }
+        if seat != self.seat_to_move() {
+            return Err(ActionError::NotYourTurn(format!(
+                "Only the commander to move can be passed over; it is the {}'s move.",
+                self.seat_name(self.seat_to_move())
+            )));
+        }
+        let mut events = vec![Event::new(format!(
+            "The {}'s move is passed over.",
+            self.seat_name(seat)
+        ))];
+        self.slot += 1;
+        self.begin_slot(&mut events);
+        Ok(events)
+    }
+
+    /// Material by rough strength, scaled by hit points; a held Queen weighs
+    /// on her team more as her five turns run out; frozen pieces count for
+    /// nobody while they are off the board.
+    fn heuristic(&self, seat: Seat) -> f32 {
+        if let Some(r) = match &self.outcome {
+            Outcome::Ongoing => None,
+            Outcome::Won { winners, .. } => Some(if winners.contains(&seat) { 1.0 } else { 0.0 }),
+            Outcome::Drawn { .. } => Some(0.5),
+        } {
+            return r;
+        }
+        let worth = |k: Kind| match k {
+            Kind::King => 3.0,
+            Kind::Queen => 6.0,
+            Kind::Footman | Kind::Squire => 1.0,
+            Kind::Warrior => 2.0,
+            Kind::MountedKnight | Kind::Scout => 3.0,
+            Kind::Champion | Kind::BlackKnight | Kind::KingsKnight => 4.0,
+        };
+        let mut score = [1.0f64; 2];
+        for (_, p) in self.pieces() {
+            let health = if p.kind == Kind::Queen {
+                1.0
+            } else {
+                0.5 + 0.5 * p.hp as f64 / p.kind.max_hp() as f64
+            };
+            score[p.team.index()] += worth(p.kind) * health;
+        }
+        for team in [Team::White, Team::Black] {
+            if let Some(c) = self.captive[team.index()] {
+                score[team.other().index()] += 2.0 * c.held as f64;
+            }
+            if self.in_check(team) {
+                score[team.index()] -= 1.0;
+            }
+        }
+        let me = team_of(seat).index();
+        let (a, b) = (score[me].max(0.1).powi(3), score[1 - me].max(0.1).powi(3));
+        (a / (a + b)) as f32
+    }
+
     /// Nothing is hidden but the future dice: a fresh generator is the whole guess.
     fn redeal(&self, _seat: Seat, seed: u64) -> Gladiator {
         let mut copy = self.clone();

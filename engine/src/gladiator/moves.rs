@@ -337,17 +337,34 @@ impl Gladiator {
         out
     }
 
+    /// What safety checks need about the moving team, computed once per list.
+    pub(crate) fn safety_context(&self, team: Team) -> Safety {
+        let guarded = self.guarded(team);
+        let king = if guarded {
+            self.find(team, Kind::King)
+        } else {
+            None
+        };
+        Safety {
+            king,
+            in_check: king.is_some() && self.in_check(team),
+            champions: self
+                .pieces()
+                .filter(|(_, p)| p.team != team && p.kind == Kind::Champion)
+                .map(|(c, _)| c)
+                .collect(),
+        }
+    }
+
     /// A move may not leave its team's guarded King in check, whatever the
     /// dice then say (R6).
-    fn safe(&self, action: &Action, p: &Piece, effect: Effect) -> bool {
+    fn safe(&self, action: &Action, p: &Piece, effect: Effect, ctx: &Safety) -> bool {
         let team = p.team;
-        if !self.guarded(team) {
-            return true;
-        }
-        let Some(k) = self.find(team, Kind::King) else {
+        let Some(k) = ctx.king else {
             return true;
         };
         if p.kind != Kind::King
+            && !ctx.in_check
             && matches!(
                 effect,
                 Effect::Move
@@ -356,8 +373,7 @@ impl Gladiator {
                     }
             )
             && !(p.kind == Kind::Queen && self.frozen[team.index()].is_some())
-            && !self.may_expose(action.from, k, team)
-            && !self.in_check(team)
+            && !may_expose(action.from, k, &ctx.champions)
         {
             // Vacating a square off every line to the King, with no enemy
             // Champion near him, cannot uncover a check.
@@ -374,26 +390,6 @@ impl Gladiator {
             let mut sim = self.clone();
             sim.resolve(Seat(0), action, effect, Some(fight), &mut Vec::new());
             !sim.in_check(team)
-        })
-    }
-
-    /// Leaving `from` might open a line or a Champion's path onto the King at `k`.
-    fn may_expose(&self, from: Cell, k: Cell, team: Team) -> bool {
-        let (f, r) = xy(from);
-        let (kf, kr) = xy(k);
-        if f == kf || r == kr || (f - kf).abs() == (r - kr).abs() {
-            return true;
-        }
-        self.pieces().any(|(c, p)| {
-            p.team != team && p.kind == Kind::Champion && {
-                let (cf, cr) = xy(c);
-                let d = (cf - kf).abs() + (cr - kr).abs();
-                (d == 3 || d == 5)
-                    && (f - cf.min(kf)) >= 0
-                    && (f - cf.max(kf)) <= 0
-                    && (r - cr.min(kr)) >= 0
-                    && (r - cr.max(kr)) <= 0
-            }
         })
     }
 
@@ -477,6 +473,7 @@ impl Gladiator {
         f: &mut dyn FnMut(Action) -> bool,
     ) {
         let team = self.team;
+        let ctx = self.safety_context(team);
         for (from, p) in self.pieces() {
             if p.team != team || self.moved.contains(&p.id) {
                 continue;
@@ -494,7 +491,7 @@ impl Gladiator {
                     promote: None,
                     by_king,
                 };
-                if !self.safe(&action, &p, effect) {
+                if !self.safe(&action, &p, effect, &ctx) {
                     continue;
                 }
                 let options = if Self::reaches_far_side(&p, to) {
@@ -602,7 +599,7 @@ impl Gladiator {
         let effect = self
             .effect(a.from, &p, a.to)
             .map_err(ActionError::Illegal)?;
-        if !self.safe(a, &p, effect) {
+        if !self.safe(a, &p, effect, &self.safety_context(p.team)) {
             return illegal(if self.in_check(p.team) {
                 format!(
                     "The {} King is in check, and this move does not surely end it.",
@@ -699,6 +696,31 @@ impl Gladiator {
         }
         None
     }
+}
+
+/// What [`Gladiator::safe`] needs to know about the moving team.
+pub(crate) struct Safety {
+    /// The King, if he is guarded (only then can he be in check).
+    king: Option<Cell>,
+    in_check: bool,
+    /// Enemy Champions, whose bent paths a vacated square may open.
+    champions: Vec<Cell>,
+}
+
+/// Leaving `from` might open a line or a Champion's path onto the King at `k`.
+fn may_expose(from: Cell, k: Cell, champions: &[Cell]) -> bool {
+    let (f, r) = xy(from);
+    let (kf, kr) = xy(k);
+    if f == kf || r == kr || (f - kf).abs() == (r - kr).abs() {
+        return true;
+    }
+    champions.iter().any(|&c| {
+        let (cf, cr) = xy(c);
+        let d = (cf - kf).abs() + (cr - kr).abs();
+        (d == 3 || d == 5)
+            && (cf.min(kf)..=cf.max(kf)).contains(&f)
+            && (cr.min(kr)..=cr.max(kr)).contains(&r)
+    })
 }
 
 /// How a kind moves, in words, for refusals.

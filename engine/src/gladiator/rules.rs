@@ -83,7 +83,7 @@ King in check whatever the dice say; a team in check must end it with its curren
 may override to do so). If it cannot, the King is checkmated and his team loses.";
 
 const RULINGS: &str = "\
-The rulings where the text is unclear are numbered R1-R16 on the rules page of the project \
+The rulings where the text is unclear are numbered R1-R25 on the rules page of the project \
 (engine/rules/gladiator.md): the Mounted Lancer is the King's Knight; a failed attacker stays; an \
 attack is the piece's move; the hold counts the captive Queen's team's turns; and so on.";
 

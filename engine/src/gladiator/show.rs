@@ -62,6 +62,13 @@ pub fn view(g: &Gladiator, viewer: Viewer) -> View {
             }
             match commander {
                 Commander::Queen => {
+                    if let Some(f) = g.frozen_by(team) {
+                        notes.push(format!(
+                            "Holds the {} frozen on {}",
+                            f.piece.full_name(),
+                            name(f.cell)
+                        ));
+                    }
                     if let Some(c) = g.captive(team) {
                         let by = g
                             .pieces()

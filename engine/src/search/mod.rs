@@ -56,6 +56,8 @@ impl Level {
                 exploration: 1.0,
                 prior: Prior::None,
                 prior_weight: 0.0,
+                widening: 0.0,
+                win_check: false,
             },
             // Scores each new leaf with the heuristic directly: on a
             // Breakthrough test game this beat the one-ply greedy player 40
@@ -67,6 +69,8 @@ impl Level {
                 exploration: 0.2,
                 prior: Prior::Events,
                 prior_weight: 0.0,
+                widening: 0.0,
+                win_check: false,
             },
             // The caller's budget bounds the work; the cap only bounds the
             // tree's memory (a node per iteration).
@@ -138,6 +142,14 @@ pub struct Settings {
     /// (progressive bias: `weight * prior / (visits + 1)`); 0 uses the prior
     /// only to order the untried moves.
     pub prior_weight: f32,
+    /// Progressive widening: a node visited `n` times tries at most
+    /// `widening * sqrt(n)` (at least 2) of its moves, the best by prior
+    /// first, so that few iterations still look at the likely moves more than
+    /// once; 0 tries every move before revisiting any.
+    pub widening: f32,
+    /// On reaching a new leaf, look for a move of a seat to act that wins at
+    /// once in this guess, and if there is one, score the leaf as played.
+    pub win_check: bool,
 }
 
 /// How much work one decision may take. The search checks `should_stop`

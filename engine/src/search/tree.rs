@@ -4,7 +4,7 @@
 
 use super::reward::{result, Rewards};
 use super::{players, Playout, Prior, Settings};
-use crate::event::Mark;
+use crate::event::{Event, Mark};
 use crate::game::Game;
 use crate::rng::Rng;
 use crate::seat::Seat;
@@ -29,6 +29,8 @@ struct Edge<A> {
 /// listed them at the first visit (moves legal only in later guesses follow).
 struct Node<A> {
     edges: Vec<Edge<A>>,
+    /// Iterations that passed through this node and chose among its edges.
+    visits: u32,
 }
 
 /// Finds `(seat, action)` among `edges`, trying index `hint` first: games list
@@ -53,7 +55,10 @@ impl<G: Game> Search<G> {
         Search {
             root_seat,
             settings,
-            nodes: vec![Node { edges: Vec::new() }],
+            nodes: vec![Node {
+                edges: Vec::new(),
+                visits: 0,
+            }],
         }
     }
 
@@ -77,21 +82,7 @@ impl<G: Game> Search<G> {
             for (i, (seat, action)) in moves.into_iter().enumerate() {
                 let e = match find(&self.nodes[node].edges, i, seat, &action) {
                     Some(e) => e,
-                    None => {
-                        let prior = self.prior(&state, seat, &action);
-                        let edges = &mut self.nodes[node].edges;
-                        edges.push(Edge {
-                            seat,
-                            action,
-                            child: None,
-                            visits: 0,
-                            available: 0,
-                            reward: 0.0,
-                            prior,
-                            broken: false,
-                        });
-                        edges.len() - 1
-                    }
+                    None => self.add_edge(node, &state, seat, action).0,
                 };
                 let edge = &mut self.nodes[node].edges[e];
                 if !edge.broken {
@@ -102,14 +93,12 @@ impl<G: Game> Search<G> {
             if matched.is_empty() {
                 break;
             }
+            self.nodes[node].visits += 1;
             let edges = &self.nodes[node].edges;
-            let untried: Vec<usize> = matched
-                .iter()
-                .copied()
-                .filter(|&e| edges[e].child.is_none())
-                .collect();
-            let pick = if untried.is_empty() {
-                self.select(node, &matched)
+            let (tried, untried): (Vec<usize>, Vec<usize>) =
+                matched.iter().partition(|&&e| edges[e].child.is_some());
+            let pick = if untried.is_empty() || tried.len() >= self.width(node) {
+                self.select(node, &tried)
             } else {
                 self.pick_untried(node, &untried, rng)
             };
@@ -125,8 +114,14 @@ impl<G: Game> Search<G> {
                 Some(child) => node = child,
                 None => {
                     let child = self.nodes.len();
-                    self.nodes.push(Node { edges: Vec::new() });
+                    self.nodes.push(Node {
+                        edges: Vec::new(),
+                        visits: 0,
+                    });
                     self.nodes[node].edges[pick].child = Some(child);
+                    if self.settings.win_check {
+                        self.win_check(child, &mut state);
+                    }
                     break;
                 }
             }
@@ -138,6 +133,16 @@ impl<G: Game> Search<G> {
             edge.visits += 1;
             edge.reward += rewards.of(edge.seat) as f64;
         }
+    }
+
+    /// How many edges of `node` may be tried by now (progressive widening):
+    /// `widening * sqrt(visits)`, at least 2; unlimited when widening is 0.
+    fn width(&self, node: usize) -> usize {
+        let w = self.settings.widening;
+        if w <= 0.0 {
+            return usize::MAX;
+        }
+        ((w * (self.nodes[node].visits as f32).sqrt()).ceil() as usize).max(2)
     }
 
     /// UCB1 over the edges legal in this guess, with availability counts in
@@ -175,21 +180,67 @@ impl<G: Game> Search<G> {
             .collect()
     }
 
-    /// How promising `action` looks to `seat` before any search.
-    fn prior(&self, state: &G, seat: Seat, action: &G::Action) -> f32 {
-        if self.settings.prior == Prior::None {
-            return 0.5;
+    /// Adds the edge (seat, action) to `node` with its prior; returns its
+    /// index and whether the action wins at once in `state`.
+    fn add_edge(&mut self, node: usize, state: &G, seat: Seat, action: G::Action) -> (usize, bool) {
+        let (prior, wins) = self.prior(state, seat, &action);
+        let edges = &mut self.nodes[node].edges;
+        edges.push(Edge {
+            seat,
+            action,
+            child: None,
+            visits: 0,
+            available: 0,
+            reward: 0.0,
+            prior,
+            broken: false,
+        });
+        (edges.len() - 1, wins)
+    }
+
+    /// Lists the edges of the new leaf `node` now rather than at its next
+    /// visit, and if a seat to act has a move that wins at once in this
+    /// guess, plays it: a leaf where the side to move takes the king is lost,
+    /// whatever the material says.
+    fn win_check(&mut self, node: usize, state: &mut G) {
+        if state.outcome().is_over() {
+            return;
+        }
+        let mut winning: Option<usize> = None;
+        for (seat, action) in self.moves(state, false) {
+            let (e, wins) = self.add_edge(node, state, seat, action);
+            if wins && winning.is_none() {
+                winning = Some(e);
+            }
+        }
+        if let Some(e) = winning {
+            let edge = &self.nodes[node].edges[e];
+            let _ = state.play(edge.seat, &edge.action);
+        }
+    }
+
+    /// How promising `action` looks to `seat` before any search, and whether
+    /// it wins at once (checked whenever priors or the win check are on).
+    fn prior(&self, state: &G, seat: Seat, action: &G::Action) -> (f32, bool) {
+        if self.settings.prior == Prior::None && !self.settings.win_check {
+            return (0.5, false);
         }
         let mut next = state.clone();
         let Ok(events) = next.play(seat, action) else {
-            return 0.0;
+            return (0.0, false);
         };
         if let Some(r) = result(&next.outcome(), seat) {
-            return r;
+            return (r, r >= 1.0);
         }
+        let prior = self.impression(&next, &events, seat);
+        (prior, false)
+    }
+
+    fn impression(&self, next: &G, events: &[Event], seat: Seat) -> f32 {
         match self.settings.prior {
+            Prior::None => 0.5,
             Prior::Heuristic => next.heuristic(seat),
-            _ => {
+            Prior::Events => {
                 let hits = events
                     .iter()
                     .any(|e| e.marks.iter().any(|(_, m)| *m == Mark::Hit));

@@ -3,24 +3,44 @@
 #![allow(dead_code)]
 
 use tokar_engine::{
-    Board, Cell, Glyph, Mark, Outcome, PieceView, Seat, SeatView, StatusKind, StatusView, View, Viewer,
+    Board, Cell, Glyph, Mark, Outcome, PieceView, Seat, SeatView, StatusKind, StatusView, View,
+    Viewer,
 };
 use tokar_render::Highlights;
 
 pub fn glyph(unit: &str, letter: char, name: &str) -> Glyph {
-    Glyph { unit: unit.into(), letter, name: name.into() }
+    Glyph {
+        unit: unit.into(),
+        letter,
+        name: name.into(),
+    }
 }
 
 pub fn seat(name: &str, colour: u8) -> SeatView {
-    SeatView { name: name.into(), colour, eliminated: false, hand_size: None, lost: vec![], notes: vec![] }
+    SeatView {
+        name: name.into(),
+        colour,
+        eliminated: false,
+        hand_size: None,
+        lost: vec![],
+        notes: vec![],
+    }
 }
 
 pub fn cell(board: &Board, name: &str) -> Cell {
-    board.parse(name).unwrap_or_else(|| panic!("{name} is on the board"))
+    board
+        .parse(name)
+        .unwrap_or_else(|| panic!("{name} is on the board"))
 }
 
 pub fn piece(board: &Board, at: &str, seat: u8, g: Glyph) -> PieceView {
-    PieceView { cell: cell(board, at), seat: Seat(seat), glyph: g, hp: None, statuses: vec![] }
+    PieceView {
+        cell: cell(board, at),
+        seat: Seat(seat),
+        glyph: g,
+        hp: None,
+        statuses: vec![],
+    }
 }
 
 pub fn status(kind: StatusKind, count: Option<u8>) -> StatusView {
@@ -75,22 +95,48 @@ fn undead(unit: &str) -> Glyph {
 }
 
 const HUMAN_BACK: [&str; 8] = [
-    "blue-knight", "wind-mage", "alchemist", "battle-mage", "priest-of-the-winds", "duelist", "wind-mage", "blue-knight",
+    "blue-knight",
+    "wind-mage",
+    "alchemist",
+    "battle-mage",
+    "priest-of-the-winds",
+    "duelist",
+    "wind-mage",
+    "blue-knight",
 ];
 const UNDEAD_BACK: [&str; 8] = [
-    "tomb-keeper", "mummy", "dark-priest", "necromancer", "vampire", "lich", "mummy", "tomb-keeper",
+    "tomb-keeper",
+    "mummy",
+    "dark-priest",
+    "necromancer",
+    "vampire",
+    "lich",
+    "mummy",
+    "tomb-keeper",
 ];
 
 /// An Arcana-like opening: both armies on their first two ranks.
 pub fn arcana_start() -> (View, Highlights) {
     let b = Board::grid(8, 8);
-    let mut v = base("Tokar's Arcana", b, vec![seat("Human", 0), seat("Undead", 1)]);
+    let mut v = base(
+        "Tokar's Arcana",
+        b,
+        vec![seat("Human", 0), seat("Undead", 1)],
+    );
     for (f, unit) in HUMAN_BACK.iter().enumerate() {
         let file = (b'a' + f as u8) as char;
-        v.pieces.push(piece(&b, &format!("{file}1"), 0, human(unit)));
-        v.pieces.push(piece(&b, &format!("{file}2"), 0, human("imperial-warrior")));
-        v.pieces.push(piece(&b, &format!("{file}8"), 1, undead(UNDEAD_BACK[f])));
-        v.pieces.push(piece(&b, &format!("{file}7"), 1, undead(if f % 2 == 0 { "skeleton" } else { "zombie" })));
+        v.pieces
+            .push(piece(&b, &format!("{file}1"), 0, human(unit)));
+        v.pieces
+            .push(piece(&b, &format!("{file}2"), 0, human("imperial-warrior")));
+        v.pieces
+            .push(piece(&b, &format!("{file}8"), 1, undead(UNDEAD_BACK[f])));
+        v.pieces.push(piece(
+            &b,
+            &format!("{file}7"),
+            1,
+            undead(if f % 2 == 0 { "skeleton" } else { "zombie" }),
+        ));
     }
     v.viewer = Viewer::Seat(Seat(0));
     (v, Highlights::default())
@@ -101,11 +147,24 @@ pub fn arcana_start() -> (View, Highlights) {
 pub fn arcana_midgame() -> (View, Highlights) {
     let b = Board::grid(8, 8);
     let mut human_seat = seat("Human", 0);
-    human_seat.lost = vec![human("imperial-warrior"), human("imperial-warrior"), human("duelist")];
+    human_seat.lost = vec![
+        human("imperial-warrior"),
+        human("imperial-warrior"),
+        human("duelist"),
+    ];
     human_seat.notes = vec!["Priest revival used".into()];
     let mut undead_seat = seat("Undead", 1);
-    undead_seat.lost = vec![undead("skeleton"), undead("zombie"), undead("zombie"), undead("mummy"), undead("ghoul")];
-    undead_seat.notes = vec!["General: Lich".into(), "Necromancer may raise once more".into()];
+    undead_seat.lost = vec![
+        undead("skeleton"),
+        undead("zombie"),
+        undead("zombie"),
+        undead("mummy"),
+        undead("ghoul"),
+    ];
+    undead_seat.notes = vec![
+        "General: Lich".into(),
+        "Necromancer may raise once more".into(),
+    ];
     let mut v = base("Tokar's Arcana", b, vec![human_seat, undead_seat]);
     v.move_number = 23;
     v.to_act = vec![Seat(1)];
@@ -120,16 +179,39 @@ pub fn arcana_midgame() -> (View, Highlights) {
     push("c4", 0, human("alchemist"), vec![]);
     push("f5", 0, human("blue-knight"), vec![]);
     push("b2", 0, human("imperial-warrior"), vec![]);
-    push("g2", 0, human("imperial-warrior"), vec![status(StatusKind::Paralysed, Some(1))]);
+    push(
+        "g2",
+        0,
+        human("imperial-warrior"),
+        vec![status(StatusKind::Paralysed, Some(1))],
+    );
     push("h3", 0, human("wind-mage"), vec![]);
-    push("e6", 1, undead("mummy"), vec![status(StatusKind::Firebrew, Some(2))]);
+    push(
+        "e6",
+        1,
+        undead("mummy"),
+        vec![status(StatusKind::Firebrew, Some(2))],
+    );
     push("d8", 1, undead("necromancer"), vec![]);
     push("f8", 1, undead("lich"), vec![]);
-    push("g6", 1, undead("tomb-keeper"), vec![status(StatusKind::Resting, None)]);
+    push(
+        "g6",
+        1,
+        undead("tomb-keeper"),
+        vec![status(StatusKind::Resting, None)],
+    );
     push("c6", 1, undead("skeleton"), vec![]);
     push("h6", 1, undead("vampire"), vec![]);
     push("b7", 1, undead("dark-priest"), vec![]);
-    push("e4", 1, undead("ghost"), vec![status(StatusKind::Paralysed, None), status(StatusKind::Firebrew, Some(1))]);
+    push(
+        "e4",
+        1,
+        undead("ghost"),
+        vec![
+            status(StatusKind::Paralysed, None),
+            status(StatusKind::Firebrew, Some(1)),
+        ],
+    );
     v.pending = Some("Undead: place the revived Zombie on an empty square of rank 7 or 8".into());
     let h = Highlights {
         marks: vec![
@@ -155,7 +237,10 @@ pub fn arcana_undead_view() -> (View, Highlights) {
     v.pending = None;
     let h = Highlights {
         marks: vec![],
-        targets: ["e5", "e7", "d6", "f6", "d7", "f7", "f5"].iter().map(|n| cell(&b, n)).collect(),
+        targets: ["e5", "e7", "d6", "f6", "d7", "f7", "f5"]
+            .iter()
+            .map(|n| cell(&b, n))
+            .collect(),
         selected: Some(cell(&b, "e6")),
     };
     (v, h)
@@ -165,14 +250,22 @@ pub fn arcana_undead_view() -> (View, Highlights) {
 /// seat eliminated with its pieces still standing, and an unknown unit id.
 pub fn magic_chess() -> (View, Highlights) {
     let b = Board::grid(8, 8);
-    let mut seats = vec![seat("Red", 7), seat("Blue", 6), seat("Green", 4), seat("Yellow", 5)];
+    let mut seats = vec![
+        seat("Red", 7),
+        seat("Blue", 6),
+        seat("Green", 4),
+        seat("Yellow", 5),
+    ];
     for (i, s) in seats.iter_mut().enumerate() {
         s.hand_size = Some(3 + i % 2);
     }
     seats[2].eliminated = true;
     seats[2].hand_size = Some(0);
     seats[1].notes = vec!["Freeze on e5 until Blue's next turn".into()];
-    seats[0].lost = vec![glyph("magic-pawn", 'P', "Pawn"), glyph("magic-frog", 'F', "Frog")];
+    seats[0].lost = vec![
+        glyph("magic-pawn", 'P', "Pawn"),
+        glyph("magic-frog", 'F', "Frog"),
+    ];
     let mut v = base("Magic Chess", b, seats);
     v.move_number = 9;
     v.to_act = vec![Seat(3)];
@@ -193,17 +286,28 @@ pub fn magic_chess() -> (View, Highlights) {
         }
     }
     let mut frozen = piece(&b, "e5", 1, pawn());
-    frozen.statuses = vec![status(StatusKind::Frozen, Some(2)), status(StatusKind::Slowed, None)];
+    frozen.statuses = vec![
+        status(StatusKind::Frozen, Some(2)),
+        status(StatusKind::Slowed, None),
+    ];
     v.pieces.push(frozen);
     let mut ctl = piece(&b, "d4", 0, wizard());
-    ctl.statuses = vec![status(StatusKind::Controlled, Some(1)), status(StatusKind::AntiJump, None)];
+    ctl.statuses = vec![
+        status(StatusKind::Controlled, Some(1)),
+        status(StatusKind::AntiJump, None),
+    ];
     v.pieces.push(ctl);
     let mut extra = piece(&b, "c5", 3, fairy());
     extra.statuses = vec![status(StatusKind::ExtraTurn, None)];
     v.pieces.push(extra);
-    v.pieces.push(piece(&b, "f4", 3, glyph("magic-dragon", 'D', "Dragon")));
+    v.pieces
+        .push(piece(&b, "f4", 3, glyph("magic-dragon", 'D', "Dragon")));
     let h = Highlights {
-        marks: vec![(cell(&b, "c4"), Mark::From), (cell(&b, "c5"), Mark::To), (cell(&b, "e5"), Mark::Affected)],
+        marks: vec![
+            (cell(&b, "c4"), Mark::From),
+            (cell(&b, "c5"), Mark::To),
+            (cell(&b, "e5"), Mark::Affected),
+        ],
         targets: vec![],
         selected: None,
     };
@@ -214,10 +318,27 @@ pub fn magic_chess() -> (View, Highlights) {
 /// Queen, a guarded King, a dice combat.
 pub fn gladiator() -> (View, Highlights) {
     let b = Board::grid(10, 12);
-    let names = ["White King", "White Queen", "White Knight", "White Footman", "Black King", "Black Queen", "Black Knight", "Black Footman"];
-    let mut seats: Vec<SeatView> = names.iter().enumerate().map(|(i, n)| seat(n, if i < 4 { 0 } else { 1 })).collect();
+    let names = [
+        "White King",
+        "White Queen",
+        "White Knight",
+        "White Footman",
+        "Black King",
+        "Black Queen",
+        "Black Knight",
+        "Black Footman",
+    ];
+    let mut seats: Vec<SeatView> = names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| seat(n, if i < 4 { 0 } else { 1 }))
+        .collect();
     seats[1].notes = vec!["Queen held 3 of 5 turns".into()];
-    seats[4].lost = vec![glyph("footman", 'F', "Footman"), glyph("squire", 'S', "Squire"), glyph("scout", 'C', "Scout")];
+    seats[4].lost = vec![
+        glyph("footman", 'F', "Footman"),
+        glyph("squire", 'S', "Squire"),
+        glyph("scout", 'C', "Scout"),
+    ];
     let mut v = base("Gladiator Chess", b, seats);
     v.move_number = 41;
     v.to_act = vec![Seat(6)];
@@ -228,22 +349,74 @@ pub fn gladiator() -> (View, Highlights) {
         p.statuses = st;
         v.pieces.push(p);
     };
-    push("e1", 0, glyph("gladiator-king", 'K', "King"), (10, 10), vec![status(StatusKind::Guarded, None)]);
-    push("f1", 0, glyph("kings-knight", 'N', "King's Knight"), (6, 8), vec![]);
-    push("f7", 1, glyph("gladiator-queen", 'Q', "Queen"), (4, 9), vec![status(StatusKind::Held, Some(3))]);
-    push("c3", 2, glyph("mounted-knight", 'M', "Mounted Knight"), (7, 7), vec![]);
+    push(
+        "e1",
+        0,
+        glyph("gladiator-king", 'K', "King"),
+        (10, 10),
+        vec![status(StatusKind::Guarded, None)],
+    );
+    push(
+        "f1",
+        0,
+        glyph("kings-knight", 'N', "King's Knight"),
+        (6, 8),
+        vec![],
+    );
+    push(
+        "f7",
+        1,
+        glyph("gladiator-queen", 'Q', "Queen"),
+        (4, 9),
+        vec![status(StatusKind::Held, Some(3))],
+    );
+    push(
+        "c3",
+        2,
+        glyph("mounted-knight", 'M', "Mounted Knight"),
+        (7, 7),
+        vec![],
+    );
     push("d4", 3, glyph("footman", 'F', "Footman"), (2, 5), vec![]);
     push("g4", 3, glyph("champion", 'C', "Champion"), (5, 6), vec![]);
     push("h2", 3, glyph("warrior", 'W', "Warrior"), (1, 6), vec![]);
-    push("f12", 4, glyph("gladiator-king", 'K', "King"), (9, 10), vec![]);
-    push("e11", 5, glyph("gladiator-queen", 'Q', "Queen"), (8, 9), vec![]);
-    push("e8", 6, glyph("black-knight", 'B', "Black Knight"), (5, 8), vec![]);
-    push("c9", 6, glyph("mounted-knight", 'M', "Mounted Knight"), (3, 7), vec![]);
+    push(
+        "f12",
+        4,
+        glyph("gladiator-king", 'K', "King"),
+        (9, 10),
+        vec![],
+    );
+    push(
+        "e11",
+        5,
+        glyph("gladiator-queen", 'Q', "Queen"),
+        (8, 9),
+        vec![],
+    );
+    push(
+        "e8",
+        6,
+        glyph("black-knight", 'B', "Black Knight"),
+        (5, 8),
+        vec![],
+    );
+    push(
+        "c9",
+        6,
+        glyph("mounted-knight", 'M', "Mounted Knight"),
+        (3, 7),
+        vec![],
+    );
     push("h10", 7, glyph("footman", 'F', "Footman"), (5, 5), vec![]);
     push("i9", 7, glyph("scout", 'S', "Scout"), (3, 3), vec![]);
     push("b10", 7, glyph("squire", 'Q', "Squire"), (0, 4), vec![]);
     let h = Highlights {
-        marks: vec![(cell(&b, "e9"), Mark::From), (cell(&b, "e8"), Mark::To), (cell(&b, "e7"), Mark::Hit)],
+        marks: vec![
+            (cell(&b, "e9"), Mark::From),
+            (cell(&b, "e8"), Mark::To),
+            (cell(&b, "e7"), Mark::Hit),
+        ],
         targets: vec![],
         selected: None,
     };
@@ -282,7 +455,8 @@ pub fn arachne_setup() -> (View, Highlights) {
         }
     }
     v.pieces.push(piece(&b, "a5", 0, arachne_glyph("matron")));
-    v.pieces.push(piece(&b, "l4", 0, arachne_glyph("priestess")));
+    v.pieces
+        .push(piece(&b, "l4", 0, arachne_glyph("priestess")));
     v.pieces.push(piece(&b, "b4", 0, arachne_glyph("grunt")));
     v.pending = Some("White: place the Wizard in your zone".into());
     (v, Highlights::default())
@@ -292,7 +466,11 @@ pub fn arachne_setup() -> (View, Highlights) {
 pub fn arachne_over() -> (View, Highlights) {
     let b = Board::web(5, 12, true);
     let mut white = seat("White", 0);
-    white.lost = vec![arachne_glyph("grunt"), arachne_glyph("grunt"), arachne_glyph("blademaster")];
+    white.lost = vec![
+        arachne_glyph("grunt"),
+        arachne_glyph("grunt"),
+        arachne_glyph("blademaster"),
+    ];
     let mut black = seat("Black", 1);
     black.lost = vec![arachne_glyph("grunt"), arachne_glyph("matron")];
     black.notes = vec!["Position repeated 2 times".into()];
@@ -300,7 +478,10 @@ pub fn arachne_over() -> (View, Highlights) {
     v.move_number = 57;
     v.to_act = vec![];
     v.dice = Some((Seat(0), vec![6, 3]));
-    v.outcome = Outcome::Won { winners: vec![Seat(0)], reason: "the Black Matron was captured".into() };
+    v.outcome = Outcome::Won {
+        winners: vec![Seat(0)],
+        reason: "the Black Matron was captured".into(),
+    };
     let layout: [(&str, u8, &str); 12] = [
         ("hub", 0, "priestess"),
         ("a1", 0, "grunt"),
@@ -319,7 +500,11 @@ pub fn arachne_over() -> (View, Highlights) {
         v.pieces.push(piece(&b, at, s, arachne_glyph(unit)));
     }
     let h = Highlights {
-        marks: vec![(cell(&b, "b1"), Mark::From), (cell(&b, "a1"), Mark::To), (cell(&b, "a1"), Mark::Hit)],
+        marks: vec![
+            (cell(&b, "b1"), Mark::From),
+            (cell(&b, "a1"), Mark::To),
+            (cell(&b, "a1"), Mark::Hit),
+        ],
         targets: vec![],
         selected: None,
     };
@@ -329,15 +514,25 @@ pub fn arachne_over() -> (View, Highlights) {
 /// A web without a hub, turned by an angle that is not a quarter, with targets.
 pub fn small_web_turned() -> (View, Highlights) {
     let b = Board::web(4, 8, false);
-    let mut v = base("Arachne (small web)", b, vec![seat("Red", 7), seat("Blue", 6)]);
+    let mut v = base(
+        "Arachne (small web)",
+        b,
+        vec![seat("Red", 7), seat("Blue", 6)],
+    );
     v.rotation = 22.5;
-    v.outcome = Outcome::Drawn { reason: "the same position came up four times".into() };
-    v.pieces.push(piece(&b, "a1", 0, arachne_glyph("arachne-wizard")));
+    v.outcome = Outcome::Drawn {
+        reason: "the same position came up four times".into(),
+    };
+    v.pieces
+        .push(piece(&b, "a1", 0, arachne_glyph("arachne-wizard")));
     v.pieces.push(piece(&b, "e1", 1, arachne_glyph("grunt")));
     v.pieces.push(piece(&b, "c4", 1, arachne_glyph("matron")));
     let h = Highlights {
         marks: vec![],
-        targets: ["b1", "h1", "a2", "e1"].iter().map(|n| cell(&b, n)).collect(),
+        targets: ["b1", "h1", "a2", "e1"]
+            .iter()
+            .map(|n| cell(&b, n))
+            .collect(),
         selected: Some(cell(&b, "a1")),
     };
     (v, h)

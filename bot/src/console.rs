@@ -1,0 +1,403 @@
+//! The console adapter: the same commands as on Discord, typed one a line.
+//!
+//! ```text
+//! # a comment
+//! @alice /new game:arcana army:human opponent:@bob
+//! @bob /accept army:undead
+//! @alice #general /play action:"b1-c3"
+//! ~advance 25h          (with --virtual-clock)
+//! ```
+//!
+//! Users and channels named here get ids kept in `console-names.json` in the
+//! data folder, so they stay the same across restarts. Every outgoing message
+//! is printed: as text, or with `--json` as one object a line with exactly
+//! `channel`, `ephemeral_to`, `content`, `mentions`, `images`, `ok`.
+
+use crate::clock::{Clock, SystemClock, VirtualClock};
+use crate::duration;
+use crate::table::{ChannelRef, Reply, Request, Table, TableConfig, UserRef};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWrite, AsyncWriteExt};
+
+pub struct ConsoleConfig {
+    pub data: PathBuf,
+    /// Where pictures are written; without it they are not saved.
+    pub images: Option<PathBuf>,
+    pub seed: Option<u64>,
+    pub json: bool,
+    pub virtual_clock: bool,
+}
+
+/// One input line, read.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Line {
+    Nothing,
+    Advance(u64),
+    Command {
+        user: String,
+        channel: Option<String>,
+        command: String,
+        options: Vec<(String, String)>,
+    },
+}
+
+fn is_name(s: &str) -> bool {
+    !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
+}
+
+/// Splits on spaces outside quotes; quotes are removed (`action:"b1 c3"`).
+fn tokens(text: &str) -> Result<Vec<String>, String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut quote: Option<char> = None;
+    let mut started = false;
+    for c in text.chars() {
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) => cur.push(c),
+            None if c == '"' || c == '\'' => {
+                quote = Some(c);
+                started = true;
+            }
+            None if c.is_whitespace() => {
+                if started || !cur.is_empty() {
+                    out.push(std::mem::take(&mut cur));
+                }
+                started = false;
+            }
+            None => cur.push(c),
+        }
+    }
+    if let Some(q) = quote {
+        return Err(format!("A quote ({q}) is not closed."));
+    }
+    if started || !cur.is_empty() {
+        out.push(cur);
+    }
+    Ok(out)
+}
+
+/// Reads one line of console input.
+pub fn parse_line(line: &str) -> Result<Line, String> {
+    let line = line.trim();
+    if line.is_empty() || line.starts_with('#') {
+        return Ok(Line::Nothing);
+    }
+    if let Some(rest) = line.strip_prefix('~') {
+        let mut words = rest.split_whitespace();
+        return match (words.next(), words.next(), words.next()) {
+            (Some("advance"), Some(d), None) => Ok(Line::Advance(duration::parse(d)?)),
+            _ => Err("The only ~ command is: ~advance <duration> (such as ~advance 25h).".into()),
+        };
+    }
+    let toks = tokens(line)?;
+    let mut it = toks.into_iter().peekable();
+    let user = match it.next() {
+        Some(u) if u.starts_with('@') && is_name(&u[1..]) => u[1..].to_string(),
+        _ => return Err("A line starts with the user: @alice /board".into()),
+    };
+    let channel = match it.peek() {
+        Some(c) if c.starts_with('#') => {
+            let c = it.next().unwrap_or_default();
+            if !is_name(&c[1..]) {
+                return Err(format!("'{c}' is not a channel name."));
+            }
+            Some(c[1..].to_string())
+        }
+        _ => None,
+    };
+    let command = match it.next() {
+        Some(c) if c.starts_with('/') && c.len() > 1 => c[1..].to_ascii_lowercase(),
+        _ => return Err("After the user (and channel) comes a command: @alice /board".into()),
+    };
+    let options = it
+        .map(|t| match t.split_once(':') {
+            Some((k, v)) if is_name(k) => (k.to_string(), v.to_string()),
+            _ => (String::new(), t),
+        })
+        .collect();
+    Ok(Line::Command {
+        user,
+        channel,
+        command,
+        options,
+    })
+}
+
+/// Names to ids, kept in the data folder.
+#[derive(Default, Serialize, Deserialize)]
+struct Names {
+    users: BTreeMap<String, u64>,
+    channels: BTreeMap<String, u64>,
+}
+
+impl Names {
+    fn path(dir: &Path) -> PathBuf {
+        dir.join("console-names.json")
+    }
+
+    fn load(dir: &Path) -> Result<Names, String> {
+        match std::fs::read(Names::path(dir)) {
+            Ok(b) => serde_json::from_slice(&b).map_err(|e| format!("console-names.json is damaged: {e}")),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Names::default()),
+            Err(e) => Err(e.to_string()),
+        }
+    }
+
+    fn save(&self, dir: &Path) -> Result<(), String> {
+        let tmp = dir.join("console-names.json.tmp");
+        let bytes = serde_json::to_vec_pretty(self).map_err(|e| e.to_string())?;
+        (|| {
+            use std::io::Write;
+            let mut f = std::fs::File::create(&tmp)?;
+            f.write_all(&bytes)?;
+            f.sync_all()?;
+            std::fs::rename(&tmp, Names::path(dir))
+        })()
+        .map_err(|e| format!("cannot save console-names.json: {e}"))
+    }
+
+    /// The id of a user (or channel); a new name gets the next id and is saved.
+    fn id(&mut self, dir: &Path, user: bool, name: &str) -> Result<u64, String> {
+        let (map, base) = if user { (&mut self.users, 1_000) } else { (&mut self.channels, 500_000) };
+        if let Some(&id) = map.get(name) {
+            return Ok(id);
+        }
+        let id = base + 1 + map.len() as u64;
+        map.insert(name.to_string(), id);
+        self.save(dir)?;
+        Ok(id)
+    }
+
+    fn user_name(&self, id: u64) -> Option<&str> {
+        self.users.iter().find(|(_, &v)| v == id).map(|(k, _)| k.as_str())
+    }
+}
+
+struct Console<W> {
+    cfg: ConsoleConfig,
+    table: Table,
+    names: Names,
+    clock: Option<Arc<VirtualClock>>,
+    out: W,
+    images_written: usize,
+}
+
+/// Runs the console until the input ends.
+pub async fn run<R, W>(cfg: ConsoleConfig, input: R, out: W) -> Result<(), String>
+where
+    R: AsyncBufRead + Unpin,
+    W: AsyncWrite + Unpin,
+{
+    std::fs::create_dir_all(&cfg.data).map_err(|e| format!("cannot create {}: {e}", cfg.data.display()))?;
+    if let Some(dir) = &cfg.images {
+        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    }
+    let (clock, vclock): (Arc<dyn Clock>, _) = if cfg.virtual_clock {
+        let v = Arc::new(VirtualClock::open(&cfg.data).map_err(|e| format!("virtual clock: {e}"))?);
+        (v.clone(), Some(v))
+    } else {
+        (Arc::new(SystemClock), None)
+    };
+    let table = Table::open(TableConfig {
+        data_dir: cfg.data.clone(),
+        clock,
+        seed: cfg.seed,
+    })
+    .await
+    .map_err(|e| e.to_string())?;
+    let names = Names::load(&cfg.data)?;
+    let mut console = Console {
+        cfg,
+        table,
+        names,
+        clock: vclock,
+        out,
+        images_written: 0,
+    };
+    let startup = console.table.tick().await;
+    console.print(&startup).await?;
+    let mut lines = input.lines();
+    let mut timer = tokio::time::interval(std::time::Duration::from_secs(60));
+    timer.tick().await;
+    loop {
+        tokio::select! {
+            line = lines.next_line() => {
+                match line.map_err(|e| format!("cannot read input: {e}"))? {
+                    None => break,
+                    Some(l) => console.line(&l).await?,
+                }
+            }
+            _ = timer.tick(), if console.clock.is_none() => {
+                let due = console.table.tick().await;
+                console.print(&due).await?;
+            }
+        }
+    }
+    Ok(())
+}
+
+impl<W: AsyncWrite + Unpin> Console<W> {
+    async fn line(&mut self, line: &str) -> Result<(), String> {
+        let parsed = parse_line(line);
+        let replies = match parsed {
+            Ok(Line::Nothing) => return Ok(()),
+            Ok(Line::Advance(by)) => match &self.clock {
+                None => vec![self.error(None, "~advance needs --virtual-clock.")],
+                Some(c) => {
+                    c.advance(by).map_err(|e| format!("virtual clock: {e}"))?;
+                    self.table.tick().await
+                }
+            },
+            Ok(Line::Command { user, channel, command, options }) => {
+                match self.request(&user, channel.as_deref().unwrap_or("table"), command, options).await {
+                    Ok(req) => self.table.handle(req).await,
+                    Err(e) => vec![self.error(Some(&user), &e)],
+                }
+            }
+            Err(e) => vec![self.error(None, &e)],
+        };
+        self.print(&replies).await
+    }
+
+    /// Builds the request, turning `@bob` in options into mentions.
+    async fn request(&mut self, user: &str, channel: &str, command: String, options: Vec<(String, String)>) -> Result<Request, String> {
+        let dir = self.cfg.data.clone();
+        let uid = self.names.id(&dir, true, user)?;
+        let cid = self.names.id(&dir, false, channel)?;
+        let mut opts = Vec::new();
+        for (k, v) in options {
+            let v = match v.strip_prefix('@') {
+                Some(name) if is_name(name) => {
+                    let id = self.names.id(&dir, true, name)?;
+                    // So that the invitation names them before they ever type.
+                    let _ = self.table.remember_user(&UserRef { id, name: name.to_string() }).await;
+                    format!("<@{id}>")
+                }
+                _ => v,
+            };
+            opts.push((k, v));
+        }
+        Ok(Request {
+            user: UserRef { id: uid, name: user.to_string() },
+            channel: ChannelRef { id: cid, name: channel.to_string() },
+            command,
+            options: opts,
+        })
+    }
+
+    fn error(&self, user: Option<&str>, text: &str) -> Reply {
+        Reply {
+            channel: ChannelRef { id: 0, name: "table".into() },
+            ephemeral_to: user.map(|u| UserRef { id: 0, name: u.to_string() }),
+            content: text.to_string(),
+            mentions: Vec::new(),
+            images: Vec::new(),
+            buttons: Vec::new(),
+            ok: false,
+        }
+    }
+
+    async fn print(&mut self, replies: &[Reply]) -> Result<(), String> {
+        #[derive(Serialize)]
+        struct JsonReply<'a> {
+            channel: &'a str,
+            ephemeral_to: Option<&'a str>,
+            content: &'a str,
+            mentions: Vec<&'a str>,
+            images: Vec<String>,
+            ok: bool,
+        }
+        let mut text = String::new();
+        for r in replies {
+            let mut paths = Vec::new();
+            if let Some(dir) = &self.cfg.images {
+                for img in &r.images {
+                    self.images_written += 1;
+                    let path = dir.join(format!("{:05}-{}", self.images_written, img.name));
+                    std::fs::write(&path, &img.png).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+                    paths.push(path.display().to_string());
+                }
+            }
+            let name_of = |u: &UserRef| -> String { self.names.user_name(u.id).map(str::to_string).unwrap_or_else(|| u.name.clone()) };
+            let mentions: Vec<String> = r.mentions.iter().map(name_of).collect();
+            let private = r.ephemeral_to.as_ref().map(name_of);
+            if self.cfg.json {
+                let j = JsonReply {
+                    channel: &r.channel.name,
+                    ephemeral_to: private.as_deref(),
+                    content: &r.content,
+                    mentions: mentions.iter().map(String::as_str).collect(),
+                    images: paths,
+                    ok: r.ok,
+                };
+                text.push_str(&serde_json::to_string(&j).map_err(|e| e.to_string())?);
+                text.push('\n');
+            } else {
+                let mut head = format!("[#{}", r.channel.name);
+                if let Some(p) = &private {
+                    head.push_str(&format!(", only {p}"));
+                }
+                head.push(']');
+                if !r.ok {
+                    head.push_str(" refused:");
+                }
+                text.push_str(&format!("{head} {}\n", r.content));
+                if !mentions.is_empty() {
+                    text.push_str(&format!("  pings: {}\n", mentions.join(", ")));
+                }
+                if !r.buttons.is_empty() {
+                    let labels: Vec<&str> = r.buttons.iter().map(|b| b.label.as_str()).collect();
+                    text.push_str(&format!("  buttons: {} (/button custom_id:{})\n", labels.join(" | "), r.buttons[0].custom_id));
+                }
+                for p in &paths {
+                    text.push_str(&format!("  image: {p}\n"));
+                }
+            }
+        }
+        self.out.write_all(text.as_bytes()).await.map_err(|e| e.to_string())?;
+        self.out.flush().await.map_err(|e| e.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cmd(user: &str, channel: Option<&str>, command: &str, options: &[(&str, &str)]) -> Line {
+        Line::Command {
+            user: user.into(),
+            channel: channel.map(Into::into),
+            command: command.into(),
+            options: options.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
+        }
+    }
+
+    #[test]
+    fn lines_read_as_typed() {
+        assert_eq!(parse_line("# hello"), Ok(Line::Nothing));
+        assert_eq!(parse_line("   "), Ok(Line::Nothing));
+        assert_eq!(
+            parse_line("@alice /new game:arcana army:human opponent:@bob"),
+            Ok(cmd("alice", None, "new", &[("game", "arcana"), ("army", "human"), ("opponent", "@bob")]))
+        );
+        assert_eq!(
+            parse_line("@alice #general /play action:\"b1-c3\""),
+            Ok(cmd("alice", Some("general"), "play", &[("action", "b1-c3")]))
+        );
+        assert_eq!(parse_line("@bob /vacation on"), Ok(cmd("bob", None, "vacation", &[("", "on")])));
+        assert_eq!(
+            parse_line("@a /new record:tokar1|arcana||seed=?|0:b1-c3"),
+            Ok(cmd("a", None, "new", &[("record", "tokar1|arcana||seed=?|0:b1-c3")]))
+        );
+        assert_eq!(parse_line("~advance 25h"), Ok(Line::Advance(25 * duration::HOUR)));
+        assert!(parse_line("~advance").is_err());
+        assert!(parse_line("alice /board").is_err());
+        assert!(parse_line("@alice board").is_err());
+        assert!(parse_line("@alice /play action:\"b1").is_err());
+        assert!(parse_line("@al ice /board").is_err());
+    }
+}

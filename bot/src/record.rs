@@ -1,0 +1,210 @@
+//! What is stored for a game, a log entry and a user, with the format version
+//! every record carries. Old formats must keep loading: each one has a fixture
+//! in `bot/tests/fixtures/` and a test that reads it.
+
+use crate::clock::Millis;
+use serde::{Deserialize, Serialize};
+use tokar_engine::catalog::{GameKind, Options};
+use tokar_engine::Outcome;
+
+/// The format written today. Raise it when a record changes shape, keep the
+/// reader of the old one, and add a fixture.
+pub const FORMAT: u32 = 1;
+
+/// A person or a place as the adapters name them; the name is the last one seen.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Named {
+    pub id: u64,
+    pub name: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Phase {
+    /// Waiting for invitees to accept or open seats to be taken.
+    Lobby,
+    Playing,
+    Finished,
+    /// Declined or withdrawn before it started.
+    Cancelled,
+}
+
+/// One person at the table.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Member {
+    pub user: Named,
+    /// Options this person gave for their own seats (`army` = `undead`).
+    pub seat_options: Options,
+    /// The seats they hold, once the game has started.
+    pub seats: Vec<u8>,
+}
+
+/// Who the game waits for and what they have been told: the schedule's state.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct TurnClock {
+    /// When the current wait began.
+    pub since: Millis,
+    /// The users waited on.
+    pub waiting: Vec<u64>,
+    /// When the last reminder went out (none yet: `None`).
+    pub reminded_at: Option<Millis>,
+    /// The move deadline passed and the players were told.
+    pub deadline_told: bool,
+}
+
+/// An offer made to the other players (a draw, or taking back moves).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Offer {
+    pub by: u64,
+    /// Users who agreed so far (the one who offered included).
+    pub agreed: Vec<u64>,
+    /// For an undo: the log length the game returns to.
+    pub to_len: u64,
+    /// The log length when the offer was made: any move since voids it.
+    pub at_len: u64,
+}
+
+/// A game, everything but its log entries.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameRecord {
+    pub format: u32,
+    pub id: u64,
+    /// Raised by one on every write; a write that expected another value is stale.
+    pub version: u64,
+    pub kind: GameKind,
+    pub channel: Named,
+    pub created_at: Millis,
+    pub creator: u64,
+    /// How many people the game needs.
+    pub players: usize,
+    /// People who joined, in joining order (the creator first).
+    pub members: Vec<Member>,
+    /// People invited who have not answered yet.
+    pub invited: Vec<Named>,
+    /// The game's options; per-seat ones suffixed with the seat once started.
+    pub options: Options,
+    /// Secret until the game ends.
+    pub seed: u64,
+    pub phase: Phase,
+    /// How it ended when the table (not the rules) ended it: a draw by
+    /// agreement, a cancellation.
+    pub table_outcome: Option<Outcome>,
+    pub log_len: u64,
+    /// The engine state as JSON; if it ever fails to load, the log is replayed.
+    pub snapshot: Option<String>,
+    /// The time allowed for one move.
+    pub deadline: Millis,
+    pub turn: TurnClock,
+    pub draw_offer: Option<Offer>,
+    pub undo_offer: Option<Offer>,
+    /// The due time of this game's entry in the schedule index, if any.
+    pub scheduled: Option<Millis>,
+    /// Cells touched by the last action, for the picture's highlights.
+    pub last_marks: Vec<(u16, tokar_engine::Mark)>,
+    /// Actions to replay when the game starts (a game created from a record).
+    #[serde(default)]
+    pub preset: Vec<(u8, LogAction)>,
+}
+
+/// What one log entry did.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum LogAction {
+    /// An action in the game's notation.
+    Play(String),
+    /// The seat left the game (resigned, or lost a claim after the deadline).
+    Concede,
+    /// The seat's turn was passed over after the deadline.
+    Skip,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LogEntry {
+    pub format: u32,
+    pub seq: u64,
+    pub seat: u8,
+    pub user: u64,
+    pub action: LogAction,
+    pub at: Millis,
+    /// The action drew on chance: undo never goes back past it.
+    pub chance: bool,
+    /// The public sentences it produced.
+    pub text: Vec<String>,
+}
+
+/// A user's preferences.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct UserRecord {
+    pub format: u32,
+    pub user: Named,
+    /// How often to remind them while a game waits for them; `None`: never.
+    pub reminder: Option<Millis>,
+    /// The move deadline of games they create.
+    pub deadline: Millis,
+    /// Vacation periods (start, end); an open end means on vacation now.
+    pub vacations: Vec<(Millis, Option<Millis>)>,
+}
+
+impl UserRecord {
+    pub fn new(user: Named) -> UserRecord {
+        UserRecord {
+            format: FORMAT,
+            user,
+            reminder: Some(crate::duration::DAY),
+            deadline: 7 * crate::duration::DAY,
+            vacations: Vec::new(),
+        }
+    }
+
+    pub fn on_vacation(&self) -> bool {
+        self.vacations.last().is_some_and(|v| v.1.is_none())
+    }
+
+    /// Time spent on vacation between `from` and `to`.
+    pub fn vacation_within(&self, from: Millis, to: Millis) -> Millis {
+        self.vacations
+            .iter()
+            .map(|&(s, e)| {
+                let e = e.unwrap_or(to).min(to);
+                let s = s.max(from);
+                e.saturating_sub(s)
+            })
+            .sum()
+    }
+}
+
+/// Reads a stored game record of any known format.
+pub fn decode_game(bytes: &[u8]) -> Result<GameRecord, String> {
+    let format = format_of(bytes)?;
+    match format {
+        1 => serde_json::from_slice(bytes).map_err(|e| format!("game record (format 1): {e}")),
+        n => Err(format!("game record of unknown format {n} (this build reads up to {FORMAT})")),
+    }
+}
+
+pub fn decode_log(bytes: &[u8]) -> Result<LogEntry, String> {
+    match format_of(bytes)? {
+        1 => serde_json::from_slice(bytes).map_err(|e| format!("log entry (format 1): {e}")),
+        n => Err(format!("log entry of unknown format {n}")),
+    }
+}
+
+pub fn decode_user(bytes: &[u8]) -> Result<UserRecord, String> {
+    match format_of(bytes)? {
+        1 => serde_json::from_slice(bytes).map_err(|e| format!("user record (format 1): {e}")),
+        n => Err(format!("user record of unknown format {n}")),
+    }
+}
+
+fn format_of(bytes: &[u8]) -> Result<u32, String> {
+    #[derive(Deserialize)]
+    struct Head {
+        format: u32,
+    }
+    serde_json::from_slice::<Head>(bytes)
+        .map(|h| h.format)
+        .map_err(|e| format!("record without a format version: {e}"))
+}
+
+/// Encodes any record as stored (JSON: readable in a dump and in fixtures).
+pub fn encode<T: Serialize>(value: &T) -> Vec<u8> {
+    serde_json::to_vec(value).expect("records always serialize")
+}

@@ -1,0 +1,125 @@
+//! The types the adapters (Discord, console, tests) exchange with the table.
+
+use crate::record::Named;
+use serde::{Deserialize, Serialize};
+
+/// A user as the adapter knows them.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct UserRef {
+    pub id: u64,
+    pub name: String,
+}
+
+/// A channel (or thread) as the adapter knows it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ChannelRef {
+    pub id: u64,
+    pub name: String,
+}
+
+/// One command as a user typed it: `play` with options `action` = `b1-c3`.
+/// Users named in options are written `<@id>`. An option with an empty name is
+/// the command's main option given without its name (`/vacation on`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Request {
+    pub user: UserRef,
+    pub channel: ChannelRef,
+    pub command: String,
+    pub options: Vec<(String, String)>,
+}
+
+/// One message to send.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reply {
+    pub channel: ChannelRef,
+    /// Shown only to this user (an ephemeral reply, or a direct message).
+    pub ephemeral_to: Option<UserRef>,
+    pub content: String,
+    /// The users to ping, and only them.
+    pub mentions: Vec<UserRef>,
+    pub images: Vec<Image>,
+    pub buttons: Vec<Button>,
+    /// False when the command was refused (nothing changed).
+    pub ok: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Image {
+    pub name: String,
+    pub png: Vec<u8>,
+}
+
+/// A button under a message. The custom id (at most 100 characters) names the
+/// game and the move it was made for, so that a click on an old one is refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Button {
+    pub custom_id: String,
+    pub label: String,
+}
+
+impl From<&Named> for UserRef {
+    fn from(n: &Named) -> UserRef {
+        UserRef {
+            id: n.id,
+            name: n.name.clone(),
+        }
+    }
+}
+
+impl From<&UserRef> for Named {
+    fn from(u: &UserRef) -> Named {
+        Named {
+            id: u.id,
+            name: u.name.clone(),
+        }
+    }
+}
+
+impl From<&ChannelRef> for Named {
+    fn from(c: &ChannelRef) -> Named {
+        Named {
+            id: c.id,
+            name: c.name.clone(),
+        }
+    }
+}
+
+impl From<&Named> for ChannelRef {
+    fn from(n: &Named) -> ChannelRef {
+        ChannelRef {
+            id: n.id,
+            name: n.name.clone(),
+        }
+    }
+}
+
+impl Reply {
+    /// A public message in `channel`.
+    pub fn public(channel: &ChannelRef, content: impl Into<String>) -> Reply {
+        Reply {
+            channel: channel.clone(),
+            ephemeral_to: None,
+            content: content.into(),
+            mentions: Vec::new(),
+            images: Vec::new(),
+            buttons: Vec::new(),
+            ok: true,
+        }
+    }
+
+    /// A message only `user` sees.
+    pub fn private(channel: &ChannelRef, user: &UserRef, content: impl Into<String>) -> Reply {
+        Reply {
+            ephemeral_to: Some(user.clone()),
+            ..Reply::public(channel, content)
+        }
+    }
+
+    /// A refusal: shown to the user who asked, nothing changed.
+    pub fn refusal(channel: &ChannelRef, user: &UserRef, content: impl Into<String>) -> Reply {
+        Reply {
+            ok: false,
+            ..Reply::private(channel, user, content)
+        }
+    }
+}

@@ -1,0 +1,428 @@
+//! Making a game: /new, /accept, /decline, /join, and the start once every
+//! seat is taken.
+
+use super::args::{parse_mention, Args};
+use super::export;
+use super::text::{self, lobby_status, open_seats};
+use super::{Change, Loaded, Reply, Request, Res, Table, UserRef};
+use crate::record::{GameRecord, LogEntry, Member, Named, Phase, TurnClock, FORMAT};
+use tokar_engine::catalog::{AnyGame, GameKind, Options};
+use tokar_engine::Seat;
+
+/// Reads a game's options from a command. Per-seat options go to the user's
+/// own list (applied to their seats at the start); the creator may also give
+/// one for a given seat (`army.1:undead`).
+fn read_options(kind: GameKind, args: &mut Args, creator: bool) -> Res<(Options, Options)> {
+    let mut game = Options::new();
+    let mut mine = Options::new();
+    for spec in kind.options() {
+        let check = |v: String| -> Res<String> {
+            if spec.choices.is_empty() {
+                return Ok(v);
+            }
+            spec.choices
+                .iter()
+                .find(|c| c.eq_ignore_ascii_case(&v))
+                .map(|c| c.to_string())
+                .ok_or_else(|| {
+                    format!(
+                        "Option {} cannot be '{v}': choose {}.",
+                        spec.name,
+                        spec.choices.join(", ")
+                    )
+                })
+        };
+        if let Some(v) = args.take(spec.name) {
+            if spec.per_seat {
+                mine.insert(spec.name.to_string(), check(v)?);
+            } else if creator {
+                game.insert(spec.name.to_string(), check(v)?);
+            } else {
+                return Err(format!(
+                    "Option {} is chosen by the game's creator at /new.",
+                    spec.name
+                ));
+            }
+        }
+        if spec.per_seat && creator {
+            let prefix = format!("{}.", spec.name);
+            for (k, v) in args.take_where(|k| {
+                k.strip_prefix(&prefix)
+                    .is_some_and(|n| n.parse::<u8>().is_ok())
+            }) {
+                game.insert(k, check(v)?);
+            }
+        }
+    }
+    Ok((game, mine))
+}
+
+fn options_help(kind: GameKind, per_seat_only: bool) -> String {
+    let list: Vec<String> = kind
+        .options()
+        .iter()
+        .filter(|o| o.per_seat || !per_seat_only)
+        .map(|o| {
+            if o.choices.is_empty() {
+                format!("{}: {}", o.name, o.help)
+            } else {
+                format!("{}: {}", o.name, o.choices.join("|"))
+            }
+        })
+        .collect();
+    if list.is_empty() {
+        String::new()
+    } else {
+        format!(" (options: {})", list.join(", "))
+    }
+}
+
+impl Table {
+    pub(super) async fn cmd_new(&self, req: &Request) -> Res<Vec<Reply>> {
+        let mut args = Args::new(&req.options, Some("game"))?;
+        let from = match args.take("record") {
+            Some(r) => Some(export::read(&r)?),
+            None => None,
+        };
+        let kind = match (&from, args.take("game")) {
+            (Some(e), _) => e.kind,
+            (None, Some(g)) => GameKind::parse(&g).ok_or_else(|| {
+                format!(
+                    "There is no game called '{g}': choose {}.",
+                    GameKind::ALL.map(|k| k.slug()).join(", ")
+                )
+            })?,
+            (None, None) => {
+                return Err(format!(
+                    "Missing option game: choose {}.",
+                    GameKind::ALL.map(|k| k.slug()).join(", ")
+                ))
+            }
+        };
+        if !kind.available() {
+            return Err(format!("{} cannot be played yet.", kind.title()));
+        }
+        let players = match args.take("players") {
+            None => None,
+            Some(p) => Some(
+                p.parse::<usize>()
+                    .ok()
+                    .filter(|&n| (1..=8).contains(&n))
+                    .ok_or_else(|| format!("players:{p} must be a number from 1 to 8."))?,
+            ),
+        };
+        let mut opponents: Vec<u64> = Vec::new();
+        let mut invites = args.take_where(|k| {
+            k.strip_prefix("opponent")
+                .is_some_and(|n| n.is_empty() || n.parse::<u8>().is_ok())
+        });
+        invites.sort_by_key(|(k, _)| (k.len(), k.clone()));
+        for (_, v) in invites {
+            let id = parse_mention(&v)?;
+            if id == req.user.id {
+                return Err("You cannot invite yourself; to hold several seats, use players:1.".into());
+            }
+            if opponents.contains(&id) {
+                return Err(format!("{v} is invited twice."));
+            }
+            opponents.push(id);
+        }
+        let (mut options, mine) = read_options(kind, &mut args, true)?;
+        args.finish("new")?;
+        if let Some(e) = &from {
+            options = e.options.clone();
+        }
+        let players = match players {
+            Some(n) => n,
+            None if !opponents.is_empty() => 1 + opponents.len(),
+            None => (2..=8)
+                .find(|&n| kind.seating(n).is_ok())
+                .ok_or_else(|| format!("{} has no seating for 2 to 8 players.", kind.title()))?,
+        };
+        if players < 1 + opponents.len() {
+            return Err(format!(
+                "players:{players} leaves no room for {} invited opponents.",
+                opponents.len()
+            ));
+        }
+        kind.seating(players).map_err(|e| e.to_string())?;
+        let me = self.user_record(&req.user).await?;
+        let mut invited = Vec::new();
+        for &o in &opponents {
+            invited.push(self.name_of(o).await);
+        }
+        let id = self.blocking(|s| s.next_game_id()).await?;
+        let now = self.now();
+        let rec = GameRecord {
+            format: FORMAT,
+            id,
+            version: 0,
+            kind,
+            channel: Named::from(&req.channel),
+            created_at: now,
+            creator: req.user.id,
+            players,
+            members: vec![Member {
+                user: Named::from(&req.user),
+                seat_options: mine,
+                seats: Vec::new(),
+            }],
+            invited,
+            options,
+            seed: from.as_ref().and_then(|e| e.seed).unwrap_or_else(|| self.seed_for(id)),
+            phase: Phase::Lobby,
+            table_outcome: None,
+            log_len: 0,
+            snapshot: None,
+            deadline: me.deadline,
+            turn: TurnClock::default(),
+            draw_offer: None,
+            undo_offer: None,
+            scheduled: None,
+            last_marks: Vec::new(),
+            preset: from.map(|e| e.actions).unwrap_or_default(),
+        };
+        if rec.members.len() == rec.players {
+            return self.start_and_save(rec, None, req, "").await;
+        }
+        let saved = self
+            .save(Loaded { rec, game: None }, None, Change { append: vec![], truncate_from: None })
+            .await?;
+        let mut content = format!(
+            "{} created game #{} ({}).",
+            req.user.name,
+            saved.id,
+            kind.title()
+        );
+        if !saved.invited.is_empty() {
+            content.push_str(&format!(
+                " {}: /accept game:{id}{} or /decline game:{id}.",
+                saved.invited.iter().map(|u| u.name.as_str()).collect::<Vec<_>>().join(", "),
+                options_help(kind, true)
+            ));
+        }
+        let open = open_seats(&saved);
+        if open > 0 {
+            content.push_str(&format!(
+                " {open} open seat{}: /join game:{id}{}.",
+                if open == 1 { "" } else { "s" },
+                options_help(kind, true)
+            ));
+        }
+        let mut reply = Reply::public(&req.channel, content);
+        reply.mentions = saved.invited.iter().map(UserRef::from).collect();
+        Ok(vec![reply])
+    }
+
+    /// Invitations to the user (or the one named).
+    async fn invitation(&self, req: &Request, given: Option<u64>) -> Res<Loaded> {
+        let user = req.user.id;
+        let recs = self.records_of_user(user).await?;
+        let mine: Vec<&GameRecord> = recs
+            .iter()
+            .filter(|r| r.phase == Phase::Lobby && r.invited.iter().any(|i| i.id == user))
+            .filter(|r| given.is_none_or(|g| r.id == g))
+            .collect();
+        match mine.as_slice() {
+            [] => Err(match given {
+                Some(g) => format!("You have no invitation to game #{g}."),
+                None => "You have no invitation to answer.".into(),
+            }),
+            [one] => self.load(one.id).await,
+            many => Err(format!(
+                "You are invited to several games ({}): add game:<number>.",
+                many.iter().map(|r| format!("#{}", r.id)).collect::<Vec<_>>().join(", ")
+            )),
+        }
+    }
+
+    pub(super) async fn cmd_accept(&self, req: &Request) -> Res<Vec<Reply>> {
+        let mut args = Args::new(&req.options, Some("game"))?;
+        let given = args.game()?;
+        let first = self.invitation(req, given).await?;
+        let id = first.rec.id;
+        let _guard = self.lock(id).await;
+        let Loaded { mut rec, .. } = self.load(id).await?;
+        if rec.phase != Phase::Lobby || !rec.invited.iter().any(|i| i.id == req.user.id) {
+            return Err(format!("You have no invitation to game #{id}."));
+        }
+        let (_, mine) = read_options(rec.kind, &mut args, false)?;
+        args.finish("accept")?;
+        let version = rec.version;
+        rec.invited.retain(|i| i.id != req.user.id);
+        rec.members.push(Member {
+            user: Named::from(&req.user),
+            seat_options: mine,
+            seats: Vec::new(),
+        });
+        self.joined(rec, version, req, "accepted").await
+    }
+
+    pub(super) async fn cmd_join(&self, req: &Request) -> Res<Vec<Reply>> {
+        let mut args = Args::new(&req.options, Some("game"))?;
+        let given = args.game()?;
+        let id = match given {
+            Some(g) => g,
+            None => {
+                let ids = self.blocking({
+                    let c = req.channel.id;
+                    move |s| s.games_in_channel(c)
+                })
+                .await?;
+                let mut open = Vec::new();
+                for r in self.records(ids).await? {
+                    if r.phase == Phase::Lobby && open_seats(&r) > 0 && !text::is_member(&r, req.user.id) {
+                        open.push(r.id);
+                    }
+                }
+                match open.as_slice() {
+                    [] => return Err("No game in this channel has an open seat. Start one with /new.".into()),
+                    [one] => *one,
+                    many => {
+                        return Err(format!(
+                            "Several games here have open seats ({}): add game:<number>.",
+                            many.iter().map(|i| format!("#{i}")).collect::<Vec<_>>().join(", ")
+                        ))
+                    }
+                }
+            }
+        };
+        let _guard = self.lock(id).await;
+        let Loaded { mut rec, .. } = self.load(id).await?;
+        if rec.phase != Phase::Lobby {
+            return Err(format!("Game #{id} has already started; there is no seat to join."));
+        }
+        if text::is_member(&rec, req.user.id) {
+            return Err(format!("You are already in game #{id}."));
+        }
+        if rec.invited.iter().any(|i| i.id == req.user.id) {
+            return Err(format!("You are invited to game #{id}: /accept game:{id}."));
+        }
+        if open_seats(&rec) == 0 {
+            return Err(format!("Game #{id} has no open seat; its seats are kept for invited players."));
+        }
+        let (_, mine) = read_options(rec.kind, &mut args, false)?;
+        args.finish("join")?;
+        let version = rec.version;
+        rec.members.push(Member {
+            user: Named::from(&req.user),
+            seat_options: mine,
+            seats: Vec::new(),
+        });
+        self.joined(rec, version, req, "joined").await
+    }
+
+    async fn joined(&self, rec: GameRecord, version: u64, req: &Request, verb: &str) -> Res<Vec<Reply>> {
+        if rec.members.len() == rec.players {
+            return self.start_and_save(rec, Some(version), req, verb).await;
+        }
+        let saved = self
+            .save(Loaded { rec, game: None }, Some(version), Change { append: vec![], truncate_from: None })
+            .await?;
+        Ok(vec![Reply::public(
+            &req.channel,
+            format!("{} {verb} game #{}. {}", req.user.name, saved.id, lobby_status(&saved)),
+        )])
+    }
+
+    pub(super) async fn cmd_decline(&self, req: &Request) -> Res<Vec<Reply>> {
+        let mut args = Args::new(&req.options, Some("game"))?;
+        let given = args.game()?;
+        args.finish("decline")?;
+        let first = self.invitation(req, given).await?;
+        let id = first.rec.id;
+        let _guard = self.lock(id).await;
+        let Loaded { mut rec, .. } = self.load(id).await?;
+        if rec.phase != Phase::Lobby || !rec.invited.iter().any(|i| i.id == req.user.id) {
+            return Err(format!("You have no invitation to game #{id}."));
+        }
+        let version = rec.version;
+        rec.invited.retain(|i| i.id != req.user.id);
+        rec.phase = Phase::Cancelled;
+        let saved = self
+            .save(Loaded { rec, game: None }, Some(version), Change { append: vec![], truncate_from: None })
+            .await?;
+        let mut reply = Reply::public(
+            &req.channel,
+            format!("{} declined game #{}; it is cancelled.", req.user.name, saved.id),
+        );
+        reply.mentions = saved.members.iter().map(|m| UserRef::from(&m.user)).collect();
+        Ok(vec![reply])
+    }
+
+    /// Seats everyone, sets the game up, replays a record's actions, saves,
+    /// and announces the first turn. A setup the game refuses (two players
+    /// picked the same army) refuses the last join and stores nothing.
+    async fn start_and_save(
+        &self,
+        mut rec: GameRecord,
+        version: Option<u64>,
+        req: &Request,
+        verb: &str,
+    ) -> Res<Vec<Reply>> {
+        let seating = rec.kind.seating(rec.players).map_err(|e| e.to_string())?;
+        if seating.len() != rec.members.len() {
+            return Err(format!(
+                "{} seats {} people, but {} joined.",
+                rec.kind.title(),
+                seating.len(),
+                rec.members.len()
+            ));
+        }
+        for (m, seats) in rec.members.iter_mut().zip(&seating) {
+            m.seats = seats.iter().map(|s| s.0).collect();
+            for (k, v) in &m.seat_options {
+                for s in seats {
+                    rec.options.entry(format!("{k}.{}", s.0)).or_insert_with(|| v.clone());
+                }
+            }
+        }
+        let mut game = AnyGame::setup(rec.kind, &rec.options, rec.seed)
+            .map_err(|e| format!("Game #{} cannot start: {e}", rec.id))?;
+        let now = self.now();
+        let mut append = Vec::new();
+        for (i, (seat, action)) in std::mem::take(&mut rec.preset).into_iter().enumerate() {
+            let user = text::holder(&rec, Seat(seat)).map_or(0, |u| u.id);
+            let mut entry = LogEntry {
+                format: FORMAT,
+                seq: i as u64,
+                seat,
+                user,
+                action,
+                at: now,
+                chance: false,
+                text: Vec::new(),
+            };
+            let events = super::apply_entry(&mut game, &entry).map_err(|e| {
+                format!(
+                    "Game #{} cannot start: recorded action {} does not apply ({e}).",
+                    rec.id,
+                    i + 1
+                )
+            })?;
+            entry.chance = events.iter().any(|e| e.chance);
+            entry.text = events.iter().map(|e| e.text.clone()).collect();
+            append.push(entry);
+        }
+        rec.log_len = append.len() as u64;
+        rec.phase = if super::outcome(&rec, &game).is_over() { Phase::Finished } else { Phase::Playing };
+        let before = Vec::new();
+        super::commands::retime(&mut rec, &game, now);
+        let id = rec.id;
+        let saved = self
+            .save(Loaded { rec, game: Some(game.clone()) }, version, Change { append, truncate_from: None })
+            .await?;
+        let lead = if verb.is_empty() {
+            String::new()
+        } else {
+            format!("{} {verb}. ", req.user.name)
+        };
+        let content = format!(
+            "{lead}Game #{id} ({}) begins: {}.\n{}",
+            saved.kind.title(),
+            text::lineup(&saved, &game),
+            text::status(&saved, &game)
+        );
+        Ok(vec![self.turn_message(&req.channel, &saved, &game, content, &before).await])
+    }
+}

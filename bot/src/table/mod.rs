@@ -1,0 +1,360 @@
+//! The table service: the one place that runs a command for a user in a
+//! channel. It checks that the user may do it, validates it in the engine,
+//! commits it to storage (flushed before any reply exists), schedules what
+//! follows, and builds the replies. The Discord adapter, the console and the
+//! tests all go through [`Table::handle`], [`Table::autocomplete`] and
+//! [`Table::tick`].
+
+pub mod api;
+mod args;
+mod autocomplete;
+mod commands;
+mod export;
+mod lobby;
+mod schedule;
+mod text;
+
+pub use api::{Button, ChannelRef, Image, Reply, Request, UserRef};
+
+use crate::clock::{Clock, Millis, SystemClock};
+use crate::record::{GameRecord, LogAction, LogEntry, Named, Phase, UserRecord};
+use crate::storage::{GameWrite, Store, StoreError};
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+use thiserror::Error;
+use tokar_engine::catalog::AnyGame;
+use tokar_engine::{Outcome, Seat};
+use tracing::{error, info, warn};
+
+/// How to open a table.
+#[derive(Clone)]
+pub struct TableConfig {
+    /// Where the sled database (and a virtual clock's file) live.
+    pub data_dir: PathBuf,
+    pub clock: Arc<dyn Clock>,
+    /// Makes every new game's dice reproducible: each game's seed is derived
+    /// from this and its number.
+    pub seed: Option<u64>,
+}
+
+impl TableConfig {
+    /// The system clock and random seeds.
+    pub fn new(data_dir: impl Into<PathBuf>) -> TableConfig {
+        TableConfig {
+            data_dir: data_dir.into(),
+            clock: Arc::new(SystemClock),
+            seed: None,
+        }
+    }
+}
+
+#[derive(Debug, Error)]
+pub enum TableError {
+    #[error("cannot create the data folder {0}: {1}")]
+    DataDir(PathBuf, std::io::Error),
+    #[error("cannot open the database: {0}")]
+    Store(#[from] StoreError),
+    #[error("the storage task failed: {0}")]
+    Task(String),
+}
+
+/// A handle on the table; clones share it.
+#[derive(Clone)]
+pub struct Table {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    store: Store,
+    clock: Arc<dyn Clock>,
+    seed: Option<u64>,
+    /// One async mutex per game: its writes run one at a time.
+    locks: std::sync::Mutex<HashMap<u64, Arc<tokio::sync::Mutex<()>>>>,
+    /// Seeds for games when none was given; different for every process.
+    entropy: u64,
+    /// Draws positions; made once (it prepares the piece art).
+    renderer: Arc<tokar_render::Renderer>,
+}
+
+/// A refusal: one line for the user, nothing changed.
+type Res<T> = Result<T, String>;
+
+/// A game read for a command: its record, and its engine state once started.
+struct Loaded {
+    rec: GameRecord,
+    game: Option<AnyGame>,
+}
+
+/// Everything one command writes to one game.
+struct Change {
+    append: Vec<LogEntry>,
+    truncate_from: Option<u64>,
+}
+
+impl Table {
+    pub async fn open(config: TableConfig) -> Result<Table, TableError> {
+        let dir = config.data_dir.clone();
+        std::fs::create_dir_all(&dir).map_err(|e| TableError::DataDir(dir.clone(), e))?;
+        let store = tokio::task::spawn_blocking(move || Store::open(&dir))
+            .await
+            .map_err(|e| TableError::Task(e.to_string()))??;
+        let entropy = {
+            use std::hash::{BuildHasher, Hasher};
+            let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+            h.write_u64(SystemClock.now());
+            h.write_u32(std::process::id());
+            h.finish()
+        };
+        info!(data = %config.data_dir.display(), "table open");
+        Ok(Table {
+            inner: Arc::new(Inner {
+                store,
+                clock: config.clock,
+                seed: config.seed,
+                locks: Default::default(),
+                entropy,
+                renderer: Arc::new(tokar_render::Renderer::new()),
+            }),
+        })
+    }
+
+    /// Runs one command and returns the messages to send. Never panics: a
+    /// failure inside becomes a refusal.
+    pub async fn handle(&self, req: Request) -> Vec<Reply> {
+        let this = self.clone();
+        let channel = req.channel.clone();
+        let user = req.user.clone();
+        let command = req.command.clone();
+        // A task of its own: the command completes (and commits) even if the
+        // caller stops waiting, and a panic in it is caught here.
+        match tokio::spawn(async move { this.run(req).await }).await {
+            Ok(replies) => replies,
+            Err(e) => {
+                error!(%command, error = %e, "command failed");
+                vec![Reply::refusal(
+                    &channel,
+                    &user,
+                    format!("/{command} failed inside the bot; nothing was changed."),
+                )]
+            }
+        }
+    }
+
+    async fn run(&self, req: Request) -> Vec<Reply> {
+        let command = req
+            .command
+            .trim()
+            .trim_start_matches('/')
+            .to_ascii_lowercase();
+        if let Err(e) = self.remember_user(&req.user).await {
+            warn!(error = %e, "cannot record the user's name");
+        }
+        let result = self.dispatch(&command, &req).await;
+        match result {
+            Ok(replies) => {
+                info!(user = %req.user.name, %command, "done");
+                replies
+            }
+            Err(reason) => {
+                info!(user = %req.user.name, %command, %reason, "refused");
+                vec![Reply::refusal(&req.channel, &req.user, reason)]
+            }
+        }
+    }
+
+    /// Records (or updates) the name shown for a user, so that mentions of
+    /// people who have not typed anything yet read well.
+    pub async fn remember_user(&self, user: &UserRef) -> Result<(), String> {
+        let named = Named::from(user);
+        self.blocking(move |s| {
+            match s.user(named.id)? {
+                Some(u) if u.user.name == named.name => {}
+                Some(mut u) => {
+                    u.user = named;
+                    s.put_user(&u)?;
+                }
+                None => s.put_user(&UserRecord::new(named))?,
+            }
+            Ok(())
+        })
+        .await
+    }
+
+    fn now(&self) -> Millis {
+        self.inner.clock.now()
+    }
+
+    /// Runs storage work off the async executor.
+    async fn blocking<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&Store) -> Result<T, StoreError> + Send + 'static,
+    ) -> Res<T> {
+        let store = self.inner.store.clone();
+        match tokio::task::spawn_blocking(move || f(&store)).await {
+            Ok(Ok(v)) => Ok(v),
+            Ok(Err(StoreError::Stale)) => Err(
+                "The game changed while your command ran; nothing was done. Look again and retry."
+                    .into(),
+            ),
+            Ok(Err(e)) => {
+                error!(error = %e, "storage");
+                Err(format!("Storage failed ({e}); nothing was changed."))
+            }
+            Err(e) => Err(format!("Storage task failed ({e}); nothing was changed.")),
+        }
+    }
+
+    async fn lock(&self, id: u64) -> tokio::sync::OwnedMutexGuard<()> {
+        let m = {
+            let mut locks = self.inner.locks.lock().unwrap_or_else(|e| e.into_inner());
+            locks.entry(id).or_default().clone()
+        };
+        m.lock_owned().await
+    }
+
+    async fn user_record(&self, user: &UserRef) -> Res<UserRecord> {
+        let named = Named::from(user);
+        self.blocking(move |s| Ok(s.user(named.id)?.unwrap_or_else(|| UserRecord::new(named))))
+            .await
+    }
+
+    /// The name of a user id: the last one seen, or a mention.
+    async fn name_of(&self, id: u64) -> Named {
+        let rec = self.blocking(move |s| s.user(id)).await.ok().flatten();
+        Named {
+            id,
+            name: rec.map(|u| u.user.name).unwrap_or_else(|| format!("<@{id}>")),
+        }
+    }
+
+    /// Reads a game: the snapshot if it loads, else a replay of the log.
+    async fn load(&self, id: u64) -> Res<Loaded> {
+        let (rec, log) = self
+            .blocking(move |s| {
+                let rec = s.game(id)?;
+                let log = match &rec {
+                    Some(r) if r.snapshot.is_none() && r.log_len > 0 => Some(s.log(id)?),
+                    _ => None,
+                };
+                Ok((rec, log))
+            })
+            .await?;
+        let rec = rec.ok_or_else(|| format!("There is no game #{id}."))?;
+        if matches!(rec.phase, Phase::Lobby | Phase::Cancelled) {
+            return Ok(Loaded { rec, game: None });
+        }
+        if let Some(snap) = &rec.snapshot {
+            match serde_json::from_str::<AnyGame>(snap) {
+                Ok(game) => return Ok(Loaded { rec, game: Some(game) }),
+                Err(e) => warn!(game = id, error = %e, "snapshot unreadable; replaying the log"),
+            }
+        }
+        let log = match log {
+            Some(l) => l,
+            None => self.blocking(move |s| s.log(id)).await?,
+        };
+        let game = replay(&rec, &log).map_err(|e| {
+            error!(game = id, error = %e, "replay failed");
+            format!("Game #{id} cannot be loaded: {e}")
+        })?;
+        Ok(Loaded { rec, game: Some(game) })
+    }
+
+    /// Writes a game changed by a command: the new snapshot, the schedule, and
+    /// the log change, in one flushed transaction that fails if anyone else
+    /// wrote the game since `version` was read.
+    async fn save(&self, mut loaded: Loaded, version: Option<u64>, change: Change) -> Res<GameRecord> {
+        if let Some(g) = &loaded.game {
+            loaded.rec.snapshot = Some(serde_json::to_string(g).map_err(|e| e.to_string())?);
+        }
+        let now = self.now();
+        let waiting = loaded.rec.turn.waiting.clone();
+        let mut rec = loaded.rec;
+        self.blocking(move |s| {
+            let users = waiting
+                .iter()
+                .map(|&u| Ok(s.user(u)?.unwrap_or_else(|| UserRecord::new(Named { id: u, name: String::new() }))))
+                .collect::<Result<Vec<_>, StoreError>>()?;
+            rec.scheduled = schedule::next_due(&rec, &users, now);
+            s.commit(&GameWrite {
+                expected: version,
+                record: rec.clone(),
+                append: change.append,
+                truncate_from: change.truncate_from,
+            })?;
+            rec.version = version.map_or(0, |v| v + 1);
+            Ok(rec)
+        })
+        .await
+    }
+
+    /// A fresh game seed: derived from `--seed` and the game number, or random.
+    fn seed_for(&self, id: u64) -> u64 {
+        let base = self.inner.seed.unwrap_or(self.inner.entropy ^ self.now());
+        let mut rng = tokar_engine::Rng::new(base ^ id.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        rng.next_u64()
+    }
+}
+
+/// Rebuilds a game from its options, seed and log.
+pub fn replay(rec: &GameRecord, log: &[LogEntry]) -> Result<AnyGame, String> {
+    let mut game = AnyGame::setup(rec.kind, &rec.options, rec.seed).map_err(|e| e.to_string())?;
+    for (i, e) in log.iter().enumerate() {
+        apply_entry(&mut game, e).map_err(|err| format!("log entry {} does not apply: {err}", i + 1))?;
+    }
+    Ok(game)
+}
+
+fn apply_entry(game: &mut AnyGame, e: &LogEntry) -> Result<Vec<tokar_engine::Event>, String> {
+    let seat = Seat(e.seat);
+    match &e.action {
+        LogAction::Play(n) => game.play(seat, n).map_err(|x| x.to_string()),
+        LogAction::Concede => Ok(game.concede(seat)),
+        LogAction::Skip => game.skip(seat).map_err(|x| x.to_string()),
+    }
+}
+
+/// The outcome that counts: the table's (a draw by agreement) or the game's.
+fn outcome(rec: &GameRecord, game: &AnyGame) -> Outcome {
+    rec.table_outcome.clone().unwrap_or_else(|| game.outcome())
+}
+
+impl Table {
+    /// The picture of a position for `viewer`, drawn off the async executor.
+    /// A picture that cannot be drawn is logged and left out: the text of the
+    /// reply still says everything.
+    async fn picture(
+        &self,
+        rec: &GameRecord,
+        game: &AnyGame,
+        viewer: tokar_engine::Viewer,
+        targets: Vec<tokar_engine::Cell>,
+        selected: Option<tokar_engine::Cell>,
+    ) -> Vec<Image> {
+        let view = game.view(viewer);
+        let highlights = tokar_render::Highlights {
+            marks: rec
+                .last_marks
+                .iter()
+                .map(|&(c, m)| (tokar_engine::Cell(c), m))
+                .collect(),
+            targets,
+            selected,
+        };
+        let renderer = self.inner.renderer.clone();
+        let name = format!("game-{}-{}.png", rec.id, rec.log_len);
+        let id = rec.id;
+        match tokio::task::spawn_blocking(move || renderer.render(&view, &highlights)).await {
+            Ok(Ok(png)) => vec![Image { name, png }],
+            Ok(Err(e)) => {
+                warn!(game = id, error = %e, "picture not drawn");
+                Vec::new()
+            }
+            Err(e) => {
+                warn!(game = id, error = %e, "picture task failed");
+                Vec::new()
+            }
+        }
+    }
+}

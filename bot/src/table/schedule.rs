@@ -1,0 +1,226 @@
+//! Reminders and move deadlines.
+//!
+//! Each game in play has at most one entry in the schedule index, at the time
+//! something may next be due: a reminder (every reminder interval of the
+//! waiting players, default 24 h) or the move deadline (default 7 days; time a
+//! waiting player spends on vacation does not count). [`Table::tick`] sweeps
+//! the entries that are due, at start-up and then on a timer. What was sent is
+//! recorded in the game's [`TurnClock`](crate::record::TurnClock) in the same
+//! flushed write, so a restart catches up without sending anything twice:
+//! after downtime a player gets one reminder, not one per missed interval.
+//!
+//! At the deadline (ruling T1): the table first asks the game to skip the
+//! absent seats ([`AnyGame::skip`]); games with more than two sides that have
+//! such a rule go on without waiting. Where the game refuses (two-sided games),
+//! the other players are told once that they may `/claim` the win, which
+//! concedes the absent seats; until someone claims, the absent player may
+//! still move.
+
+use super::commands::{describe, marks, retime};
+use super::text::{self, seats_label};
+use super::{Change, ChannelRef, Loaded, Reply, Res, Table, UserRef};
+use crate::clock::Millis;
+use crate::duration::{self, HOUR};
+use crate::record::{GameRecord, LogAction, LogEntry, Named, Phase, UserRecord, FORMAT};
+use tokar_engine::Seat;
+use tracing::warn;
+
+/// While a waiting player is on vacation, look again this often.
+const VACATION_RECHECK: Millis = 6 * HOUR;
+
+fn reminder_interval(users: &[UserRecord]) -> Option<Millis> {
+    users.iter().filter_map(|u| u.reminder).min()
+}
+
+fn vacation_pause(rec: &GameRecord, users: &[UserRecord], now: Millis) -> Millis {
+    users
+        .iter()
+        .map(|u| u.vacation_within(rec.turn.since, now))
+        .max()
+        .unwrap_or(0)
+}
+
+/// When the game's schedule entry is next due, given the waiting users.
+pub(super) fn next_due(rec: &GameRecord, users: &[UserRecord], now: Millis) -> Option<Millis> {
+    if rec.phase != Phase::Playing || rec.turn.waiting.is_empty() {
+        return None;
+    }
+    if users.iter().any(|u| u.on_vacation()) {
+        return Some(now + VACATION_RECHECK);
+    }
+    let mut due: Option<Millis> = None;
+    if !rec.turn.deadline_told {
+        due = Some(rec.turn.since + rec.deadline + vacation_pause(rec, users, now));
+        if let Some(every) = reminder_interval(users) {
+            let r = rec.turn.reminded_at.unwrap_or(rec.turn.since) + every;
+            due = due.map(|d| d.min(r));
+        }
+    }
+    due
+}
+
+impl Table {
+    /// The waiting users' records.
+    async fn waiting_users(&self, rec: &GameRecord) -> Res<Vec<UserRecord>> {
+        let ids = rec.turn.waiting.clone();
+        self.blocking(move |s| {
+            ids.iter()
+                .map(|&u| Ok(s.user(u)?.unwrap_or_else(|| UserRecord::new(Named { id: u, name: String::new() }))))
+                .collect()
+        })
+        .await
+    }
+
+    /// When the current wait runs out, counting the waiting players' vacations.
+    pub(super) async fn effective_deadline(&self, rec: &GameRecord) -> Res<Millis> {
+        let users = self.waiting_users(rec).await?;
+        let now = self.now();
+        if users.iter().any(|u| u.on_vacation()) {
+            return Ok(Millis::MAX);
+        }
+        Ok(rec.turn.since + rec.deadline + vacation_pause(rec, &users, now))
+    }
+
+    /// Sends what is due: reminders, deadline notices, skipped turns. Run at
+    /// start-up and then every minute or so.
+    pub async fn tick(&self) -> Vec<Reply> {
+        let now = self.now();
+        let due = match self.blocking(move |s| s.due(now)).await {
+            Ok(d) => d,
+            Err(e) => {
+                warn!(error = %e, "schedule sweep failed");
+                return Vec::new();
+            }
+        };
+        let mut out = Vec::new();
+        for id in due {
+            match self.sweep_game(id).await {
+                Ok(r) => out.extend(r),
+                Err(e) => warn!(game = id, error = %e, "schedule sweep of a game failed"),
+            }
+        }
+        out
+    }
+
+    async fn sweep_game(&self, id: u64) -> Res<Vec<Reply>> {
+        let _guard = self.lock(id).await;
+        let mut l = self.load(id).await?;
+        let version = l.rec.version;
+        let now = self.now();
+        let channel = ChannelRef::from(&l.rec.channel);
+        let users = self.waiting_users(&l.rec).await?;
+        let mut replies = Vec::new();
+        let mut append = Vec::new();
+        let on_vacation = users.iter().any(|u| u.on_vacation());
+        if l.rec.phase == Phase::Playing && !on_vacation && !l.rec.turn.waiting.is_empty() {
+            let deadline = l.rec.turn.since + l.rec.deadline + vacation_pause(&l.rec, &users, now);
+            let game = l.game.as_mut().ok_or("The game has not started.")?;
+            let waiting_refs: Vec<UserRef> = users.iter().map(|u| UserRef::from(&u.user)).collect();
+            if !l.rec.turn.deadline_told && now >= deadline {
+                let absent: Vec<Seat> = game
+                    .to_act()
+                    .into_iter()
+                    .filter(|s| text::holder(&l.rec, *s).is_some_and(|u| l.rec.turn.waiting.contains(&u.id)))
+                    .collect();
+                let mut trial = game.clone();
+                let mut events = Vec::new();
+                let mut skipped = true;
+                for &s in &absent {
+                    match trial.skip(s) {
+                        Ok(ev) => {
+                            append.push(LogEntry {
+                                format: FORMAT,
+                                seq: l.rec.log_len + append.len() as u64,
+                                seat: s.0,
+                                user: 0,
+                                action: LogAction::Skip,
+                                at: now,
+                                chance: ev.iter().any(|e| e.chance),
+                                text: ev.iter().map(|e| e.text.clone()).collect(),
+                            });
+                            events.extend(ev);
+                        }
+                        Err(_) => {
+                            skipped = false;
+                            break;
+                        }
+                    }
+                }
+                let who = seats_label(&l.rec, game, &absent);
+                if skipped && !absent.is_empty() {
+                    *game = trial;
+                    let game = game.clone();
+                    let before = l.rec.turn.waiting.clone();
+                    l.rec.log_len += append.len() as u64;
+                    l.rec.last_marks = marks(&events);
+                    l.rec.draw_offer = None;
+                    l.rec.undo_offer = None;
+                    retime(&mut l.rec, &game, now);
+                    let mut lines = vec![format!(
+                        "Game #{id}: {who} did not act within {}; the turn is skipped.",
+                        duration::format(l.rec.deadline)
+                    )];
+                    lines.extend(events.iter().map(|e| format!("· {}", e.text)));
+                    lines.push(text::status(&l.rec, &game));
+                    let saved = self
+                        .save(Loaded { rec: l.rec, game: Some(game.clone()) }, Some(version), Change { append, truncate_from: None })
+                        .await?;
+                    replies.push(self.turn_message(&channel, &saved, &game, lines.join("\n"), &before).await);
+                    return Ok(replies);
+                }
+                append.clear();
+                l.rec.turn.deadline_told = true;
+                let claimants: Vec<UserRef> = l
+                    .rec
+                    .members
+                    .iter()
+                    .filter(|m| !l.rec.turn.waiting.contains(&m.user.id))
+                    .map(|m| UserRef::from(&m.user))
+                    .collect();
+                let mut r = Reply::public(
+                    &channel,
+                    format!(
+                        "Game #{id}: {who} has not acted for {}. {}: /claim game:{id} takes the win, or keep waiting.",
+                        duration::format(now - l.rec.turn.since),
+                        claimants.iter().map(|u| u.name.as_str()).collect::<Vec<_>>().join(", ")
+                    ),
+                );
+                r.mentions = claimants;
+                replies.push(r);
+            } else if !l.rec.turn.deadline_told {
+                if let Some(every) = reminder_interval(&users) {
+                    if now >= l.rec.turn.reminded_at.unwrap_or(l.rec.turn.since) + every {
+                        l.rec.turn.reminded_at = Some(now);
+                        let last = self.last_action(id).await;
+                        let mut r = Reply::public(
+                            &channel,
+                            format!(
+                                "Reminder: game #{id} ({}, move {}) has waited {} for {}{}. {} left before the deadline.",
+                                l.rec.kind.title(),
+                                game.move_number(),
+                                duration::format(now - l.rec.turn.since),
+                                seats_label(&l.rec, game, &game.to_act()),
+                                last.map(|a| format!(" (last action: {a})")).unwrap_or_default(),
+                                duration::format(deadline.saturating_sub(now))
+                            ),
+                        );
+                        r.mentions = waiting_refs;
+                        replies.push(r);
+                    }
+                }
+            }
+        }
+        // Commit what was sent (or only move the schedule entry) before replying.
+        let due = next_due(&l.rec, &users, now);
+        if replies.is_empty() && due == l.rec.scheduled {
+            return Ok(replies);
+        }
+        self.save(l, Some(version), Change { append, truncate_from: None }).await?;
+        Ok(replies)
+    }
+
+    async fn last_action(&self, id: u64) -> Option<String> {
+        let log = self.blocking(move |s| s.log(id)).await.ok()?;
+        log.last().map(|e| describe(&e.action))
+    }
+}

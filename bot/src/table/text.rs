@@ -1,0 +1,183 @@
+//! Words and diagrams for replies: who holds which seat, whose turn it is,
+//! how a game ended, and a text board for clients without pictures.
+
+use super::outcome;
+use crate::record::{GameRecord, Named, Phase};
+use tokar_engine::board::Shape;
+use tokar_engine::catalog::AnyGame;
+use tokar_engine::{Outcome, Seat, View};
+
+pub fn seats_of(rec: &GameRecord, user: u64) -> Vec<Seat> {
+    rec.members
+        .iter()
+        .filter(|m| m.user.id == user)
+        .flat_map(|m| m.seats.iter().map(|&s| Seat(s)))
+        .collect()
+}
+
+pub fn holder(rec: &GameRecord, seat: Seat) -> Option<&Named> {
+    rec.members
+        .iter()
+        .find(|m| m.seats.contains(&seat.0))
+        .map(|m| &m.user)
+}
+
+pub fn is_member(rec: &GameRecord, user: u64) -> bool {
+    rec.members.iter().any(|m| m.user.id == user)
+}
+
+/// The users holding any of `seats`, each once, in seat order.
+pub fn users_of(rec: &GameRecord, seats: &[Seat]) -> Vec<Named> {
+    let mut out: Vec<Named> = Vec::new();
+    for &s in seats {
+        if let Some(u) = holder(rec, s) {
+            if !out.iter().any(|o| o.id == u.id) {
+                out.push(u.clone());
+            }
+        }
+    }
+    out
+}
+
+/// "Undead (bob)".
+pub fn seat_label(rec: &GameRecord, game: &AnyGame, seat: Seat) -> String {
+    match holder(rec, seat) {
+        Some(u) => format!("{} ({})", game.seat_name(seat), u.name),
+        None => game.seat_name(seat),
+    }
+}
+
+pub fn seats_label(rec: &GameRecord, game: &AnyGame, seats: &[Seat]) -> String {
+    seats
+        .iter()
+        .map(|&s| seat_label(rec, game, s))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// "Human (alice) vs Undead (bob)".
+pub fn lineup(rec: &GameRecord, game: &AnyGame) -> String {
+    (0..game.seat_count())
+        .map(|s| seat_label(rec, game, Seat(s as u8)))
+        .collect::<Vec<_>>()
+        .join(" vs ")
+}
+
+pub fn outcome_text(rec: &GameRecord, game: &AnyGame, o: &Outcome) -> String {
+    match o {
+        Outcome::Ongoing => "still being played".into(),
+        Outcome::Won { winners, reason } => {
+            format!("{} won: {reason}", seats_label(rec, game, winners))
+        }
+        Outcome::Drawn { reason } => format!("drawn: {reason}"),
+    }
+}
+
+/// One line: the game, the move and who is to act, or how it ended.
+pub fn status(rec: &GameRecord, game: &AnyGame) -> String {
+    let head = format!("Game #{} ({})", rec.id, rec.kind.title());
+    let o = outcome(rec, game);
+    if o.is_over() {
+        return format!("{head} is over: {}.", outcome_text(rec, game, &o));
+    }
+    let to_act = game.to_act();
+    let view = game.view(tokar_engine::Viewer::Spectator);
+    let pending = view
+        .pending
+        .map(|p| format!(" ({p})"))
+        .unwrap_or_default();
+    format!(
+        "{head}, move {}: {} to act{pending}.",
+        game.move_number(),
+        seats_label(rec, game, &to_act)
+    )
+}
+
+/// Who a game in the lobby still waits for.
+pub fn lobby_status(rec: &GameRecord) -> String {
+    let mut missing = Vec::new();
+    if !rec.invited.is_empty() {
+        missing.push(format!(
+            "{} to accept",
+            rec.invited.iter().map(|u| u.name.as_str()).collect::<Vec<_>>().join(", ")
+        ));
+    }
+    let open = open_seats(rec);
+    if open > 0 {
+        missing.push(format!(
+            "{open} more player{} to /join game:{}",
+            if open == 1 { "" } else { "s" },
+            rec.id
+        ));
+    }
+    let joined = rec
+        .members
+        .iter()
+        .map(|m| m.user.name.as_str())
+        .collect::<Vec<_>>()
+        .join(", ");
+    match rec.phase {
+        Phase::Cancelled => format!("Game #{} ({}) was cancelled.", rec.id, rec.kind.title()),
+        _ => format!(
+            "Game #{} ({}) has not started: {joined} joined; waiting for {}.",
+            rec.id,
+            rec.kind.title(),
+            missing.join(" and ")
+        ),
+    }
+}
+
+pub fn open_seats(rec: &GameRecord) -> usize {
+    rec.players
+        .saturating_sub(rec.members.len() + rec.invited.len())
+}
+
+/// A text board for grids (letters: first seat upper case, others lower
+/// case), or a list of pieces per seat for other boards.
+pub fn diagram(view: &View) -> String {
+    let mut out = String::new();
+    if let Shape::Grid { files, ranks } = view.board.shape() {
+        if view.seats.len() <= 2 {
+            out.push_str("```\n");
+            for r in (0..ranks as i32).rev() {
+                out.push_str(&format!("{:>2} ", r + 1));
+                for f in 0..files as i32 {
+                    let cell = view.board.at(f, r);
+                    let piece = view.pieces.iter().find(|p| Some(p.cell) == cell);
+                    let c = match piece {
+                        Some(p) if p.seat.0 == 0 => p.glyph.letter.to_ascii_uppercase(),
+                        Some(p) => p.glyph.letter.to_ascii_lowercase(),
+                        None => '.',
+                    };
+                    out.push(c);
+                    out.push(' ');
+                }
+                out.pop();
+                out.push('\n');
+            }
+            out.push_str("   ");
+            for f in 0..files {
+                out.push((b'a' + f) as char);
+                out.push(' ');
+            }
+            out.pop();
+            out.push_str("\n```");
+            return out;
+        }
+    }
+    for (i, s) in view.seats.iter().enumerate() {
+        let pieces: Vec<String> = view
+            .pieces
+            .iter()
+            .filter(|p| p.seat.index() == i)
+            .map(|p| format!("{} {}", p.glyph.name, view.board.name(p.cell)))
+            .collect();
+        out.push_str(&format!(
+            "{}{}: {}\n",
+            s.name,
+            if s.eliminated { " (out)" } else { "" },
+            if pieces.is_empty() { "no pieces".to_string() } else { pieces.join(", ") }
+        ));
+    }
+    out.trim_end().to_string()
+}

@@ -1,0 +1,140 @@
+//! Shared helpers for the table tests: a table on a fresh folder with a
+//! virtual clock, and commands written as on the console (`@alice /board`).
+
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use tokar_bot::clock::VirtualClock;
+use tokar_bot::console::{parse_line, Line};
+use tokar_bot::{ChannelRef, Reply, Request, Table, TableConfig, UserRef};
+
+/// The game these tests play, and each side's options.
+pub const GAME: &str = "arcana";
+pub const CREATOR_OPTIONS: &str = "army:human";
+pub const ACCEPT_OPTIONS: &str = "army:undead";
+
+pub struct Env {
+    pub dir: PathBuf,
+    pub clock: Arc<VirtualClock>,
+    pub table: Table,
+}
+
+pub fn fresh_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tokar-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+pub async fn open(dir: &PathBuf, seed: Option<u64>) -> Env {
+    let clock = Arc::new(VirtualClock::open(dir).unwrap());
+    let table = Table::open(TableConfig {
+        data_dir: dir.clone(),
+        clock: clock.clone(),
+        seed,
+    })
+    .await
+    .unwrap();
+    Env {
+        dir: dir.clone(),
+        clock,
+        table,
+    }
+}
+
+pub async fn env(name: &str) -> Env {
+    open(&fresh_dir(name), Some(7)).await
+}
+
+/// Stable ids for test users: a small hash of the name.
+pub fn user(name: &str) -> UserRef {
+    let id = name.bytes().fold(17u64, |h, b| h.wrapping_mul(31).wrapping_add(b as u64)) % 1_000_000 + 1;
+    UserRef {
+        id,
+        name: name.to_string(),
+    }
+}
+
+pub fn channel(name: &str) -> ChannelRef {
+    ChannelRef {
+        id: user(name).id + 5_000_000,
+        name: name.to_string(),
+    }
+}
+
+/// A console line as a request.
+pub fn request(line: &str) -> Request {
+    match parse_line(line).unwrap() {
+        Line::Command {
+            user: u,
+            channel: c,
+            command,
+            options,
+        } => Request {
+            user: user(&u),
+            channel: channel(c.as_deref().unwrap_or("table")),
+            command,
+            options: options
+                .into_iter()
+                .map(|(k, v)| match v.strip_prefix('@') {
+                    Some(n) => (k, format!("<@{}>", user(n).id)),
+                    None => (k, v),
+                })
+                .collect(),
+        },
+        other => panic!("not a command line: {other:?}"),
+    }
+}
+
+impl Env {
+    pub async fn run(&self, line: &str) -> Vec<Reply> {
+        self.table.handle(request(line)).await
+    }
+
+    /// Runs a line that must be accepted; returns its replies.
+    pub async fn ok(&self, line: &str) -> Vec<Reply> {
+        let r = self.run(line).await;
+        assert!(!r.is_empty() && r.iter().all(|r| r.ok), "{line} refused: {r:#?}");
+        r
+    }
+
+    /// Runs a line that must be refused with one reply; returns its text.
+    pub async fn refused(&self, line: &str) -> String {
+        let r = self.run(line).await;
+        assert_eq!(r.len(), 1, "{line}: {r:#?}");
+        assert!(!r[0].ok, "{line} was accepted: {r:#?}");
+        assert!(!r[0].content.contains('\n'), "refusals are one line: {}", r[0].content);
+        r[0].content.clone()
+    }
+
+    /// alice invites bob and bob accepts: a started game, whose number is returned.
+    pub async fn start(&self, a: &str, b: &str) -> u64 {
+        let r = self
+            .ok(&format!("@{a} /new game:{GAME} {CREATOR_OPTIONS} opponent:@{b}"))
+            .await;
+        let id: u64 = r[0].content.split('#').nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
+        self.ok(&format!("@{b} /accept game:{id} {ACCEPT_OPTIONS}")).await;
+        id
+    }
+
+    /// The legal actions of `who` in game `id`, as autocomplete lists them.
+    pub async fn actions(&self, who: &str, id: u64) -> Vec<String> {
+        self.table
+            .autocomplete(&user(who), &channel("table"), "action", "", Some(id))
+            .await
+            .into_iter()
+            .map(|(_, v)| v)
+            .collect()
+    }
+
+    /// Who is to act in game `id` among `names`.
+    pub async fn to_act<'a>(&self, id: u64, names: &[&'a str]) -> Option<&'a str> {
+        for n in names {
+            if !self.actions(n, id).await.is_empty() {
+                return Some(n);
+            }
+        }
+        None
+    }
+}

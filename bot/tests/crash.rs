@@ -1,0 +1,125 @@
+//! The real `tokar` binary in console mode, killed with SIGKILL while commands
+//! stream in, restarted: every acknowledged action is still there.
+
+mod common;
+use common::*;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc;
+
+/// A legal sequence of (user, action) for game #1 under `--seed 11`, found by
+/// playing it on an in-process table with the same seed.
+async fn script(len: usize) -> Vec<(String, String)> {
+    let e = env("crash-script").await;
+    let e = open(&e.dir, Some(11)).await;
+    let id = e.start("alice", "bob").await;
+    assert_eq!(id, 1);
+    let mut out = Vec::new();
+    while out.len() < len {
+        let Some(who) = e.to_act(id, &["alice", "bob"]).await else { break };
+        let acts = e.actions(who, id).await;
+        let a = acts[out.len() * 7 % acts.len()].clone();
+        e.ok(&format!("@{who} /play action:\"{a}\"")).await;
+        out.push((who.to_string(), a));
+    }
+    out
+}
+
+struct Bot {
+    child: Child,
+    stdin: ChildStdin,
+    lines: mpsc::Receiver<serde_json::Value>,
+}
+
+fn spawn(dir: &std::path::Path) -> Bot {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tokar"))
+        .args(["console", "--json", "--seed", "11", "--data"])
+        .arg(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdin = child.stdin.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            let v: serde_json::Value = serde_json::from_str(&line).expect("one JSON object a line");
+            if tx.send(v).is_err() {
+                break;
+            }
+        }
+    });
+    Bot { child, stdin, lines: rx }
+}
+
+impl Bot {
+    fn send(&mut self, line: &str) {
+        writeln!(self.stdin, "{line}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    fn next(&self) -> serde_json::Value {
+        self.lines
+            .recv_timeout(std::time::Duration::from_secs(60))
+            .expect("the bot answers")
+    }
+}
+
+#[tokio::test]
+async fn acknowledged_actions_survive_sigkill() {
+    let moves = script(40).await;
+    assert!(moves.len() >= 10, "the game lasts long enough to test");
+    let dir = fresh_dir("crash");
+    let mut bot = spawn(&dir);
+    bot.send(&format!("@alice /new game:{GAME} {CREATOR_OPTIONS} opponent:@bob"));
+    let v = bot.next();
+    assert_eq!(v["ok"], true, "{v}");
+    assert_eq!(v["mentions"], serde_json::json!(["bob"]));
+    assert_eq!(
+        v.as_object().unwrap().keys().cloned().collect::<Vec<_>>(),
+        ["channel", "content", "ephemeral_to", "images", "mentions", "ok"]
+    );
+    bot.send(&format!("@bob /accept {ACCEPT_OPTIONS}"));
+    assert_eq!(bot.next()["ok"], true);
+    // Stream every move without waiting, read a few answers, then kill.
+    let half = moves.len() / 2;
+    for (who, a) in &moves {
+        bot.send(&format!("@{who} /play action:\"{a}\""));
+    }
+    let mut acknowledged = 0;
+    while acknowledged < half {
+        let v = bot.next();
+        if v["ephemeral_to"].is_null() && v["ok"] == true && v["content"].as_str().unwrap().contains(" plays ") {
+            acknowledged += 1;
+        } else {
+            assert_eq!(v["ok"], true, "an unexpected answer: {v}");
+        }
+    }
+    bot.child.kill().unwrap(); // SIGKILL
+    bot.child.wait().unwrap();
+
+    let mut bot = spawn(&dir);
+    bot.send("@alice /export game:1");
+    let v = bot.next();
+    let content = v["content"].as_str().unwrap();
+    let record = content.split('`').nth(1).unwrap();
+    let stored: Vec<&str> = record.split('|').skip(4).map(|a| a.split_once(':').unwrap().1).collect();
+    assert!(stored.len() >= acknowledged, "{} stored, {acknowledged} acknowledged", stored.len());
+    for (i, s) in stored.iter().enumerate() {
+        assert_eq!(*s, moves[i].1, "action {} differs", i + 1);
+    }
+    // Play on from where it stopped.
+    let (who, a) = &moves[stored.len().min(moves.len() - 1)];
+    if stored.len() < moves.len() {
+        bot.send(&format!("@{who} /play action:\"{a}\""));
+        assert_eq!(bot.next()["ok"], true);
+    }
+    bot.send("@alice /frob");
+    let v = bot.next();
+    assert_eq!(v["ok"], false);
+    drop(bot.stdin);
+    assert!(bot.child.wait().unwrap().success());
+}

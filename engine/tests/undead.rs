@@ -172,6 +172,13 @@ fn u11_army_picks_presets_mixed_ranks_and_errors() {
     let rules = Arcana::rules(Some("undead-arcana")).unwrap();
     assert!(rules.contains("pawn:ghoul*4+skeleton*4"));
     assert!(Arcana::rules(Some("lich")).unwrap().contains("Soul slave"));
+    // The rulings are served by /rules too.
+    assert!(Arcana::rules(Some("u10"))
+        .unwrap()
+        .contains("cannot move safely"));
+    assert!(Arcana::rules(Some("rulings"))
+        .unwrap()
+        .contains("U11. Army option."));
 }
 
 #[test]

@@ -128,6 +128,18 @@ fn u11_army_picks_presets_mixed_ranks_and_errors() {
     // Ranks not named keep Tokar's units.
     assert_eq!(b.back[0], Mummy);
     assert_eq!(b.back[4], Necromancer);
+    // Picks may be separated by commas, semicolons or slashes (a slash keeps
+    // /export records, whose options are separated by commas, readable).
+    assert_eq!(
+        Army::parse("ghoul/ghost/lich").unwrap(),
+        Army::parse("ghoul, ghost; lich").unwrap()
+    );
+    // The table refuses a bad army at /new and /accept.
+    assert!(Arcana::check_option("army", "pawn:ghoul*2/lich")
+        .unwrap_err()
+        .contains("Too few pawns"));
+    assert!(Arcana::check_option("army", "purple").is_err());
+    assert!(Arcana::check_option("army", "ghoul/lich").is_ok());
     // Presets.
     assert!(!Army::parse("undead").unwrap().undead_arcana);
     assert!(Army::parse("Undead-Arcana").unwrap().undead_arcana);

@@ -35,7 +35,7 @@ use std::collections::VecDeque;
 const OPTIONS: &[OptionSpec] = &[
     OptionSpec {
         name: "army",
-        help: "Your army: human, undead (Tokar's Arcana), undead-arcana, alternate (all Undead Arcana alternatives), or Undead Arcana picks such as ghoul,ghost,cultist,wraith,vampire,lich or pawn:ghoul*4+skeleton*4,lich (seat 0, the creator, sits at ranks 1-2; by default the second player takes the other army).",
+        help: "Your army: human, undead (Tokar's Arcana), undead-arcana, alternate (all Undead Arcana alternatives), or Undead Arcana picks such as ghoul/ghost/cultist/wraith/vampire/lich or pawn:ghoul*4+skeleton*4/lich (seat 0, the creator, sits at ranks 1-2; by default the second player takes the other army).",
         choices: &[],
         per_seat: true,
     },
@@ -345,5 +345,15 @@ impl Variant for Arcana {
 
     fn rules(topic: Option<&str>) -> Result<String, String> {
         rules::rules(topic)
+    }
+
+    /// The army is free text (presets or Undead Arcana picks, U11): refused
+    /// at `/new` and `/accept` when it does not read.
+    fn check_option(name: &str, value: &str) -> Result<(), String> {
+        if name == "army" {
+            Army::parse(value)
+                .map_err(|e| format!("Option army cannot be '{}': {e}", value.trim()))?;
+        }
+        Ok(())
     }
 }

@@ -99,7 +99,7 @@ impl Army {
             _ => {}
         }
         let mut picks: Vec<Option<Vec<Unit>>> = vec![None; 6];
-        for item in t.split(',').filter(|i| !i.is_empty()) {
+        for item in t.split([',', ';', '/']).filter(|i| !i.is_empty()) {
             let (rank_word, body) = match item.split_once(':') {
                 Some((r, b)) => (Some(r), b),
                 None => (None, item),

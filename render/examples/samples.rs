@@ -10,7 +10,7 @@ fn main() {
         .unwrap_or_else(|| "target/samples".into());
     std::fs::create_dir_all(&out).expect("output folder");
     let renderer = tokar_render::Renderer::new();
-    for (name, view, highlights) in samples::all() {
+    for (name, view, highlights) in samples::all().into_iter().chain(samples::engine_all()) {
         match renderer.render(&view, &highlights) {
             Ok(png) => {
                 let path = format!("{out}/{name}.png");

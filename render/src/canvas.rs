@@ -231,16 +231,26 @@ impl Canvas {
         }
     }
 
-    /// Copies `other` (as wide as `self`) onto `self` with its top row at `y`.
-    pub fn copy_rows(&mut self, other: &Canvas, y: u32) {
-        let w = self.width() as usize * 4;
-        if other.width() != self.width() || y >= self.height() {
-            return;
-        }
-        let rows = (other.height()).min(self.height() - y) as usize;
-        let start = y as usize * w;
-        self.pixmap.data_mut()[start..start + rows * w]
-            .copy_from_slice(&other.pixmap.data()[..rows * w]);
+    /// A canvas `height` pixels tall holding `middle` from row `y` down, the
+    /// background colour above and below: written in one pass.
+    pub fn around(
+        middle: &Canvas,
+        y: u32,
+        height: u32,
+        background: Rgb,
+    ) -> Result<Canvas, RenderError> {
+        let width = middle.width();
+        let too_large = || RenderError::TooLarge(format!("a {width}x{height} picture"));
+        let size = IntSize::from_wh(width, height).ok_or_else(too_large)?;
+        let rows = middle.height().min(height.saturating_sub(y));
+        let pixel = [background.0, background.1, background.2, 255];
+        let mut data = Vec::with_capacity(width as usize * height as usize * 4);
+        data.extend_from_slice(&pixel.repeat(width as usize * y.min(height) as usize));
+        data.extend_from_slice(&middle.pixmap.data()[..(width * rows * 4) as usize]);
+        let rest = height - y.min(height) - rows;
+        data.extend_from_slice(&pixel.repeat(width as usize * rest as usize));
+        let pixmap = Pixmap::from_vec(data, size).ok_or_else(too_large)?;
+        Ok(Canvas { pixmap })
     }
 
     /// The picture as a PNG: 8-bit RGB, zlib level `level`, no row filter (on flat

@@ -149,9 +149,13 @@ impl Renderer {
         if height > 4096 {
             return Err(RenderError::TooLarge(format!("{height} pixels tall")));
         }
-        let mut canvas = canvas::Canvas::new(WIDTH, height, palette::BACKGROUND)?;
         let background = self.background(view)?;
-        canvas.copy_rows(&background, (header - BACKGROUND_PAD) as u32);
+        let mut canvas = canvas::Canvas::around(
+            &background,
+            (header - BACKGROUND_PAD) as u32,
+            height,
+            palette::BACKGROUND,
+        )?;
         panels::draw_header(&mut canvas, &self.fonts, view);
         board::BoardPainter {
             fonts: &self.fonts,

@@ -1,4 +1,5 @@
-//! Golden images: each hand-built position is rendered and compared with the PNG
+//! Golden images: each hand-built position, and each engine position, is
+//! rendered and compared with the PNG
 //! checked in under tests/golden/, pixel by pixel with a small tolerance.
 //!
 //! Regenerate after an intended change with `TOKAR_BLESS=1 cargo test -p tokar-render`,
@@ -118,6 +119,24 @@ fn hand_built_positions_match_their_golden_pictures() {
     let renderer = Renderer::new();
     let mut errors = Vec::new();
     for (name, view, highlights) in samples::all() {
+        let png = renderer
+            .render(&view, &highlights)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        if let Err(e) = compare(name, name, &png) {
+            errors.push(e);
+        }
+    }
+    assert!(errors.is_empty(), "{}", errors.join("\n"));
+}
+
+/// The engine's own games: each opening, and a busy Arcana middle game (a kill
+/// on the last action, a paralysed piece, firebrew tokens, both graveyards).
+/// These change when a game's rules or views change: re-bless and look.
+#[test]
+fn engine_positions_match_their_golden_pictures() {
+    let renderer = Renderer::new();
+    let mut errors = Vec::new();
+    for (name, view, highlights) in samples::engine_all() {
         let png = renderer
             .render(&view, &highlights)
             .unwrap_or_else(|e| panic!("{name}: {e}"));

@@ -205,3 +205,152 @@ fn odd_but_drawable_views_render() {
     view.rotation = -12345.0;
     assert!(is_png(&renderer.render(&view, &h).expect("renders")));
 }
+
+/// Views assembled from random parts, many of them nonsense (cells and seats out
+/// of range, odd boards, odd rotations, empty names): each renders or is
+/// refused with a reason, and nothing panics.
+#[test]
+fn random_views_render_or_are_refused_without_panicking() {
+    use tokar_engine::{Outcome, PieceView, SeatView, StatusView, Viewer};
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut next = |n: u64| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state % n.max(1)
+    };
+    let kinds = [
+        StatusKind::Paralysed,
+        StatusKind::Firebrew,
+        StatusKind::Resting,
+        StatusKind::Frozen,
+        StatusKind::Slowed,
+        StatusKind::AntiJump,
+        StatusKind::Controlled,
+        StatusKind::ExtraTurn,
+        StatusKind::Held,
+        StatusKind::Guarded,
+    ];
+    let units = [
+        "skeleton",
+        "grunt",
+        "magic-king",
+        "",
+        "no-such-unit",
+        "footman",
+    ];
+    let renderer = Renderer::new();
+    let (mut rendered, mut refused) = (0, 0);
+    for _ in 0..60 {
+        let board = match next(4) {
+            0 => Board::grid(next(12) as u8 + 1, next(14) as u8 + 1),
+            1 => Board::grid(next(40) as u8, next(120) as u8),
+            2 => Board::web(next(7) as u8 + 1, next(14) as u8 + 3, next(2) == 0),
+            _ => Board::web(next(25) as u8, next(30) as u8, next(2) == 0),
+        };
+        let len = board.len().max(1) as u64;
+        let seats_n = next(9) as usize;
+        let seat_range = seats_n as u64 + 1;
+        let cell = |r: u64| Cell(r as u16);
+        let seats: Vec<SeatView> = (0..seats_n)
+            .map(|i| SeatView {
+                name: ["", "Red", "A very long seat name that goes on and on"][i % 3].into(),
+                colour: (i * 37) as u8,
+                eliminated: i % 4 == 3,
+                hand_size: if i % 2 == 0 { Some(i * 3) } else { None },
+                lost: (0..i * 3)
+                    .map(|k| samples::glyph(units[k % units.len()], 'L', "Lost"))
+                    .collect(),
+                notes: (0..i % 3).map(|k| format!("note {k}")).collect(),
+            })
+            .collect();
+        let pieces: Vec<PieceView> = (0..next(40))
+            .map(|k| PieceView {
+                cell: cell(if next(40) == 0 {
+                    len + next(3)
+                } else {
+                    next(len)
+                }),
+                seat: Seat(if next(40) == 0 {
+                    seats_n as u64
+                } else {
+                    next(seats_n as u64)
+                } as u8),
+                glyph: samples::glyph(units[k as usize % units.len()], 'Q', "Piece"),
+                hp: if next(2) == 0 {
+                    Some((next(20) as i32 - 5, next(10) as i32))
+                } else {
+                    None
+                },
+                statuses: (0..next(4))
+                    .map(|_| StatusView {
+                        kind: kinds[next(10) as usize],
+                        count: Some(next(256) as u8),
+                    })
+                    .collect(),
+            })
+            .collect();
+        let view = View {
+            title: "Random".into(),
+            board,
+            viewer: Viewer::Spectator,
+            rotation: [0.0, 90.0, 180.0, 270.0, 33.3, -720.0, 1e9][next(7) as usize],
+            seats,
+            pieces,
+            to_act: (0..next(3)).map(|_| Seat(next(seat_range) as u8)).collect(),
+            move_number: next(1000) as u32,
+            dice: if next(2) == 0 {
+                Some((
+                    Seat(next(seat_range) as u8),
+                    vec![next(9) as u8; next(4) as usize],
+                ))
+            } else {
+                None
+            },
+            hand: vec![],
+            zones: (0..next(6))
+                .map(|_| (cell(next(len)), Seat(next(seat_range) as u8)))
+                .collect(),
+            pending: if next(2) == 0 {
+                Some("Somebody must decide something".into())
+            } else {
+                None
+            },
+            outcome: match next(3) {
+                0 => Outcome::Ongoing,
+                1 => Outcome::Won {
+                    winners: vec![Seat(next(seat_range) as u8)],
+                    reason: "won".into(),
+                },
+                _ => Outcome::Drawn {
+                    reason: "drawn".into(),
+                },
+            },
+        };
+        let highlights = Highlights {
+            marks: (0..next(5))
+                .map(|_| (cell(next(len + 1)), Mark::Hit))
+                .collect(),
+            targets: (0..next(5)).map(|_| cell(next(len + 1))).collect(),
+            selected: if next(2) == 0 {
+                Some(cell(next(len + 1)))
+            } else {
+                None
+            },
+        };
+        match renderer.render(&view, &highlights) {
+            Ok(png) => {
+                assert!(is_png(&png) && png.len() <= MAX_BYTES);
+                rendered += 1;
+            }
+            Err(e) => {
+                assert!(!e.to_string().contains('\n'));
+                refused += 1;
+            }
+        }
+    }
+    assert!(
+        rendered > 5 && refused > 5,
+        "{rendered} rendered, {refused} refused"
+    );
+}

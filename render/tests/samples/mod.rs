@@ -557,3 +557,94 @@ pub fn all() -> Vec<(&'static str, View, Highlights)> {
     }
     out
 }
+
+/// A small deterministic generator for picking among legal actions.
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self, n: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((self.0 >> 33) as usize) % n.max(1)
+    }
+}
+
+/// Real Arcana positions from the engine: plays seeded random legal actions
+/// until `want` accepts the position after a ply, and returns that view with the
+/// last ply's marks. `None` if no position within `max_plies` qualifies.
+pub fn arcana_played(
+    seed: u64,
+    max_plies: usize,
+    want: impl Fn(&View, &[tokar_engine::Event]) -> bool,
+) -> Option<(View, Highlights, usize)> {
+    use tokar_engine::{AnyGame, GameKind, Options};
+    let mut game = AnyGame::setup(GameKind::Arcana, &Options::new(), seed).ok()?;
+    let mut pick = Lcg(seed);
+    for ply in 0..max_plies {
+        let seat = *game.to_act().first()?;
+        let actions = game.legal_actions(seat);
+        if actions.is_empty() {
+            return None;
+        }
+        let action = actions[pick.next(actions.len())].clone();
+        let events = game.play(seat, &action).ok()?;
+        let view = game.view(Viewer::Seat(Seat(0)));
+        if want(&view, &events) {
+            let marks = events.iter().flat_map(|e| e.marks.clone()).collect();
+            return Some((
+                view,
+                Highlights {
+                    marks,
+                    ..Highlights::default()
+                },
+                ply + 1,
+            ));
+        }
+    }
+    None
+}
+
+/// A busy Arcana middle game: the last action killed, some piece is paralysed,
+/// some carries firebrew tokens, and both sides have lost pieces.
+pub fn arcana_engine_busy(view: &View, events: &[tokar_engine::Event]) -> bool {
+    let has = |k: StatusKind| {
+        view.pieces
+            .iter()
+            .any(|p| p.statuses.iter().any(|s| s.kind == k))
+    };
+    events
+        .iter()
+        .any(|e| e.marks.iter().any(|(_, m)| *m == Mark::Hit))
+        && has(StatusKind::Paralysed)
+        && has(StatusKind::Firebrew)
+        && view.seats.iter().all(|s| !s.lost.is_empty())
+        && !view.outcome.is_over()
+}
+
+/// Positions from the engine's own games: each game's opening as its first seat
+/// sees it, and a busy Arcana middle game from seeded random play (seat 0's
+/// side, and the Undead side's view of the same moment).
+pub fn engine_all() -> Vec<(&'static str, View, Highlights)> {
+    use tokar_engine::{AnyGame, GameKind, Options};
+    let mut out = Vec::new();
+    for (name, kind) in [
+        ("engine_arcana_start", GameKind::Arcana),
+        ("engine_magic_chess_start", GameKind::MagicChess),
+        ("engine_gladiator_start", GameKind::Gladiator),
+        ("engine_arachne_start", GameKind::Arachne),
+    ] {
+        let game =
+            AnyGame::setup(kind, &Options::new(), 1).unwrap_or_else(|e| panic!("{name}: {e}"));
+        out.push((
+            name,
+            game.view(Viewer::Seat(Seat(0))),
+            Highlights::default(),
+        ));
+    }
+    let (view, highlights, _) = arcana_played(1, 300, arcana_engine_busy)
+        .expect("seeded random play reaches a busy position");
+    out.push(("engine_arcana_busy", view, highlights));
+    out
+}

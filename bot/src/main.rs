@@ -37,6 +37,18 @@ fn parse_console(args: &[String]) -> Result<ConsoleConfig, String> {
     Ok(cfg)
 }
 
+/// Runs the bot on Discord with the table in `TOKAR_DATA` (default `./tokar-data`).
+async fn run_discord(token: String) -> Result<(), String> {
+    let data = std::env::var("TOKAR_DATA").unwrap_or_else(|_| "tokar-data".to_string());
+    let table = tokar_bot::Table::open(tokar_bot::TableConfig::new(data))
+        .await
+        .map_err(|e| e.to_string())?;
+    let settings = tokar_bot::discord::DiscordSettings::from_env().map_err(|e| e.to_string())?;
+    tokar_bot::discord::run(table, token, settings)
+        .await
+        .map_err(|e| e.to_string())
+}
+
 #[tokio::main]
 async fn main() {
     tracing_subscriber::fmt()
@@ -49,7 +61,14 @@ async fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("console") => match parse_console(&args[1..]) {
-            Ok(cfg) => console::run(cfg, tokio::io::BufReader::new(tokio::io::stdin()), tokio::io::stdout()).await,
+            Ok(cfg) => {
+                console::run(
+                    cfg,
+                    tokio::io::BufReader::new(tokio::io::stdin()),
+                    tokio::io::stdout(),
+                )
+                .await
+            }
             Err(e) => Err(e),
         },
         Some("-h" | "--help") => {
@@ -58,16 +77,21 @@ async fn main() {
         }
         Some(other) => Err(format!("unknown command {other}\n{USAGE}")),
         None => match std::env::var("DISCORD_TOKEN") {
-            Ok(token) if !token.trim().is_empty() => {
-                Err("DISCORD_TOKEN is set, but this build has no Discord adapter yet; run `tokar console` meanwhile.".to_string())
-            }
+            Ok(token) if !token.trim().is_empty() => run_discord(token).await,
             _ => {
                 eprintln!(
                     "No DISCORD_TOKEN: opening the console on ./tokar-data. Type commands such as\n  @alice /new game:arcana opponent:@bob\n\
                      To connect to Discord, set DISCORD_TOKEN to your bot's token and run `tokar` again."
                 );
                 match parse_console(&[]) {
-                    Ok(cfg) => console::run(cfg, tokio::io::BufReader::new(tokio::io::stdin()), tokio::io::stdout()).await,
+                    Ok(cfg) => {
+                        console::run(
+                            cfg,
+                            tokio::io::BufReader::new(tokio::io::stdin()),
+                            tokio::io::stdout(),
+                        )
+                        .await
+                    }
                     Err(e) => Err(e),
                 }
             }

@@ -18,13 +18,34 @@ pub(crate) async fn new(
     #[min = 1]
     #[max = 8]
     players: Option<u64>,
+    #[description = "Arcana: your army (human, undead, undead-arcana, alternate, or picks)"]
+    army: Option<String>,
+    #[description = "Arcana: who moves first (random, creator, opponent)"] first: Option<String>,
+    #[description = "Arachne: strategist, convenient or original"] variant: Option<String>,
+    #[description = "Computer opponents filling open seats"]
+    #[min = 0]
+    #[max = 7]
+    bots: Option<u64>,
+    #[description = "Computer level: easy, normal, hard"] level: Option<String>,
+    #[description = "Allow /hint in this game: on or off"] hints: Option<String>,
+    #[description = "Start from an exported game record"] record: Option<String>,
+    #[description = "Other game options as name:value pairs (e.g. partners:yes freeze-cards:12)"]
+    options: Option<String>,
 ) -> Result<(), CommandError> {
     let options = Options::new()
         .choice("game", Some(game))
         .user("opponent", opponent.as_ref())
         .user("opponent2", opponent2.as_ref())
         .user("opponent3", opponent3.as_ref())
-        .with("players", players);
+        .with("players", players)
+        .with("army", army)
+        .with("first", first)
+        .with("variant", variant)
+        .with("bots", bots)
+        .with("level", level)
+        .with("hints", hints)
+        .with("record", record)
+        .pairs(options.as_deref());
     invoke(ctx, "new", options).await
 }
 
@@ -36,8 +57,15 @@ pub(crate) async fn accept(
     #[autocomplete = "ac::game"]
     #[min = 1]
     game: Option<u64>,
+    #[description = "Arcana: your army (human, undead, undead-arcana, alternate, or picks)"]
+    army: Option<String>,
 ) -> Result<(), CommandError> {
-    invoke(ctx, "accept", Options::new().with("game", game)).await
+    invoke(
+        ctx,
+        "accept",
+        Options::new().with("game", game).with("army", army),
+    )
+    .await
 }
 
 /// Decline a challenge.
@@ -60,8 +88,15 @@ pub(crate) async fn join(
     #[autocomplete = "ac::game"]
     #[min = 1]
     game: Option<u64>,
+    #[description = "Arcana: your army (human, undead, undead-arcana, alternate, or picks)"]
+    army: Option<String>,
 ) -> Result<(), CommandError> {
-    invoke(ctx, "join", Options::new().with("game", game)).await
+    invoke(
+        ctx,
+        "join",
+        Options::new().with("game", game).with("army", army),
+    )
+    .await
 }
 
 /// List your games and whose turn it is.

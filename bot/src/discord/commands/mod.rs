@@ -71,6 +71,17 @@ impl Options {
     pub fn choice(self, name: &str, choice: Option<impl poise::ChoiceParameter>) -> Self {
         self.with(name, choice.map(|c| c.name()))
     }
+    /// Adds the options written in one free-text field as `name:value` pairs
+    /// separated by spaces (`partners:yes freeze-cards:12`), the same syntax
+    /// the console reads. The table checks names and values, so a word without
+    /// a colon goes through as a name with no value and is refused there.
+    pub fn pairs(mut self, text: Option<&str>) -> Self {
+        for word in text.unwrap_or("").split_whitespace() {
+            let (name, value) = word.split_once(':').unwrap_or((word, ""));
+            self.0.push((name.to_owned(), value.to_owned()));
+        }
+        self
+    }
 }
 
 /// Runs one slash command on the table and answers it.

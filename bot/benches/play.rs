@@ -1,1 +1,170 @@
-fn main() {}
+//! One `/play` end to end through the table: parse the options, load the game,
+//! validate and apply the action in the engine, commit it to sled with a
+//! flush, schedule the next reminder, draw the picture and build the replies.
+//!
+//! Criterion reports the mean and median; the bench also prints the median
+//! and 99th percentile of every call it timed.
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokar_bot::clock::VirtualClock;
+use tokar_bot::{ChannelRef, Request, Table, TableConfig, UserRef};
+use tokar_engine::catalog::{AnyGame, GameKind, Options};
+use tokar_engine::Seat;
+
+fn user(i: usize) -> UserRef {
+    UserRef {
+        id: 10 + i as u64,
+        name: ["alice", "bob"][i].into(),
+    }
+}
+
+fn req(u: usize, command: &str, options: &[(&str, String)]) -> Request {
+    Request {
+        user: user(u),
+        channel: ChannelRef {
+            id: 1,
+            name: "bench".into(),
+        },
+        command: command.into(),
+        options: options
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.clone()))
+            .collect(),
+    }
+}
+
+struct Bench {
+    table: Table,
+    rt: tokio::runtime::Runtime,
+    mirror: Option<AnyGame>,
+    game: u64,
+    step: u64,
+}
+
+impl Bench {
+    /// A new game on the table, and a copy of it to pick legal moves from.
+    fn new_game(&mut self) {
+        let table = self.table.clone();
+        let r = self.rt.block_on(async move {
+            table
+                .handle(req(
+                    0,
+                    "new",
+                    &[
+                        ("game", "arcana".into()),
+                        ("army", "human".into()),
+                        ("first", "creator".into()),
+                        ("opponent", "<@11>".into()),
+                    ],
+                ))
+                .await
+        });
+        assert!(r[0].ok, "{r:?}");
+        self.game = r[0]
+            .content
+            .split('#')
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        let table = self.table.clone();
+        let g = self.game;
+        let r = self.rt.block_on(async move {
+            table
+                .handle(req(
+                    1,
+                    "accept",
+                    &[("game", g.to_string()), ("army", "undead".into())],
+                ))
+                .await
+        });
+        assert!(r[0].ok, "{r:?}");
+        let mut options = Options::new();
+        options.insert("army.0".into(), "human".into());
+        options.insert("army.1".into(), "undead".into());
+        options.insert("first".into(), "creator".into());
+        self.mirror = Some(AnyGame::setup(GameKind::Arcana, &options, 0).unwrap());
+    }
+
+    /// The next (seat, action) of the game, starting a new game when it ends.
+    fn next_action(&mut self) -> (Seat, String) {
+        loop {
+            if let Some(m) = &self.mirror {
+                if !m.outcome().is_over() {
+                    let seat = m.to_act()[0];
+                    let legal = m.legal_actions(seat);
+                    self.step += 1;
+                    return (seat, legal[(self.step as usize * 7) % legal.len()].clone());
+                }
+            }
+            self.new_game();
+        }
+    }
+}
+
+fn play(c: &mut Criterion) {
+    let dir = std::env::temp_dir().join(format!("tokar-bench-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let clock = Arc::new(VirtualClock::open(&dir).unwrap());
+    let table = rt
+        .block_on(Table::open(TableConfig {
+            data_dir: dir.clone(),
+            clock,
+            seed: Some(1),
+        }))
+        .unwrap();
+    let mut b = Bench {
+        table,
+        rt,
+        mirror: None,
+        game: 0,
+        step: 0,
+    };
+    let mut samples: Vec<Duration> = Vec::new();
+    c.bench_function("play end to end (flushed commit, picture)", |bench| {
+        bench.iter_custom(|iters| {
+            let mut total = Duration::ZERO;
+            for _ in 0..iters {
+                let (seat, action) = b.next_action();
+                let r = req(
+                    seat.index(),
+                    "play",
+                    &[("action", action.clone()), ("game", b.game.to_string())],
+                );
+                let table = b.table.clone();
+                let start = Instant::now();
+                let replies = b.rt.block_on(async move { table.handle(r).await });
+                let took = start.elapsed();
+                assert!(replies[0].ok, "{replies:?}");
+                b.mirror.as_mut().unwrap().play(seat, &action).unwrap();
+                total += took;
+                samples.push(took);
+            }
+            total
+        })
+    });
+    samples.sort();
+    if !samples.is_empty() {
+        let pct = |p: f64| samples[((samples.len() - 1) as f64 * p) as usize];
+        println!(
+            "play end to end over {} calls: median {:.2} ms, p99 {:.2} ms",
+            samples.len(),
+            pct(0.5).as_secs_f64() * 1e3,
+            pct(0.99).as_secs_f64() * 1e3
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+criterion_group!(benches, play);
+criterion_main!(benches);

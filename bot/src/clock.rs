@@ -99,7 +99,10 @@ mod tests {
         assert_eq!(c.now(), VIRTUAL_EPOCH);
         c.advance(90_000).unwrap();
         drop(c);
-        assert_eq!(VirtualClock::open(&dir).unwrap().now(), VIRTUAL_EPOCH + 90_000);
+        assert_eq!(
+            VirtualClock::open(&dir).unwrap().now(),
+            VIRTUAL_EPOCH + 90_000
+        );
         fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -45,7 +45,9 @@ pub enum Line {
 }
 
 fn is_name(s: &str) -> bool {
-    !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
+    !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
 }
 
 /// Splits on spaces outside quotes; quotes are removed (`action:"b1 c3"`).
@@ -141,7 +143,8 @@ impl Names {
 
     fn load(dir: &Path) -> Result<Names, String> {
         match std::fs::read(Names::path(dir)) {
-            Ok(b) => serde_json::from_slice(&b).map_err(|e| format!("console-names.json is damaged: {e}")),
+            Ok(b) => serde_json::from_slice(&b)
+                .map_err(|e| format!("console-names.json is damaged: {e}")),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Names::default()),
             Err(e) => Err(e.to_string()),
         }
@@ -162,7 +165,11 @@ impl Names {
 
     /// The id of a user (or channel); a new name gets the next id and is saved.
     fn id(&mut self, dir: &Path, user: bool, name: &str) -> Result<u64, String> {
-        let (map, base) = if user { (&mut self.users, 1_000) } else { (&mut self.channels, 500_000) };
+        let (map, base) = if user {
+            (&mut self.users, 1_000)
+        } else {
+            (&mut self.channels, 500_000)
+        };
         if let Some(&id) = map.get(name) {
             return Ok(id);
         }
@@ -173,7 +180,10 @@ impl Names {
     }
 
     fn user_name(&self, id: u64) -> Option<&str> {
-        self.users.iter().find(|(_, &v)| v == id).map(|(k, _)| k.as_str())
+        self.users
+            .iter()
+            .find(|(_, &v)| v == id)
+            .map(|(k, _)| k.as_str())
     }
 }
 
@@ -192,9 +202,11 @@ where
     R: AsyncBufRead + Unpin,
     W: AsyncWrite + Unpin,
 {
-    std::fs::create_dir_all(&cfg.data).map_err(|e| format!("cannot create {}: {e}", cfg.data.display()))?;
+    std::fs::create_dir_all(&cfg.data)
+        .map_err(|e| format!("cannot create {}: {e}", cfg.data.display()))?;
     if let Some(dir) = &cfg.images {
-        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     }
     let (clock, vclock): (Arc<dyn Clock>, _) = if cfg.virtual_clock {
         let v = Arc::new(VirtualClock::open(&cfg.data).map_err(|e| format!("virtual clock: {e}"))?);
@@ -252,8 +264,21 @@ impl<W: AsyncWrite + Unpin> Console<W> {
                     self.table.tick().await
                 }
             },
-            Ok(Line::Command { user, channel, command, options }) => {
-                match self.request(&user, channel.as_deref().unwrap_or("table"), command, options).await {
+            Ok(Line::Command {
+                user,
+                channel,
+                command,
+                options,
+            }) => {
+                match self
+                    .request(
+                        &user,
+                        channel.as_deref().unwrap_or("table"),
+                        command,
+                        options,
+                    )
+                    .await
+                {
                     Ok(req) => self.table.handle(req).await,
                     Err(e) => vec![self.error(Some(&user), &e)],
                 }
@@ -264,7 +289,13 @@ impl<W: AsyncWrite + Unpin> Console<W> {
     }
 
     /// Builds the request, turning `@bob` in options into mentions.
-    async fn request(&mut self, user: &str, channel: &str, command: String, options: Vec<(String, String)>) -> Result<Request, String> {
+    async fn request(
+        &mut self,
+        user: &str,
+        channel: &str,
+        command: String,
+        options: Vec<(String, String)>,
+    ) -> Result<Request, String> {
         let dir = self.cfg.data.clone();
         let uid = self.names.id(&dir, true, user)?;
         let cid = self.names.id(&dir, false, channel)?;
@@ -274,7 +305,13 @@ impl<W: AsyncWrite + Unpin> Console<W> {
                 Some(name) if is_name(name) => {
                     let id = self.names.id(&dir, true, name)?;
                     // So that the invitation names them before they ever type.
-                    let _ = self.table.remember_user(&UserRef { id, name: name.to_string() }).await;
+                    let _ = self
+                        .table
+                        .remember_user(&UserRef {
+                            id,
+                            name: name.to_string(),
+                        })
+                        .await;
                     format!("<@{id}>")
                 }
                 _ => v,
@@ -282,8 +319,14 @@ impl<W: AsyncWrite + Unpin> Console<W> {
             opts.push((k, v));
         }
         Ok(Request {
-            user: UserRef { id: uid, name: user.to_string() },
-            channel: ChannelRef { id: cid, name: channel.to_string() },
+            user: UserRef {
+                id: uid,
+                name: user.to_string(),
+            },
+            channel: ChannelRef {
+                id: cid,
+                name: channel.to_string(),
+            },
             command,
             options: opts,
         })
@@ -291,8 +334,14 @@ impl<W: AsyncWrite + Unpin> Console<W> {
 
     fn error(&self, user: Option<&str>, text: &str) -> Reply {
         Reply {
-            channel: ChannelRef { id: 0, name: "table".into() },
-            ephemeral_to: user.map(|u| UserRef { id: 0, name: u.to_string() }),
+            channel: ChannelRef {
+                id: 0,
+                name: "table".into(),
+            },
+            ephemeral_to: user.map(|u| UserRef {
+                id: 0,
+                name: u.to_string(),
+            }),
             content: text.to_string(),
             mentions: Vec::new(),
             images: Vec::new(),
@@ -318,11 +367,17 @@ impl<W: AsyncWrite + Unpin> Console<W> {
                 for img in &r.images {
                     self.images_written += 1;
                     let path = dir.join(format!("{:05}-{}", self.images_written, img.name));
-                    std::fs::write(&path, &img.png).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+                    std::fs::write(&path, &img.png)
+                        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
                     paths.push(path.display().to_string());
                 }
             }
-            let name_of = |u: &UserRef| -> String { self.names.user_name(u.id).map(str::to_string).unwrap_or_else(|| u.name.clone()) };
+            let name_of = |u: &UserRef| -> String {
+                self.names
+                    .user_name(u.id)
+                    .map(str::to_string)
+                    .unwrap_or_else(|| u.name.clone())
+            };
             let mentions: Vec<String> = r.mentions.iter().map(name_of).collect();
             let private = r.ephemeral_to.as_ref().map(name_of);
             if self.cfg.json {
@@ -351,14 +406,21 @@ impl<W: AsyncWrite + Unpin> Console<W> {
                 }
                 if !r.buttons.is_empty() {
                     let labels: Vec<&str> = r.buttons.iter().map(|b| b.label.as_str()).collect();
-                    text.push_str(&format!("  buttons: {} (/button custom_id:{})\n", labels.join(" | "), r.buttons[0].custom_id));
+                    text.push_str(&format!(
+                        "  buttons: {} (/button custom_id:{})\n",
+                        labels.join(" | "),
+                        r.buttons[0].custom_id
+                    ));
                 }
                 for p in &paths {
                     text.push_str(&format!("  image: {p}\n"));
                 }
             }
         }
-        self.out.write_all(text.as_bytes()).await.map_err(|e| e.to_string())?;
+        self.out
+            .write_all(text.as_bytes())
+            .await
+            .map_err(|e| e.to_string())?;
         self.out.flush().await.map_err(|e| e.to_string())
     }
 }
@@ -372,7 +434,10 @@ mod tests {
             user: user.into(),
             channel: channel.map(Into::into),
             command: command.into(),
-            options: options.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
+            options: options
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
         }
     }
 
@@ -382,18 +447,39 @@ mod tests {
         assert_eq!(parse_line("   "), Ok(Line::Nothing));
         assert_eq!(
             parse_line("@alice /new game:arcana army:human opponent:@bob"),
-            Ok(cmd("alice", None, "new", &[("game", "arcana"), ("army", "human"), ("opponent", "@bob")]))
+            Ok(cmd(
+                "alice",
+                None,
+                "new",
+                &[("game", "arcana"), ("army", "human"), ("opponent", "@bob")]
+            ))
         );
         assert_eq!(
             parse_line("@alice #general /play action:\"b1-c3\""),
-            Ok(cmd("alice", Some("general"), "play", &[("action", "b1-c3")]))
+            Ok(cmd(
+                "alice",
+                Some("general"),
+                "play",
+                &[("action", "b1-c3")]
+            ))
         );
-        assert_eq!(parse_line("@bob /vacation on"), Ok(cmd("bob", None, "vacation", &[("", "on")])));
+        assert_eq!(
+            parse_line("@bob /vacation on"),
+            Ok(cmd("bob", None, "vacation", &[("", "on")]))
+        );
         assert_eq!(
             parse_line("@a /new record:tokar1|arcana||seed=?|0:b1-c3"),
-            Ok(cmd("a", None, "new", &[("record", "tokar1|arcana||seed=?|0:b1-c3")]))
+            Ok(cmd(
+                "a",
+                None,
+                "new",
+                &[("record", "tokar1|arcana||seed=?|0:b1-c3")]
+            ))
         );
-        assert_eq!(parse_line("~advance 25h"), Ok(Line::Advance(25 * duration::HOUR)));
+        assert_eq!(
+            parse_line("~advance 25h"),
+            Ok(Line::Advance(25 * duration::HOUR))
+        );
         assert!(parse_line("~advance").is_err());
         assert!(parse_line("alice /board").is_err());
         assert!(parse_line("@alice board").is_err());

@@ -36,11 +36,15 @@ pub fn parse(text: &str) -> Result<Millis, String> {
             'h' => HOUR,
             'd' => DAY,
             'w' => 7 * DAY,
-            _ => return Err(format!("Cannot read '{text}' as a duration (use s, m, h, d, w: 1d12h).")),
+            _ => {
+                return Err(format!(
+                    "Cannot read '{text}' as a duration (use s, m, h, d, w: 1d12h)."
+                ))
+            }
         };
-        let n: Millis = number
-            .parse()
-            .map_err(|_| format!("Cannot read '{text}' as a duration: a number must come before '{c}'."))?;
+        let n: Millis = number.parse().map_err(|_| {
+            format!("Cannot read '{text}' as a duration: a number must come before '{c}'.")
+        })?;
         number.clear();
         total = n
             .checked_mul(unit)
@@ -48,7 +52,9 @@ pub fn parse(text: &str) -> Result<Millis, String> {
             .ok_or_else(|| format!("'{text}' is too long a duration."))?;
     }
     if !number.is_empty() {
-        return Err(format!("Cannot read '{text}' as a duration: '{number}' needs a unit (s, m, h, d, w)."));
+        return Err(format!(
+            "Cannot read '{text}' as a duration: '{number}' needs a unit (s, m, h, d, w)."
+        ));
     }
     Ok(total)
 }

@@ -11,4 +11,6 @@ pub mod record;
 pub mod storage;
 pub mod table;
 
-pub use table::{Button, ChannelRef, Image, Reply, Request, Table, TableConfig, TableError, UserRef};
+pub use table::{
+    Button, ChannelRef, Image, Reply, Request, Table, TableConfig, TableError, UserRef,
+};

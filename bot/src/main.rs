@@ -4,7 +4,8 @@
 use std::path::PathBuf;
 use tokar_bot::console::{self, ConsoleConfig};
 
-const USAGE: &str = "usage: tokar [console [--data DIR] [--images DIR] [--seed N] [--json] [--virtual-clock]]";
+const USAGE: &str =
+    "usage: tokar [console [--data DIR] [--images DIR] [--seed N] [--json] [--virtual-clock]]";
 
 fn parse_console(args: &[String]) -> Result<ConsoleConfig, String> {
     let mut cfg = ConsoleConfig {
@@ -16,7 +17,11 @@ fn parse_console(args: &[String]) -> Result<ConsoleConfig, String> {
     };
     let mut it = args.iter();
     while let Some(a) = it.next() {
-        let mut value = |name: &str| it.next().cloned().ok_or_else(|| format!("{name} needs a value\n{USAGE}"));
+        let mut value = |name: &str| {
+            it.next()
+                .cloned()
+                .ok_or_else(|| format!("{name} needs a value\n{USAGE}"))
+        };
         match a.as_str() {
             "--data" => cfg.data = PathBuf::from(value("--data")?),
             "--images" => cfg.images = Some(PathBuf::from(value("--images")?)),

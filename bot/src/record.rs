@@ -176,7 +176,9 @@ pub fn decode_game(bytes: &[u8]) -> Result<GameRecord, String> {
     let format = format_of(bytes)?;
     match format {
         1 => serde_json::from_slice(bytes).map_err(|e| format!("game record (format 1): {e}")),
-        n => Err(format!("game record of unknown format {n} (this build reads up to {FORMAT})")),
+        n => Err(format!(
+            "game record of unknown format {n} (this build reads up to {FORMAT})"
+        )),
     }
 }
 

@@ -16,7 +16,9 @@
 //! blocking: the table calls it from `spawn_blocking`.
 
 use crate::clock::Millis;
-use crate::record::{decode_game, decode_log, decode_user, encode, GameRecord, LogEntry, UserRecord};
+use crate::record::{
+    decode_game, decode_log, decode_user, encode, GameRecord, LogEntry, UserRecord,
+};
 use sled::transaction::{ConflictableTransactionError, TransactionError};
 use std::path::Path;
 use thiserror::Error;
@@ -65,6 +67,9 @@ fn tail_u64(k: &[u8]) -> u64 {
     u64::from_be_bytes(b)
 }
 
+/// One stored key and its value, as dumped for fixtures.
+pub type RawItem = (Vec<u8>, Vec<u8>);
+
 const NEXT_GAME: &[u8] = b"next-game";
 
 impl Store {
@@ -76,7 +81,7 @@ impl Store {
     /// Allocates the next game number (1, 2, 3...), durably.
     pub fn next_game_id(&self) -> Result<u64, StoreError> {
         let old = self.db.fetch_and_update(NEXT_GAME, |old| {
-            let n = old.map(|b| tail_u64(b)).unwrap_or(1);
+            let n = old.map(tail_u64).unwrap_or(1);
             Some((n + 1).to_be_bytes().to_vec())
         })?;
         Ok(old.map(|b| tail_u64(&b)).unwrap_or(1))
@@ -119,7 +124,11 @@ impl Store {
     /// Games whose schedule entry is due at `now` or earlier.
     pub fn due(&self, now: Millis) -> Result<Vec<u64>, StoreError> {
         let mut out = Vec::new();
-        for k in self.db.range(key(b's', &[0])..=key(b's', &[now, u64::MAX])).keys() {
+        for k in self
+            .db
+            .range(key(b's', &[0])..=key(b's', &[now, u64::MAX]))
+            .keys()
+        {
             out.push(tail_u64(&k?));
         }
         Ok(out)
@@ -145,9 +154,10 @@ impl Store {
         let result = self.db.transaction(|tx| {
             let stored = match tx.get(&gkey)? {
                 None => None,
-                Some(b) => Some(decode_game(&b).map_err(|e| {
-                    ConflictableTransactionError::Abort(StoreError::Corrupt(e))
-                })?),
+                Some(b) => Some(
+                    decode_game(&b)
+                        .map_err(|e| ConflictableTransactionError::Abort(StoreError::Corrupt(e)))?,
+                ),
             };
             let old_version = stored.as_ref().map(|r| r.version);
             if old_version != w.expected {
@@ -192,7 +202,7 @@ impl Store {
 
     /// Every stored key and value of one game (record and log), for fixtures
     /// and for moving a game between data folders.
-    pub fn dump_game(&self, id: u64) -> Result<Vec<(Vec<u8>, Vec<u8>)>, StoreError> {
+    pub fn dump_game(&self, id: u64) -> Result<Vec<RawItem>, StoreError> {
         let mut out = Vec::new();
         if let Some(v) = self.db.get(key(b'g', &[id]))? {
             out.push((key(b'g', &[id]), v.to_vec()));
@@ -204,9 +214,17 @@ impl Store {
         Ok(out)
     }
 
+    /// A user's stored key and value, for fixtures.
+    pub fn dump_user(&self, id: u64) -> Result<Option<RawItem>, StoreError> {
+        Ok(self
+            .db
+            .get(key(b'u', &[id]))?
+            .map(|v| (key(b'u', &[id]), v.to_vec())))
+    }
+
     /// Writes raw keys and values as [`Store::dump_game`] gave them, rebuilding
     /// the indexes of the games among them.
-    pub fn load_dump(&self, items: &[(Vec<u8>, Vec<u8>)]) -> Result<(), StoreError> {
+    pub fn load_dump(&self, items: &[RawItem]) -> Result<(), StoreError> {
         for (k, v) in items {
             self.db.insert(k.as_slice(), v.as_slice())?;
             if k.first() == Some(&b'g') {

@@ -11,7 +11,10 @@ async fn two_plays_at_once_apply_exactly_one() {
         let first = e.to_act(id, &["alice", "bob"]).await.unwrap();
         let actions = e.actions(first, id).await;
         assert!(actions.len() >= 2);
-        let (a, b) = (actions[0].clone(), actions[actions.len() - 1 - round % 2].clone());
+        let (a, b) = (
+            actions[0].clone(),
+            actions[actions.len() - 1 - round % 2].clone(),
+        );
         let t1 = e.table.clone();
         let t2 = e.table.clone();
         let l1 = request(&format!("@{first} /play action:\"{a}\" game:{id}"));
@@ -24,7 +27,11 @@ async fn two_plays_at_once_apply_exactly_one() {
         let oks = [&r1, &r2].iter().filter(|r| r[0].ok).count();
         assert_eq!(oks, 1, "exactly one applies: {r1:#?} {r2:#?}");
         let h = e.ok(&format!("@{first} /history game:{id}")).await;
-        let played = h[0].content.lines().filter(|l| l.starts_with("1. ")).count();
+        let played = h[0]
+            .content
+            .lines()
+            .filter(|l| l.starts_with("1. "))
+            .count();
         assert_eq!(played, 1, "{}", h[0].content);
         assert!(!h[0].content.contains("\n2. "), "{}", h[0].content);
     }

@@ -10,13 +10,14 @@ use std::sync::mpsc;
 /// A legal sequence of (user, action) for game #1 under `--seed 11`, found by
 /// playing it on an in-process table with the same seed.
 async fn script(len: usize) -> Vec<(String, String)> {
-    let e = env("crash-script").await;
-    let e = open(&e.dir, Some(11)).await;
+    let e = open(&fresh_dir("crash-script"), Some(11)).await;
     let id = e.start("alice", "bob").await;
     assert_eq!(id, 1);
     let mut out = Vec::new();
     while out.len() < len {
-        let Some(who) = e.to_act(id, &["alice", "bob"]).await else { break };
+        let Some(who) = e.to_act(id, &["alice", "bob"]).await else {
+            break;
+        };
         let acts = e.actions(who, id).await;
         let a = acts[out.len() * 7 % acts.len()].clone();
         e.ok(&format!("@{who} /play action:\"{a}\"")).await;
@@ -52,7 +53,11 @@ fn spawn(dir: &std::path::Path) -> Bot {
             }
         }
     });
-    Bot { child, stdin, lines: rx }
+    Bot {
+        child,
+        stdin,
+        lines: rx,
+    }
 }
 
 impl Bot {
@@ -74,13 +79,22 @@ async fn acknowledged_actions_survive_sigkill() {
     assert!(moves.len() >= 10, "the game lasts long enough to test");
     let dir = fresh_dir("crash");
     let mut bot = spawn(&dir);
-    bot.send(&format!("@alice /new game:{GAME} {CREATOR_OPTIONS} opponent:@bob"));
+    bot.send(&format!(
+        "@alice /new game:{GAME} {CREATOR_OPTIONS} opponent:@bob"
+    ));
     let v = bot.next();
     assert_eq!(v["ok"], true, "{v}");
     assert_eq!(v["mentions"], serde_json::json!(["bob"]));
     assert_eq!(
         v.as_object().unwrap().keys().cloned().collect::<Vec<_>>(),
-        ["channel", "content", "ephemeral_to", "images", "mentions", "ok"]
+        [
+            "channel",
+            "content",
+            "ephemeral_to",
+            "images",
+            "mentions",
+            "ok"
+        ]
     );
     bot.send(&format!("@bob /accept {ACCEPT_OPTIONS}"));
     assert_eq!(bot.next()["ok"], true);
@@ -92,7 +106,10 @@ async fn acknowledged_actions_survive_sigkill() {
     let mut acknowledged = 0;
     while acknowledged < half {
         let v = bot.next();
-        if v["ephemeral_to"].is_null() && v["ok"] == true && v["content"].as_str().unwrap().contains(" plays ") {
+        if v["ephemeral_to"].is_null()
+            && v["ok"] == true
+            && v["content"].as_str().unwrap().contains(" plays ")
+        {
             acknowledged += 1;
         } else {
             assert_eq!(v["ok"], true, "an unexpected answer: {v}");
@@ -106,8 +123,16 @@ async fn acknowledged_actions_survive_sigkill() {
     let v = bot.next();
     let content = v["content"].as_str().unwrap();
     let record = content.split('`').nth(1).unwrap();
-    let stored: Vec<&str> = record.split('|').skip(4).map(|a| a.split_once(':').unwrap().1).collect();
-    assert!(stored.len() >= acknowledged, "{} stored, {acknowledged} acknowledged", stored.len());
+    let stored: Vec<&str> = record
+        .split('|')
+        .skip(4)
+        .map(|a| a.split_once(':').unwrap().1)
+        .collect();
+    assert!(
+        stored.len() >= acknowledged,
+        "{} stored, {acknowledged} acknowledged",
+        stored.len()
+    );
     for (i, s) in stored.iter().enumerate() {
         assert_eq!(*s, moves[i].1, "action {} differs", i + 1);
     }

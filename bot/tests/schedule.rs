@@ -31,7 +31,10 @@ async fn reminders_and_deadline_across_a_restart() {
     // Restart: the schedule and what was sent are in storage.
     drop(e);
     let e = open(&dir, Some(3)).await;
-    assert!(e.table.tick().await.is_empty(), "a restart sends nothing twice");
+    assert!(
+        e.table.tick().await.is_empty(),
+        "a restart sends nothing twice"
+    );
     e.clock.advance(24 * HOUR).unwrap();
     let r = e.table.tick().await;
     assert_eq!(r.len(), 1, "{r:#?}");
@@ -46,17 +49,27 @@ async fn reminders_and_deadline_across_a_restart() {
     let r = e.table.tick().await;
     assert_eq!(r.len(), 1, "{r:#?}");
     assert!(r[0].content.contains("/claim"), "{}", r[0].content);
-    assert_eq!(r[0].mentions, vec![user(first)], "the players who may claim");
+    assert_eq!(
+        r[0].mentions,
+        vec![user(first)],
+        "the players who may claim"
+    );
     assert!(e.table.tick().await.is_empty());
     drop(e);
     let e = open(&dir, Some(3)).await;
-    assert!(e.table.tick().await.is_empty(), "the deadline notice is not repeated");
+    assert!(
+        e.table.tick().await.is_empty(),
+        "the deadline notice is not repeated"
+    );
     let msg = e.refused(&format!("@{other} /claim game:{id}")).await;
     assert!(msg.contains("waits for you"), "{msg}");
     let r = e.ok(&format!("@{first} /claim game:{id}")).await;
     assert!(r[0].content.contains("is over"), "{}", r[0].content);
     e.clock.advance(30 * DAY).unwrap();
-    assert!(e.table.tick().await.is_empty(), "a finished game has no schedule");
+    assert!(
+        e.table.tick().await.is_empty(),
+        "a finished game has no schedule"
+    );
 }
 
 #[tokio::test]
@@ -79,7 +92,10 @@ async fn vacation_pauses_the_deadline() {
     e.clock.advance(2 * DAY).unwrap();
     e.ok(&format!("@{absent} /vacation on")).await;
     e.clock.advance(20 * DAY).unwrap();
-    assert!(e.table.tick().await.is_empty(), "no deadline while on vacation");
+    assert!(
+        e.table.tick().await.is_empty(),
+        "no deadline while on vacation"
+    );
     e.refused(&format!("@{present} /claim game:{id}")).await;
     drop(e);
     let e = open(&dir, Some(4)).await;

@@ -17,8 +17,14 @@ fn filter(items: Vec<(String, String)>, typed: &str) -> Vec<(String, String)> {
     let t = typed.trim().to_ascii_lowercase();
     let (mut first, rest): (Vec<_>, Vec<_>) = items
         .into_iter()
-        .filter(|(l, v)| t.is_empty() || l.to_ascii_lowercase().contains(&t) || v.to_ascii_lowercase().contains(&t))
-        .partition(|(l, v)| l.to_ascii_lowercase().starts_with(&t) || v.to_ascii_lowercase().starts_with(&t));
+        .filter(|(l, v)| {
+            t.is_empty()
+                || l.to_ascii_lowercase().contains(&t)
+                || v.to_ascii_lowercase().contains(&t)
+        })
+        .partition(|(l, v)| {
+            l.to_ascii_lowercase().starts_with(&t) || v.to_ascii_lowercase().starts_with(&t)
+        });
     first.extend(rest);
     first.truncate(MAX);
     first
@@ -45,7 +51,9 @@ impl Table {
                 let Ok(id) = self.pick(&req, game, Pick::Play).await else {
                     return Vec::new();
                 };
-                let Ok(l) = self.load(id).await else { return Vec::new() };
+                let Ok(l) = self.load(id).await else {
+                    return Vec::new();
+                };
                 let Some(g) = &l.game else { return Vec::new() };
                 let seats = seats_of(&l.rec, user.id);
                 if option.eq_ignore_ascii_case("square") {
@@ -77,7 +85,9 @@ impl Table {
                 typed,
             ),
             "game" => {
-                let Ok(recs) = self.records_of_user(user.id).await else { return Vec::new() };
+                let Ok(recs) = self.records_of_user(user.id).await else {
+                    return Vec::new();
+                };
                 let mut mine: Vec<(String, String)> = recs
                     .iter()
                     .filter(|r| matches!(r.phase, Phase::Lobby | Phase::Playing))
@@ -90,7 +100,15 @@ impl Table {
                         } else {
                             "waiting"
                         };
-                        (format!("#{} {} in #{} ({state})", r.id, r.kind.title(), r.channel.name), r.id.to_string())
+                        (
+                            format!(
+                                "#{} {} in #{} ({state})",
+                                r.id,
+                                r.kind.title(),
+                                r.channel.name
+                            ),
+                            r.id.to_string(),
+                        )
                     })
                     .collect();
                 mine.sort_by_key(|(_, v)| v.parse::<u64>().unwrap_or(0));

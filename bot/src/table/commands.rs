@@ -3,7 +3,9 @@
 use super::args::{parse_game_number, Args};
 use super::export::{self, GameExport};
 use super::text::{self, is_member, seats_label, seats_of, users_of};
-use super::{outcome, replay, Button, Change, ChannelRef, Loaded, Reply, Request, Res, Table, UserRef};
+use super::{
+    outcome, replay, Button, Change, ChannelRef, Loaded, Reply, Request, Res, Table, UserRef,
+};
 use crate::clock::Millis;
 use crate::duration;
 use crate::record::{GameRecord, LogAction, LogEntry, Offer, Phase, TurnClock, FORMAT};
@@ -144,14 +146,23 @@ impl Table {
                     [] => Err("No game is being played in this channel.".into()),
                     many => Err(format!(
                         "Several games are being played here ({}): add game:<number>.",
-                        many.iter().map(|i| format!("#{i}")).collect::<Vec<_>>().join(", ")
+                        many.iter()
+                            .map(|i| format!("#{i}"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
                     )),
                 }
             }
-            [] => Err("You are not playing a game in this channel. /games lists yours; /new starts one.".into()),
+            [] => Err(
+                "You are not playing a game in this channel. /games lists yours; /new starts one."
+                    .into(),
+            ),
             many => Err(format!(
                 "You play several games here ({}): add game:<number>.",
-                many.iter().map(|r| format!("#{}", r.id)).collect::<Vec<_>>().join(", ")
+                many.iter()
+                    .map(|r| format!("#{}", r.id))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             )),
         }
     }
@@ -188,7 +199,10 @@ impl Table {
                 label: "My moves".into(),
             });
         }
-        reply.images.extend(self.picture(rec, game, Viewer::Spectator, Vec::new(), None).await);
+        reply.images.extend(
+            self.picture(rec, game, Viewer::Spectator, Vec::new(), None)
+                .await,
+        );
         reply
     }
 
@@ -197,12 +211,19 @@ impl Table {
         if rec.channel.id == req.channel.id {
             Ok(())
         } else {
-            Err(format!("Game #{} is played in #{}; act there.", rec.id, rec.channel.name))
+            Err(format!(
+                "Game #{} is played in #{}; act there.",
+                rec.id, rec.channel.name
+            ))
         }
     }
 
     /// A started, unfinished game the user plays, locked and loaded.
-    async fn playing(&self, req: &Request, given: Option<u64>) -> Res<(tokio::sync::OwnedMutexGuard<()>, Loaded)> {
+    async fn playing(
+        &self,
+        req: &Request,
+        given: Option<u64>,
+    ) -> Res<(tokio::sync::OwnedMutexGuard<()>, Loaded)> {
         let id = self.pick(req, given, Pick::Play).await?;
         let guard = self.lock(id).await;
         let l = self.load(id).await?;
@@ -222,7 +243,10 @@ impl Table {
     async fn cmd_play(&self, req: &Request) -> Res<Vec<Reply>> {
         let mut args = Args::new(&req.options, Some("action"))?;
         let given = args.game()?;
-        let action = args.require("action", "the move in notation, such as action:b1-c3 (/moves lists yours)")?;
+        let action = args.require(
+            "action",
+            "the move in notation, such as action:b1-c3 (/moves lists yours)",
+        )?;
         args.finish("play")?;
         let (_guard, mut l) = self.playing(req, given).await?;
         let id = l.rec.id;
@@ -230,7 +254,11 @@ impl Table {
         let seats = seats_of(&l.rec, req.user.id);
         let game = l.game.as_mut().ok_or("The game has not started.")?;
         let to_act = game.to_act();
-        let mine: Vec<Seat> = seats.iter().copied().filter(|s| to_act.contains(s)).collect();
+        let mine: Vec<Seat> = seats
+            .iter()
+            .copied()
+            .filter(|s| to_act.contains(s))
+            .collect();
         if mine.is_empty() {
             return Err(format!(
                 "It is not your turn in game #{id}: waiting for {}.",
@@ -279,21 +307,64 @@ impl Table {
         rec.undo_offer = None;
         retime(rec, &game, self.now());
         let saved = self
-            .save(Loaded { rec: l.rec, game: Some(game.clone()) }, Some(version), Change { append: vec![entry], truncate_from: None })
+            .save(
+                Loaded {
+                    rec: l.rec,
+                    game: Some(game.clone()),
+                },
+                Some(version),
+                Change {
+                    append: vec![entry],
+                    truncate_from: None,
+                },
+            )
             .await?;
-        Ok(self.announce(req, &saved, &game, &format!("{} ({}) plays {notation}", req.user.name, game.seat_name(seat)), &events, &before).await)
+        Ok(self
+            .announce(
+                req,
+                &saved,
+                &game,
+                &format!(
+                    "{} ({}) plays {notation}",
+                    req.user.name,
+                    game.seat_name(seat)
+                ),
+                &events,
+                &before,
+            )
+            .await)
     }
 
     /// The public message for an applied change, and each seat's secrets.
-    async fn announce(&self, req: &Request, rec: &GameRecord, game: &AnyGame, head: &str, events: &[Event], before: &[u64]) -> Vec<Reply> {
+    async fn announce(
+        &self,
+        req: &Request,
+        rec: &GameRecord,
+        game: &AnyGame,
+        head: &str,
+        events: &[Event],
+        before: &[u64],
+    ) -> Vec<Reply> {
         let mut lines = vec![format!("{head}.")];
-        lines.extend(events.iter().filter(|e| !e.text.is_empty()).map(|e| format!("· {}", e.text)));
+        lines.extend(
+            events
+                .iter()
+                .filter(|e| !e.text.is_empty())
+                .map(|e| format!("· {}", e.text)),
+        );
         lines.push(text::status(rec, game));
-        let mut out = vec![self.turn_message(&req.channel, rec, game, lines.join("\n"), before).await];
+        let mut out = vec![
+            self.turn_message(&req.channel, rec, game, lines.join("\n"), before)
+                .await,
+        ];
         for e in events {
             if let Some(secret) = &e.secret {
                 if let Some(u) = text::holder(rec, secret.seat) {
-                    out.push(Reply::private(&req.channel, &UserRef::from(u), format!("Game #{}: {}", rec.id, secret.text)));
+                    out.push(Reply::private(
+                        &req.channel,
+                        &UserRef::from(u),
+                        format!("Game #{}: {}", rec.id, secret.text),
+                    ));
                 }
             }
         }
@@ -307,15 +378,24 @@ impl Table {
         let id = self.pick(req, given, Pick::View).await?;
         let l = self.load(id).await?;
         let Some(game) = &l.game else {
-            return Ok(vec![Reply::public(&req.channel, text::lobby_status(&l.rec))]);
+            return Ok(vec![Reply::public(
+                &req.channel,
+                text::lobby_status(&l.rec),
+            )]);
         };
         let view = game.view(Viewer::Spectator);
         let mut content = format!("{}\n{}", text::status(&l.rec, game), text::diagram(&view));
         if let Some((seat, dice)) = &view.dice {
-            content.push_str(&format!("\nLast dice: {} rolled {:?}.", game.seat_name(*seat), dice));
+            content.push_str(&format!(
+                "\nLast dice: {} rolled {:?}.",
+                game.seat_name(*seat),
+                dice
+            ));
         }
         let mut reply = Reply::public(&req.channel, content);
-        reply.images = self.picture(&l.rec, game, Viewer::Spectator, Vec::new(), None).await;
+        reply.images = self
+            .picture(&l.rec, game, Viewer::Spectator, Vec::new(), None)
+            .await;
         Ok(vec![reply])
     }
 
@@ -323,14 +403,24 @@ impl Table {
     async fn cmd_private(&self, req: &Request, what: &str, main: &str) -> Res<Vec<Reply>> {
         let mut args = Args::new(&req.options, (!main.is_empty()).then_some(main))?;
         let given = args.game()?;
-        let square = if what == "moves" { args.take("square") } else { None };
+        let square = if what == "moves" {
+            args.take("square")
+        } else {
+            None
+        };
         args.finish(what)?;
         let id = self.pick(req, given, Pick::Member).await?;
         let l = self.load(id).await?;
         self.private_info(req, &l, what, square.as_deref()).await
     }
 
-    async fn private_info(&self, req: &Request, l: &Loaded, what: &str, square: Option<&str>) -> Res<Vec<Reply>> {
+    async fn private_info(
+        &self,
+        req: &Request,
+        l: &Loaded,
+        what: &str,
+        square: Option<&str>,
+    ) -> Res<Vec<Reply>> {
         let id = l.rec.id;
         let game = match &l.game {
             Some(g) => g,
@@ -346,11 +436,16 @@ impl Table {
             let mut any_cards = false;
             for &s in &seats {
                 let view = game.view(Viewer::Seat(s));
-                any_cards |= view.seats.iter().any(|v| v.hand_size.is_some()) || !view.hand.is_empty();
+                any_cards |=
+                    view.seats.iter().any(|v| v.hand_size.is_some()) || !view.hand.is_empty();
                 lines.push(format!(
                     "{}: {}",
                     game.seat_name(s),
-                    if view.hand.is_empty() { "no cards".to_string() } else { view.hand.join(", ") }
+                    if view.hand.is_empty() {
+                        "no cards".to_string()
+                    } else {
+                        view.hand.join(", ")
+                    }
                 ));
             }
             if !any_cards {
@@ -408,9 +503,15 @@ impl Table {
             }
             targets.sort();
             targets.dedup();
-            images = self.picture(&l.rec, game, Viewer::Seat(seats[0]), targets, cell).await;
+            images = self
+                .picture(&l.rec, game, Viewer::Seat(seats[0]), targets, cell)
+                .await;
         }
-        let mut reply = Reply::private(&req.channel, &req.user, format!("Game #{id}\n{}", lines.join("\n")));
+        let mut reply = Reply::private(
+            &req.channel,
+            &req.user,
+            format!("Game #{id}\n{}", lines.join("\n")),
+        );
         reply.images = images;
         Ok(vec![reply])
     }
@@ -423,7 +524,8 @@ impl Table {
         let (id, len, what) = match parts.as_slice() {
             ["tokar", id, len, what @ ("hand" | "moves")] => (
                 parse_game_number(id)?,
-                len.parse::<u64>().map_err(|_| "That button is not one of Tokar's.".to_string())?,
+                len.parse::<u64>()
+                    .map_err(|_| "That button is not one of Tokar's.".to_string())?,
                 *what,
             ),
             _ => return Err("That button is not one of Tokar's.".into()),
@@ -458,7 +560,11 @@ impl Table {
                     format!("{} withdrew game #{id}; it is cancelled.", req.user.name)
                 } else {
                     l.rec.members.retain(|m| m.user.id != req.user.id);
-                    format!("{} left game #{id}. {}", req.user.name, text::lobby_status(&l.rec))
+                    format!(
+                        "{} left game #{id}. {}",
+                        req.user.name,
+                        text::lobby_status(&l.rec)
+                    )
                 };
                 self.save(l, Some(version), no_change()).await?;
                 return Ok(vec![Reply::public(&req.channel, content)]);
@@ -492,13 +598,39 @@ impl Table {
         l.rec.draw_offer = None;
         l.rec.undo_offer = None;
         retime(&mut l.rec, &game, self.now());
-        let saved = self.save(Loaded { rec: l.rec, game: Some(game.clone()) }, Some(version), Change { append, truncate_from: None }).await?;
-        Ok(self.announce(req, &saved, &game, &format!("{} resigns game #{id}", req.user.name), &events, &before).await)
+        let saved = self
+            .save(
+                Loaded {
+                    rec: l.rec,
+                    game: Some(game.clone()),
+                },
+                Some(version),
+                Change {
+                    append,
+                    truncate_from: None,
+                },
+            )
+            .await?;
+        Ok(self
+            .announce(
+                req,
+                &saved,
+                &game,
+                &format!("{} resigns game #{id}", req.user.name),
+                &events,
+                &before,
+            )
+            .await)
     }
 
     /// The other players, who must agree to an offer by `by`.
     fn others(rec: &GameRecord, by: u64) -> Vec<u64> {
-        let mut v: Vec<u64> = rec.members.iter().map(|m| m.user.id).filter(|&u| u != by).collect();
+        let mut v: Vec<u64> = rec
+            .members
+            .iter()
+            .map(|m| m.user.id)
+            .filter(|&u| u != by)
+            .collect();
         v.dedup();
         v
     }
@@ -526,29 +658,55 @@ impl Table {
         let id = l.rec.id;
         let version = l.rec.version;
         let user = req.user.id;
-        let slot = if kind == "draw" { l.rec.draw_offer.clone() } else { l.rec.undo_offer.clone() };
+        let slot = if kind == "draw" {
+            l.rec.draw_offer.clone()
+        } else {
+            l.rec.undo_offer.clone()
+        };
         let slot = slot.filter(|o| o.at_len == l.rec.log_len);
-        let what = if kind == "draw" { "a draw" } else { "taking back" };
+        let what = if kind == "draw" {
+            "a draw"
+        } else {
+            "taking back"
+        };
         let mut offer = match (slot, answer.as_deref()) {
             (None, Some("accept" | "decline")) => {
                 return Err(format!("Nobody has offered {what} in game #{id}."));
             }
             (None, _) => {
-                let to_len = if kind == "undo" { self.undo_target(&l, user).await? } else { 0 };
-                Offer { by: user, agreed: vec![user], to_len, at_len: l.rec.log_len }
+                let to_len = if kind == "undo" {
+                    self.undo_target(&l, user).await?
+                } else {
+                    0
+                };
+                Offer {
+                    by: user,
+                    agreed: vec![user],
+                    to_len,
+                    at_len: l.rec.log_len,
+                }
             }
             (Some(o), Some("decline")) => {
                 let content = if o.by == user {
-                    format!("{} withdraws the offer of {what} in game #{id}.", req.user.name)
+                    format!(
+                        "{} withdraws the offer of {what} in game #{id}.",
+                        req.user.name
+                    )
                 } else {
                     format!("{} declines {what} in game #{id}.", req.user.name)
                 };
-                if kind == "draw" { l.rec.draw_offer = None } else { l.rec.undo_offer = None }
+                if kind == "draw" {
+                    l.rec.draw_offer = None
+                } else {
+                    l.rec.undo_offer = None
+                }
                 self.save(l, Some(version), no_change()).await?;
                 return Ok(vec![Reply::public(&req.channel, content)]);
             }
             (Some(o), _) if o.agreed.contains(&user) => {
-                return Err(format!("You already agreed to {what} in game #{id}; waiting for the others."));
+                return Err(format!(
+                    "You already agreed to {what} in game #{id}; waiting for the others."
+                ));
             }
             (Some(mut o), _) => {
                 o.agreed.push(user);
@@ -562,14 +720,32 @@ impl Table {
             .filter(|u| !offer.agreed.contains(u))
             .collect();
         if !missing.is_empty() {
-            let names: Vec<UserRef> = l.rec.members.iter().filter(|m| missing.contains(&m.user.id)).map(|m| UserRef::from(&m.user)).collect();
+            let names: Vec<UserRef> = l
+                .rec
+                .members
+                .iter()
+                .filter(|m| missing.contains(&m.user.id))
+                .map(|m| UserRef::from(&m.user))
+                .collect();
             let content = format!(
                 "{} {} in game #{id}. {}: /{kind} answer:accept or /{kind} answer:decline.",
                 req.user.name,
-                if offer.by == user { format!("offers {what}") } else { format!("agrees to {what}") },
-                names.iter().map(|u| u.name.as_str()).collect::<Vec<_>>().join(", ")
+                if offer.by == user {
+                    format!("offers {what}")
+                } else {
+                    format!("agrees to {what}")
+                },
+                names
+                    .iter()
+                    .map(|u| u.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
             );
-            if kind == "draw" { l.rec.draw_offer = Some(offer) } else { l.rec.undo_offer = Some(offer) }
+            if kind == "draw" {
+                l.rec.draw_offer = Some(offer)
+            } else {
+                l.rec.undo_offer = Some(offer)
+            }
             self.save(l, Some(version), no_change()).await?;
             let mut reply = Reply::public(&req.channel, content);
             reply.mentions = names;
@@ -579,11 +755,22 @@ impl Table {
         l.rec.undo_offer = None;
         let before = l.rec.turn.waiting.clone();
         if kind == "draw" {
-            l.rec.table_outcome = Some(Outcome::Drawn { reason: "agreed by the players".into() });
+            l.rec.table_outcome = Some(Outcome::Drawn {
+                reason: "agreed by the players".into(),
+            });
             let game = l.game.clone().ok_or("The game has not started.")?;
             retime(&mut l.rec, &game, self.now());
             let saved = self.save(l, Some(version), no_change()).await?;
-            return Ok(vec![self.turn_message(&req.channel, &saved, &game, text::status(&saved, &game), &before).await]);
+            return Ok(vec![
+                self.turn_message(
+                    &req.channel,
+                    &saved,
+                    &game,
+                    text::status(&saved, &game),
+                    &before,
+                )
+                .await,
+            ]);
         }
         let to_len = offer.to_len;
         let log = self.blocking(move |s| s.log(id)).await?;
@@ -594,14 +781,27 @@ impl Table {
         l.rec.last_marks.clear();
         retime(&mut l.rec, &game, self.now());
         let saved = self
-            .save(Loaded { rec: l.rec, game: Some(game.clone()) }, Some(version), Change { append: vec![], truncate_from: Some(to_len) })
+            .save(
+                Loaded {
+                    rec: l.rec,
+                    game: Some(game.clone()),
+                },
+                Some(version),
+                Change {
+                    append: vec![],
+                    truncate_from: Some(to_len),
+                },
+            )
             .await?;
         let content = format!(
             "Game #{id}: {undone} action{} taken back by agreement.\n{}",
             if undone == 1 { "" } else { "s" },
             text::status(&saved, &game)
         );
-        Ok(vec![self.turn_message(&req.channel, &saved, &game, content, &before).await])
+        Ok(vec![
+            self.turn_message(&req.channel, &saved, &game, content, &before)
+                .await,
+        ])
     }
 
     /// Where an undo asked by `user` returns to: before the user's own last
@@ -620,7 +820,9 @@ impl Table {
                 ));
             }
             if !matches!(e.action, LogAction::Play(_)) {
-                return Err(format!("Game #{id}: a resignation or skipped turn cannot be taken back."));
+                return Err(format!(
+                    "Game #{id}: a resignation or skipped turn cannot be taken back."
+                ));
             }
             to -= 1;
         }
@@ -682,8 +884,32 @@ impl Table {
         l.rec.draw_offer = None;
         l.rec.undo_offer = None;
         retime(&mut l.rec, &game, now);
-        let saved = self.save(Loaded { rec: l.rec, game: Some(game.clone()) }, Some(version), Change { append, truncate_from: None }).await?;
-        Ok(self.announce(req, &saved, &game, &format!("{} claims game #{id}: the move deadline passed", req.user.name), &events, &waiting).await)
+        let saved = self
+            .save(
+                Loaded {
+                    rec: l.rec,
+                    game: Some(game.clone()),
+                },
+                Some(version),
+                Change {
+                    append,
+                    truncate_from: None,
+                },
+            )
+            .await?;
+        Ok(self
+            .announce(
+                req,
+                &saved,
+                &game,
+                &format!(
+                    "{} claims game #{id}: the move deadline passed",
+                    req.user.name
+                ),
+                &events,
+                &waiting,
+            )
+            .await)
     }
 
     async fn cmd_games(&self, req: &Request) -> Res<Vec<Reply>> {
@@ -706,7 +932,11 @@ impl Table {
                         r.id,
                         r.kind.title(),
                         r.channel.name,
-                        if invited { format!("you are invited (/accept game:{}). ", r.id) } else { String::new() },
+                        if invited {
+                            format!("you are invited (/accept game:{}). ", r.id)
+                        } else {
+                            String::new()
+                        },
                         text::lobby_status(r)
                     ));
                 }
@@ -735,12 +965,19 @@ impl Table {
             }
         }
         if finished > 0 {
-            lines.push(format!("{finished} finished game{}.", if finished == 1 { "" } else { "s" }));
+            lines.push(format!(
+                "{finished} finished game{}.",
+                if finished == 1 { "" } else { "s" }
+            ));
         }
         if lines.is_empty() {
             lines.push("You have no games. /new game:arcana opponent:@someone starts one.".into());
         }
-        Ok(vec![Reply::private(&req.channel, &req.user, lines.join("\n"))])
+        Ok(vec![Reply::private(
+            &req.channel,
+            &req.user,
+            lines.join("\n"),
+        )])
     }
 
     async fn cmd_history(&self, req: &Request) -> Res<Vec<Reply>> {
@@ -750,16 +987,31 @@ impl Table {
         let id = self.pick(req, given, Pick::View).await?;
         let l = self.load(id).await?;
         let Some(game) = &l.game else {
-            return Ok(vec![Reply::public(&req.channel, text::lobby_status(&l.rec))]);
+            return Ok(vec![Reply::public(
+                &req.channel,
+                text::lobby_status(&l.rec),
+            )]);
         };
         let log = self.blocking(move |s| s.log(id)).await?;
-        let mut lines = vec![format!("Game #{id} ({}): {}.", l.rec.kind.title(), text::lineup(&l.rec, game))];
+        let mut lines = vec![format!(
+            "Game #{id} ({}): {}.",
+            l.rec.kind.title(),
+            text::lineup(&l.rec, game)
+        )];
         const LAST: usize = 50;
         if log.len() > LAST {
-            lines.push(format!("({} earlier actions; /export has them all)", log.len() - LAST));
+            lines.push(format!(
+                "({} earlier actions; /export has them all)",
+                log.len() - LAST
+            ));
         }
         for e in log.iter().skip(log.len().saturating_sub(LAST)) {
-            lines.push(format!("{}. {}: {}", e.seq + 1, text::seat_label(&l.rec, game, Seat(e.seat)), describe(&e.action)));
+            lines.push(format!(
+                "{}. {}: {}",
+                e.seq + 1,
+                text::seat_label(&l.rec, game, Seat(e.seat)),
+                describe(&e.action)
+            ));
         }
         if log.is_empty() {
             lines.push("Nothing played yet.".into());
@@ -801,17 +1053,34 @@ impl Table {
         args.finish("rules")?;
         let kind = match game {
             Some(g) => GameKind::parse(&g).ok_or_else(|| {
-                format!("There is no game called '{g}': choose {}.", GameKind::ALL.map(|k| k.slug()).join(", "))
+                format!(
+                    "There is no game called '{g}': choose {}.",
+                    GameKind::ALL.map(|k| k.slug()).join(", ")
+                )
             })?,
             None => {
                 let list: Vec<String> = GameKind::ALL
                     .iter()
-                    .map(|k| format!("{} ({}){}", k.title(), k.slug(), if k.available() { "" } else { ", not playable yet" }))
+                    .map(|k| {
+                        format!(
+                            "{} ({}){}",
+                            k.title(),
+                            k.slug(),
+                            if k.available() {
+                                ""
+                            } else {
+                                ", not playable yet"
+                            }
+                        )
+                    })
                     .collect();
                 return Ok(vec![Reply::private(
                     &req.channel,
                     &req.user,
-                    format!("Games: {}. /rules game:<name> [unit:<unit>] shows one.", list.join(", ")),
+                    format!(
+                        "Games: {}. /rules game:<name> [unit:<unit>] shows one.",
+                        list.join(", ")
+                    ),
                 )]);
             }
         };
@@ -897,7 +1166,10 @@ pub(super) fn describe(a: &LogAction) -> String {
 }
 
 pub(super) fn marks(events: &[Event]) -> Vec<(u16, tokar_engine::Mark)> {
-    events.iter().flat_map(|e| e.marks.iter().map(|(c, m)| (c.0, *m))).collect()
+    events
+        .iter()
+        .flat_map(|e| e.marks.iter().map(|(c, m)| (c.0, *m)))
+        .collect()
 }
 
 /// The cells a notation names: each letter directly followed by one or two

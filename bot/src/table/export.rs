@@ -43,12 +43,19 @@ pub fn read(text: &str) -> Result<GameExport, String> {
     let text = text.trim().trim_matches('`');
     let mut parts = text.split('|');
     if parts.next().map(str::trim) != Some(TAG) {
-        return Err(bad(&format!("it must start with '{TAG}|' (copy it whole from /export)")));
+        return Err(bad(&format!(
+            "it must start with '{TAG}|' (copy it whole from /export)"
+        )));
     }
     let kind_text = parts.next().ok_or_else(|| bad("the game is missing"))?;
-    let kind = GameKind::parse(kind_text).ok_or_else(|| bad(&format!("no game called '{kind_text}'")))?;
+    let kind =
+        GameKind::parse(kind_text).ok_or_else(|| bad(&format!("no game called '{kind_text}'")))?;
     let mut options = Options::new();
-    for kv in parts.next().ok_or_else(|| bad("the options are missing"))?.split(',') {
+    for kv in parts
+        .next()
+        .ok_or_else(|| bad("the options are missing"))?
+        .split(',')
+    {
         if kv.trim().is_empty() {
             continue;
         }
@@ -60,7 +67,10 @@ pub fn read(text: &str) -> Result<GameExport, String> {
     let seed_text = parts.next().ok_or_else(|| bad("the seed is missing"))?;
     let seed = match seed_text.trim().strip_prefix("seed=") {
         Some("?") => None,
-        Some(n) => Some(n.parse::<u64>().map_err(|_| bad(&format!("'{n}' is not a seed")))?),
+        Some(n) => Some(
+            n.parse::<u64>()
+                .map_err(|_| bad(&format!("'{n}' is not a seed")))?,
+        ),
         None => return Err(bad("the seed must be written seed=N or seed=?")),
     };
     let mut actions = Vec::new();
@@ -99,10 +109,16 @@ mod tests {
             kind: GameKind::Arcana,
             options,
             seed: Some(42),
-            actions: vec![(0, LogAction::Play("b1-c3".into())), (1, LogAction::Concede)],
+            actions: vec![
+                (0, LogAction::Play("b1-c3".into())),
+                (1, LogAction::Concede),
+            ],
         };
         let text = write(&e);
-        assert_eq!(text, "tokar1|arcana|army.0=human|seed=42|0:b1-c3|1:!concede");
+        assert_eq!(
+            text,
+            "tokar1|arcana|army.0=human|seed=42|0:b1-c3|1:!concede"
+        );
         let back = read(&text).unwrap();
         assert_eq!(back.kind, GameKind::Arcana);
         assert_eq!(back.seed, Some(42));

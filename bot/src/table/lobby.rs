@@ -120,7 +120,9 @@ impl Table {
         for (_, v) in invites {
             let id = parse_mention(&v)?;
             if id == req.user.id {
-                return Err("You cannot invite yourself; to hold several seats, use players:1.".into());
+                return Err(
+                    "You cannot invite yourself; to hold several seats, use players:1.".into(),
+                );
             }
             if opponents.contains(&id) {
                 return Err(format!("{v} is invited twice."));
@@ -169,7 +171,10 @@ impl Table {
             }],
             invited,
             options,
-            seed: from.as_ref().and_then(|e| e.seed).unwrap_or_else(|| self.seed_for(id)),
+            seed: from
+                .as_ref()
+                .and_then(|e| e.seed)
+                .unwrap_or_else(|| self.seed_for(id)),
             phase: Phase::Lobby,
             table_outcome: None,
             log_len: 0,
@@ -186,7 +191,14 @@ impl Table {
             return self.start_and_save(rec, None, req, "").await;
         }
         let saved = self
-            .save(Loaded { rec, game: None }, None, Change { append: vec![], truncate_from: None })
+            .save(
+                Loaded { rec, game: None },
+                None,
+                Change {
+                    append: vec![],
+                    truncate_from: None,
+                },
+            )
             .await?;
         let mut content = format!(
             "{} created game #{} ({}).",
@@ -197,7 +209,12 @@ impl Table {
         if !saved.invited.is_empty() {
             content.push_str(&format!(
                 " {}: /accept game:{id}{} or /decline game:{id}.",
-                saved.invited.iter().map(|u| u.name.as_str()).collect::<Vec<_>>().join(", "),
+                saved
+                    .invited
+                    .iter()
+                    .map(|u| u.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "),
                 options_help(kind, true)
             ));
         }
@@ -231,7 +248,10 @@ impl Table {
             [one] => self.load(one.id).await,
             many => Err(format!(
                 "You are invited to several games ({}): add game:<number>.",
-                many.iter().map(|r| format!("#{}", r.id)).collect::<Vec<_>>().join(", ")
+                many.iter()
+                    .map(|r| format!("#{}", r.id))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             )),
         }
     }
@@ -264,24 +284,35 @@ impl Table {
         let id = match given {
             Some(g) => g,
             None => {
-                let ids = self.blocking({
-                    let c = req.channel.id;
-                    move |s| s.games_in_channel(c)
-                })
-                .await?;
+                let ids = self
+                    .blocking({
+                        let c = req.channel.id;
+                        move |s| s.games_in_channel(c)
+                    })
+                    .await?;
                 let mut open = Vec::new();
                 for r in self.records(ids).await? {
-                    if r.phase == Phase::Lobby && open_seats(&r) > 0 && !text::is_member(&r, req.user.id) {
+                    if r.phase == Phase::Lobby
+                        && open_seats(&r) > 0
+                        && !text::is_member(&r, req.user.id)
+                    {
                         open.push(r.id);
                     }
                 }
                 match open.as_slice() {
-                    [] => return Err("No game in this channel has an open seat. Start one with /new.".into()),
+                    [] => {
+                        return Err(
+                            "No game in this channel has an open seat. Start one with /new.".into(),
+                        )
+                    }
                     [one] => *one,
                     many => {
                         return Err(format!(
                             "Several games here have open seats ({}): add game:<number>.",
-                            many.iter().map(|i| format!("#{i}")).collect::<Vec<_>>().join(", ")
+                            many.iter()
+                                .map(|i| format!("#{i}"))
+                                .collect::<Vec<_>>()
+                                .join(", ")
                         ))
                     }
                 }
@@ -290,7 +321,9 @@ impl Table {
         let _guard = self.lock(id).await;
         let Loaded { mut rec, .. } = self.load(id).await?;
         if rec.phase != Phase::Lobby {
-            return Err(format!("Game #{id} has already started; there is no seat to join."));
+            return Err(format!(
+                "Game #{id} has already started; there is no seat to join."
+            ));
         }
         if text::is_member(&rec, req.user.id) {
             return Err(format!("You are already in game #{id}."));
@@ -299,7 +332,9 @@ impl Table {
             return Err(format!("You are invited to game #{id}: /accept game:{id}."));
         }
         if open_seats(&rec) == 0 {
-            return Err(format!("Game #{id} has no open seat; its seats are kept for invited players."));
+            return Err(format!(
+                "Game #{id} has no open seat; its seats are kept for invited players."
+            ));
         }
         let (_, mine) = read_options(rec.kind, &mut args, false)?;
         args.finish("join")?;
@@ -312,16 +347,34 @@ impl Table {
         self.joined(rec, version, req, "joined").await
     }
 
-    async fn joined(&self, rec: GameRecord, version: u64, req: &Request, verb: &str) -> Res<Vec<Reply>> {
+    async fn joined(
+        &self,
+        rec: GameRecord,
+        version: u64,
+        req: &Request,
+        verb: &str,
+    ) -> Res<Vec<Reply>> {
         if rec.members.len() == rec.players {
             return self.start_and_save(rec, Some(version), req, verb).await;
         }
         let saved = self
-            .save(Loaded { rec, game: None }, Some(version), Change { append: vec![], truncate_from: None })
+            .save(
+                Loaded { rec, game: None },
+                Some(version),
+                Change {
+                    append: vec![],
+                    truncate_from: None,
+                },
+            )
             .await?;
         Ok(vec![Reply::public(
             &req.channel,
-            format!("{} {verb} game #{}. {}", req.user.name, saved.id, lobby_status(&saved)),
+            format!(
+                "{} {verb} game #{}. {}",
+                req.user.name,
+                saved.id,
+                lobby_status(&saved)
+            ),
         )])
     }
 
@@ -340,13 +393,27 @@ impl Table {
         rec.invited.retain(|i| i.id != req.user.id);
         rec.phase = Phase::Cancelled;
         let saved = self
-            .save(Loaded { rec, game: None }, Some(version), Change { append: vec![], truncate_from: None })
+            .save(
+                Loaded { rec, game: None },
+                Some(version),
+                Change {
+                    append: vec![],
+                    truncate_from: None,
+                },
+            )
             .await?;
         let mut reply = Reply::public(
             &req.channel,
-            format!("{} declined game #{}; it is cancelled.", req.user.name, saved.id),
+            format!(
+                "{} declined game #{}; it is cancelled.",
+                req.user.name, saved.id
+            ),
         );
-        reply.mentions = saved.members.iter().map(|m| UserRef::from(&m.user)).collect();
+        reply.mentions = saved
+            .members
+            .iter()
+            .map(|m| UserRef::from(&m.user))
+            .collect();
         Ok(vec![reply])
     }
 
@@ -373,7 +440,9 @@ impl Table {
             m.seats = seats.iter().map(|s| s.0).collect();
             for (k, v) in &m.seat_options {
                 for s in seats {
-                    rec.options.entry(format!("{k}.{}", s.0)).or_insert_with(|| v.clone());
+                    rec.options
+                        .entry(format!("{k}.{}", s.0))
+                        .or_insert_with(|| v.clone());
                 }
             }
         }
@@ -405,12 +474,26 @@ impl Table {
             append.push(entry);
         }
         rec.log_len = append.len() as u64;
-        rec.phase = if super::outcome(&rec, &game).is_over() { Phase::Finished } else { Phase::Playing };
+        rec.phase = if super::outcome(&rec, &game).is_over() {
+            Phase::Finished
+        } else {
+            Phase::Playing
+        };
         let before = Vec::new();
         super::commands::retime(&mut rec, &game, now);
         let id = rec.id;
         let saved = self
-            .save(Loaded { rec, game: Some(game.clone()) }, version, Change { append, truncate_from: None })
+            .save(
+                Loaded {
+                    rec,
+                    game: Some(game.clone()),
+                },
+                version,
+                Change {
+                    append,
+                    truncate_from: None,
+                },
+            )
             .await?;
         let lead = if verb.is_empty() {
             String::new()
@@ -423,6 +506,9 @@ impl Table {
             text::lineup(&saved, &game),
             text::status(&saved, &game)
         );
-        Ok(vec![self.turn_message(&req.channel, &saved, &game, content, &before).await])
+        Ok(vec![
+            self.turn_message(&req.channel, &saved, &game, content, &before)
+                .await,
+        ])
     }
 }

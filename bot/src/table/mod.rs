@@ -224,7 +224,9 @@ impl Table {
         let rec = self.blocking(move |s| s.user(id)).await.ok().flatten();
         Named {
             id,
-            name: rec.map(|u| u.user.name).unwrap_or_else(|| format!("<@{id}>")),
+            name: rec
+                .map(|u| u.user.name)
+                .unwrap_or_else(|| format!("<@{id}>")),
         }
     }
 
@@ -246,7 +248,12 @@ impl Table {
         }
         if let Some(snap) = &rec.snapshot {
             match serde_json::from_str::<AnyGame>(snap) {
-                Ok(game) => return Ok(Loaded { rec, game: Some(game) }),
+                Ok(game) => {
+                    return Ok(Loaded {
+                        rec,
+                        game: Some(game),
+                    })
+                }
                 Err(e) => warn!(game = id, error = %e, "snapshot unreadable; replaying the log"),
             }
         }
@@ -258,13 +265,21 @@ impl Table {
             error!(game = id, error = %e, "replay failed");
             format!("Game #{id} cannot be loaded: {e}")
         })?;
-        Ok(Loaded { rec, game: Some(game) })
+        Ok(Loaded {
+            rec,
+            game: Some(game),
+        })
     }
 
     /// Writes a game changed by a command: the new snapshot, the schedule, and
     /// the log change, in one flushed transaction that fails if anyone else
     /// wrote the game since `version` was read.
-    async fn save(&self, mut loaded: Loaded, version: Option<u64>, change: Change) -> Res<GameRecord> {
+    async fn save(
+        &self,
+        mut loaded: Loaded,
+        version: Option<u64>,
+        change: Change,
+    ) -> Res<GameRecord> {
         if let Some(g) = &loaded.game {
             loaded.rec.snapshot = Some(serde_json::to_string(g).map_err(|e| e.to_string())?);
         }
@@ -274,7 +289,14 @@ impl Table {
         self.blocking(move |s| {
             let users = waiting
                 .iter()
-                .map(|&u| Ok(s.user(u)?.unwrap_or_else(|| UserRecord::new(Named { id: u, name: String::new() }))))
+                .map(|&u| {
+                    Ok(s.user(u)?.unwrap_or_else(|| {
+                        UserRecord::new(Named {
+                            id: u,
+                            name: String::new(),
+                        })
+                    }))
+                })
                 .collect::<Result<Vec<_>, StoreError>>()?;
             rec.scheduled = schedule::next_due(&rec, &users, now);
             s.commit(&GameWrite {
@@ -301,7 +323,8 @@ impl Table {
 pub fn replay(rec: &GameRecord, log: &[LogEntry]) -> Result<AnyGame, String> {
     let mut game = AnyGame::setup(rec.kind, &rec.options, rec.seed).map_err(|e| e.to_string())?;
     for (i, e) in log.iter().enumerate() {
-        apply_entry(&mut game, e).map_err(|err| format!("log entry {} does not apply: {err}", i + 1))?;
+        apply_entry(&mut game, e)
+            .map_err(|err| format!("log entry {} does not apply: {err}", i + 1))?;
     }
     Ok(game)
 }

@@ -65,7 +65,14 @@ impl Table {
         let ids = rec.turn.waiting.clone();
         self.blocking(move |s| {
             ids.iter()
-                .map(|&u| Ok(s.user(u)?.unwrap_or_else(|| UserRecord::new(Named { id: u, name: String::new() }))))
+                .map(|&u| {
+                    Ok(s.user(u)?.unwrap_or_else(|| {
+                        UserRecord::new(Named {
+                            id: u,
+                            name: String::new(),
+                        })
+                    }))
+                })
                 .collect()
         })
         .await
@@ -120,7 +127,9 @@ impl Table {
                 let absent: Vec<Seat> = game
                     .to_act()
                     .into_iter()
-                    .filter(|s| text::holder(&l.rec, *s).is_some_and(|u| l.rec.turn.waiting.contains(&u.id)))
+                    .filter(|s| {
+                        text::holder(&l.rec, *s).is_some_and(|u| l.rec.turn.waiting.contains(&u.id))
+                    })
                     .collect();
                 let mut trial = game.clone();
                 let mut events = Vec::new();
@@ -163,9 +172,22 @@ impl Table {
                     lines.extend(events.iter().map(|e| format!("· {}", e.text)));
                     lines.push(text::status(&l.rec, &game));
                     let saved = self
-                        .save(Loaded { rec: l.rec, game: Some(game.clone()) }, Some(version), Change { append, truncate_from: None })
+                        .save(
+                            Loaded {
+                                rec: l.rec,
+                                game: Some(game.clone()),
+                            },
+                            Some(version),
+                            Change {
+                                append,
+                                truncate_from: None,
+                            },
+                        )
                         .await?;
-                    replies.push(self.turn_message(&channel, &saved, &game, lines.join("\n"), &before).await);
+                    replies.push(
+                        self.turn_message(&channel, &saved, &game, lines.join("\n"), &before)
+                            .await,
+                    );
                     return Ok(replies);
                 }
                 append.clear();
@@ -215,7 +237,15 @@ impl Table {
         if replies.is_empty() && due == l.rec.scheduled {
             return Ok(replies);
         }
-        self.save(l, Some(version), Change { append, truncate_from: None }).await?;
+        self.save(
+            l,
+            Some(version),
+            Change {
+                append,
+                truncate_from: None,
+            },
+        )
+        .await?;
         Ok(replies)
     }
 

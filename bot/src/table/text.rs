@@ -82,10 +82,7 @@ pub fn status(rec: &GameRecord, game: &AnyGame) -> String {
     }
     let to_act = game.to_act();
     let view = game.view(tokar_engine::Viewer::Spectator);
-    let pending = view
-        .pending
-        .map(|p| format!(" ({p})"))
-        .unwrap_or_default();
+    let pending = view.pending.map(|p| format!(" ({p})")).unwrap_or_default();
     format!(
         "{head}, move {}: {} to act{pending}.",
         game.move_number(),
@@ -99,7 +96,11 @@ pub fn lobby_status(rec: &GameRecord) -> String {
     if !rec.invited.is_empty() {
         missing.push(format!(
             "{} to accept",
-            rec.invited.iter().map(|u| u.name.as_str()).collect::<Vec<_>>().join(", ")
+            rec.invited
+                .iter()
+                .map(|u| u.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
         ));
     }
     let open = open_seats(rec);
@@ -176,7 +177,11 @@ pub fn diagram(view: &View) -> String {
             "{}{}: {}\n",
             s.name,
             if s.eliminated { " (out)" } else { "" },
-            if pieces.is_empty() { "no pieces".to_string() } else { pieces.join(", ") }
+            if pieces.is_empty() {
+                "no pieces".to_string()
+            } else {
+                pieces.join(", ")
+            }
         ));
     }
     out.trim_end().to_string()

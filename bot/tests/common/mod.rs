@@ -27,17 +27,17 @@ pub fn fresh_dir(name: &str) -> PathBuf {
     dir
 }
 
-pub async fn open(dir: &PathBuf, seed: Option<u64>) -> Env {
+pub async fn open(dir: &std::path::Path, seed: Option<u64>) -> Env {
     let clock = Arc::new(VirtualClock::open(dir).unwrap());
     let table = Table::open(TableConfig {
-        data_dir: dir.clone(),
+        data_dir: dir.to_path_buf(),
         clock: clock.clone(),
         seed,
     })
     .await
     .unwrap();
     Env {
-        dir: dir.clone(),
+        dir: dir.to_path_buf(),
         clock,
         table,
     }
@@ -49,7 +49,11 @@ pub async fn env(name: &str) -> Env {
 
 /// Stable ids for test users: a small hash of the name.
 pub fn user(name: &str) -> UserRef {
-    let id = name.bytes().fold(17u64, |h, b| h.wrapping_mul(31).wrapping_add(b as u64)) % 1_000_000 + 1;
+    let id = name
+        .bytes()
+        .fold(17u64, |h, b| h.wrapping_mul(31).wrapping_add(b as u64))
+        % 1_000_000
+        + 1;
     UserRef {
         id,
         name: name.to_string(),
@@ -89,13 +93,22 @@ pub fn request(line: &str) -> Request {
 
 impl Env {
     pub async fn run(&self, line: &str) -> Vec<Reply> {
+        // As the console does: people named in a line are known by name.
+        for word in line.split_whitespace() {
+            if let Some(name) = word.split(':').nth(1).and_then(|v| v.strip_prefix('@')) {
+                self.table.remember_user(&user(name)).await.unwrap();
+            }
+        }
         self.table.handle(request(line)).await
     }
 
     /// Runs a line that must be accepted; returns its replies.
     pub async fn ok(&self, line: &str) -> Vec<Reply> {
         let r = self.run(line).await;
-        assert!(!r.is_empty() && r.iter().all(|r| r.ok), "{line} refused: {r:#?}");
+        assert!(
+            !r.is_empty() && r.iter().all(|r| r.ok),
+            "{line} refused: {r:#?}"
+        );
         r
     }
 
@@ -104,17 +117,33 @@ impl Env {
         let r = self.run(line).await;
         assert_eq!(r.len(), 1, "{line}: {r:#?}");
         assert!(!r[0].ok, "{line} was accepted: {r:#?}");
-        assert!(!r[0].content.contains('\n'), "refusals are one line: {}", r[0].content);
+        assert!(
+            !r[0].content.contains('\n'),
+            "refusals are one line: {}",
+            r[0].content
+        );
         r[0].content.clone()
     }
 
     /// alice invites bob and bob accepts: a started game, whose number is returned.
     pub async fn start(&self, a: &str, b: &str) -> u64 {
         let r = self
-            .ok(&format!("@{a} /new game:{GAME} {CREATOR_OPTIONS} opponent:@{b}"))
+            .ok(&format!(
+                "@{a} /new game:{GAME} {CREATOR_OPTIONS} opponent:@{b}"
+            ))
             .await;
-        let id: u64 = r[0].content.split('#').nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
-        self.ok(&format!("@{b} /accept game:{id} {ACCEPT_OPTIONS}")).await;
+        let id: u64 = r[0]
+            .content
+            .split('#')
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        self.ok(&format!("@{b} /accept game:{id} {ACCEPT_OPTIONS}"))
+            .await;
         id
     }
 

@@ -31,8 +31,12 @@ fn parse_console(args: &[String]) -> Result<ConsoleConfig, String> {
             }
             "--robot-iterations" => {
                 let v = value("--robot-iterations")?;
-                cfg.robot_iterations =
-                    Some(v.parse().ok().filter(|&n| n > 0).ok_or_else(|| format!("--robot-iterations {v}: not a positive number"))?);
+                cfg.robot_iterations = Some(
+                    v.parse()
+                        .ok()
+                        .filter(|&n| n > 0)
+                        .ok_or_else(|| format!("--robot-iterations {v}: not a positive number"))?,
+                );
             }
             "--json" => cfg.json = true,
             "--virtual-clock" => cfg.virtual_clock = true,

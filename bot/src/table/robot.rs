@@ -146,7 +146,8 @@ impl Table {
     /// typed with or without `@`.
     pub(super) fn names_robot(&self, value: &str) -> bool {
         let t = value.trim();
-        t.trim_start_matches('@').eq_ignore_ascii_case(&self.robot().name)
+        t.trim_start_matches('@')
+            .eq_ignore_ascii_case(&self.robot().name)
             || parse_mention(t).is_ok_and(|id| self.is_robot(id))
     }
 
@@ -252,14 +253,21 @@ impl Table {
             };
             let seed = self.robot_seed(id, l.rec.log_len);
             let Some((notation, why)) = self.think(game, seat, l.rec.play.level, seed).await else {
-                warn!(game = id, seat = seat.0, "the search found no action for the bot");
+                warn!(
+                    game = id,
+                    seat = seat.0,
+                    "the search found no action for the bot"
+                );
                 break;
             };
             let req = Request {
                 user: me.clone(),
                 channel: ChannelRef::from(&l.rec.channel),
                 command: "play".into(),
-                options: vec![("action".into(), notation.clone()), ("game".into(), id.to_string())],
+                options: vec![
+                    ("action".into(), notation.clone()),
+                    ("game".into(), id.to_string()),
+                ],
             };
             match self.dispatch("play", &req).await {
                 Ok(replies) => {
@@ -279,7 +287,13 @@ impl Table {
 
     /// Runs the search on the blocking pool, on a copy of the game, within
     /// the bot's budget; `None` when the seat has nothing to decide.
-    async fn think(&self, game: AnyGame, seat: Seat, level: Level, seed: u64) -> Option<(String, String)> {
+    async fn think(
+        &self,
+        game: AnyGame,
+        seat: Seat,
+        level: Level,
+        seed: u64,
+    ) -> Option<(String, String)> {
         let think = self.inner.robot.cfg.think;
         let iterations = self.inner.robot.cfg.iterations;
         let task = tokio::task::spawn_blocking(move || match iterations {
@@ -305,7 +319,9 @@ impl Table {
     fn robot_seed(&self, id: u64, log_len: u64) -> u64 {
         let base = self.inner.seed.unwrap_or(self.inner.entropy);
         let mut rng = tokar_engine::Rng::new(
-            base ^ 0x7AC7_0B07_5EED_0001 ^ id.wrapping_mul(0xD1B5_4A32_D192_ED03) ^ log_len.wrapping_mul(0x9E37_79B9_7F4A_7C15),
+            base ^ 0x7AC7_0B07_5EED_0001
+                ^ id.wrapping_mul(0xD1B5_4A32_D192_ED03)
+                ^ log_len.wrapping_mul(0x9E37_79B9_7F4A_7C15),
         );
         rng.next_u64()
     }
@@ -318,13 +334,19 @@ impl Table {
         let id = self.pick(req, given, Pick::Play).await?;
         let l = self.load(id).await?;
         if !is_member(&l.rec, req.user.id) {
-            return Err(format!("You are not playing in game #{id}; hints are for its players."));
+            return Err(format!(
+                "You are not playing in game #{id}; hints are for its players."
+            ));
         }
         if l.rec.phase != Phase::Playing {
-            return Err(format!("Game #{id} is not being played; there is nothing to hint."));
+            return Err(format!(
+                "Game #{id} is not being played; there is nothing to hint."
+            ));
         }
         if !l.rec.play.hints {
-            return Err(format!("Hints are off in game #{id}: its players chose hints:off at /new."));
+            return Err(format!(
+                "Hints are off in game #{id}: its players chose hints:off at /new."
+            ));
         }
         let game = l.game.ok_or("The game has not started.")?;
         let to_act = game.to_act();
@@ -332,7 +354,9 @@ impl Table {
             .into_iter()
             .find(|s| to_act.contains(s))
         else {
-            return Err(format!("It is not your turn in game #{id}; a hint is for the player to act."));
+            return Err(format!(
+                "It is not your turn in game #{id}; a hint is for the player to act."
+            ));
         };
         let name = game.seat_name(seat);
         let seed = self.robot_seed(id, l.rec.log_len) ^ req.user.id;

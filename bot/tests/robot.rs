@@ -330,7 +330,6 @@ fn a_whole_game_against_the_bot_through_the_console() {
                 "{r:?}"
             );
         }
-        drop(send);
         let _ = child.kill();
         let _ = child.wait();
         assert!(over, "the game did not end");

@@ -1,11 +1,13 @@
 //! # tokar-bot
 //!
 //! The table service ([`table`]), its sled storage ([`storage`], [`record`]),
-//! the clock its schedule runs on ([`clock`]), and the console adapter
-//! ([`console`]). The Discord adapter calls the same [`table::Table`].
+//! the clock its schedule runs on ([`clock`]), the console adapter
+//! ([`console`]) and the Discord adapter ([`discord`]), both calling the same
+//! [`table::Table`].
 
 pub mod clock;
 pub mod console;
+pub mod discord;
 pub mod duration;
 pub mod record;
 pub mod storage;

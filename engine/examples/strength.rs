@@ -194,6 +194,17 @@ fn run_game<G: Game>(args: &Args, name: &str, setup: impl Fn(u64) -> G) {
             let sides = sides(&game);
             let side = &sides[n % sides.len()];
             play_one(args, game, side, opponent, seed, &mut tally);
+            if (n + 1) % 10 == 0 {
+                eprintln!(
+                    "{name} vs {}: {} games, won {} drawn {} lost {} unfinished {}",
+                    opponent.name(),
+                    n + 1,
+                    tally.won,
+                    tally.drawn,
+                    tally.lost,
+                    tally.unfinished
+                );
+            }
         }
         tally.times.sort();
         let ms = |q: f64| {

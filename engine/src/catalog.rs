@@ -45,6 +45,13 @@ pub trait Variant: Game {
 
     /// The rules for people: an overview without a topic, or one unit's card.
     fn rules(topic: Option<&str>) -> Result<String, String>;
+
+    /// Checks one free-text option value (an option whose `choices` is
+    /// empty) when a player gives it, so that a bad value is refused at once
+    /// rather than when the game starts. By default every value passes.
+    fn check_option(_name: &str, _value: &str) -> Result<(), String> {
+        Ok(())
+    }
 }
 
 /// Reads option `name` for `seat`: the seat's own value first, then the game-wide one.
@@ -107,6 +114,14 @@ macro_rules! catalog {
                     $(GameKind::$variant => <$ty as Variant>::seating(players),)*
                     #[allow(unreachable_patterns)]
                     other => Err(SetupError(format!("{} cannot be played yet.", other.title()))),
+                }
+            }
+
+            pub fn check_option(self, name: &str, value: &str) -> Result<(), String> {
+                match self {
+                    $(GameKind::$variant => <$ty as Variant>::check_option(name, value),)*
+                    #[allow(unreachable_patterns)]
+                    _ => Ok(()),
                 }
             }
 

@@ -201,7 +201,13 @@ fn view_shows_glyphs_graveyards_statuses_and_turns_the_board() {
             "mummy",
             "tomb-keeper",
             "dark-priest",
-            "necromancer"
+            "necromancer",
+            "ghoul",
+            "ghost",
+            "cultist",
+            "wraith",
+            "vampire",
+            "lich"
         ]
     );
 }

@@ -134,3 +134,25 @@ fn magic_chess_choice_ignores_the_other_hands() {
         assert_eq!(a.visits, b.visits);
     }
 }
+
+/// The table's entry point: a game of any kind, answered in notation that
+/// the game accepts.
+#[test]
+fn choose_any_answers_in_notation_the_game_accepts() {
+    use tokar_engine::{AnyGame, GameKind};
+    for (n, kind) in GameKind::ALL.into_iter().enumerate() {
+        let mut game = AnyGame::setup(kind, &Options::new(), n as u64).expect("setup");
+        for _ in 0..3 {
+            let seat = game.to_act()[0];
+            let choice = search::choose_any(&game, seat, Level::Normal, &Budget::iterations(20), 5)
+                .expect("a choice");
+            assert!(
+                game.legal_actions(seat).contains(&choice.action),
+                "{kind}: {}",
+                choice.why
+            );
+            assert!(choice.why.starts_with(&choice.action), "{}", choice.why);
+            game.play(seat, &choice.action).expect("the notation plays");
+        }
+    }
+}

@@ -18,6 +18,7 @@ fn read_options(kind: GameKind, args: &mut Args, creator: bool) -> Res<(Options,
     for spec in kind.options() {
         let check = |v: String| -> Res<String> {
             if spec.choices.is_empty() {
+                kind.check_option(spec.name, &v)?;
                 return Ok(v);
             }
             spec.choices

@@ -58,6 +58,20 @@ pub enum Action {
     Decline,
     /// Only when the side has nothing else it may do (R16).
     Pass,
+    /// The Ghost scares every adjacent model three squares away (U4).
+    Scare { from: Cell },
+    /// The Cultist takes control of the adjacent enemy on `target` (U5).
+    Control { from: Cell, target: Cell },
+    /// The Wraith swings his scythe at every adjacent model (U6).
+    Swing { from: Cell },
+    /// The Vampire kills `target`, then moves to `to` (U7).
+    KillMove { from: Cell, target: Cell, to: Cell },
+    /// The Lich raises `unit` from the enemy's graveyard as a soul slave on `to` (U8).
+    Enslave { from: Cell, to: Cell, unit: Unit },
+    /// Answers a pending burial with the allied model on `cell` (U8).
+    BuryModel { cell: Cell },
+    /// Answers a pending burial with a `unit` from the own graveyard (U8).
+    BuryDead { unit: Unit },
 }
 
 impl Action {
@@ -77,7 +91,13 @@ impl Action {
             | Action::Trade { from, .. }
             | Action::Wind { from, .. }
             | Action::Explode { from, .. }
-            | Action::Smite { from } => Some(from),
+            | Action::Smite { from }
+            | Action::Scare { from }
+            | Action::Control { from, .. }
+            | Action::Swing { from }
+            | Action::KillMove { from, .. }
+            | Action::Enslave { from, .. } => Some(from),
+            Action::BuryModel { .. } | Action::BuryDead { .. } => None,
             Action::Promote { .. } | Action::Recall { .. } => None,
             Action::Place { .. } | Action::Decline | Action::Pass => None,
         }

@@ -23,6 +23,7 @@ impl Arcana {
                 if let Some(p) = self.pending.pop_front() {
                     let what = match p {
                         Pending::PriestRevival { .. } => "The Priest of the Winds is not revived.",
+                        Pending::ExtraTurn { .. } => "The Vampire takes no extra turn.",
                         _ => "No unit is raised.",
                     };
                     ev.push(Event::new(format!("{}: {what}", self.seat_label(seat))));
@@ -34,7 +35,10 @@ impl Arcana {
                     self.seat_label(seat)
                 )));
             }
-            _ => self.command(seat, action, &mut ev),
+            Action::BuryModel { .. } | Action::BuryDead { .. } => {
+                self.answer_bury(seat, action, &mut ev)
+            }
+            _ => self.command_turn(seat, action, &mut ev),
         }
         if !self.outcome.is_over() {
             self.advance(&mut ev);
@@ -42,7 +46,7 @@ impl Arcana {
         ev
     }
 
-    fn command(&mut self, seat: Seat, action: &Action, ev: &mut Vec<Event>) {
+    pub(super) fn command(&mut self, seat: Seat, action: &Action, ev: &mut Vec<Event>) {
         match *action {
             Action::Move { from, to } => {
                 let unit = self.unit_at(from);
@@ -262,10 +266,12 @@ impl Arcana {
                 self.kill_all(&victims, ev);
             }
             Action::Smite { from } => {
+                // Undead Arcana's Dark Priest captures all adjacent models (U9).
+                let all = self.at(from).is_some_and(|p| self.ua(p.owner));
                 let victims: Vec<Cell> = self
                     .occupied_neighbours(from)
                     .into_iter()
-                    .filter(|&t| self.at(t).is_some_and(|q| q.owner != seat))
+                    .filter(|&t| all || self.at(t).is_some_and(|q| q.owner != seat))
                     .collect();
                 let mut e = Event::new(format!(
                     "Dark Priest {} kills {}.",
@@ -283,7 +289,16 @@ impl Arcana {
                 ev.push(e);
                 self.kill_all(&victims, ev);
             }
-            Action::Place { .. } | Action::Decline | Action::Pass => unreachable!("not a command"),
+            Action::Scare { .. }
+            | Action::Control { .. }
+            | Action::Swing { .. }
+            | Action::KillMove { .. }
+            | Action::Enslave { .. } => self.alternate_command(seat, action, ev),
+            Action::Place { .. }
+            | Action::Decline
+            | Action::Pass
+            | Action::BuryModel { .. }
+            | Action::BuryDead { .. } => unreachable!("not a command"),
         }
     }
 
@@ -312,7 +327,7 @@ impl Arcana {
 
     /// Moves the model on `from` to `to`, killing whatever stands there (a
     /// landing kill), with a Zombie's recruit afterwards.
-    fn move_model(&mut self, from: Cell, to: Cell, ev: &mut Vec<Event>) {
+    pub(super) fn move_model(&mut self, from: Cell, to: Cell, ev: &mut Vec<Event>) {
         let p = self.piece(from);
         let victim = self.at(to).copied();
         let text = match victim {
@@ -331,7 +346,12 @@ impl Arcana {
         }
         ev.push(e);
         if victim.is_some() {
-            self.kill(to, ev);
+            if p.unit == Unit::Ghoul {
+                // The Ghoul buries, he does not capture (U3).
+                self.bury(to, ev);
+            } else {
+                self.kill(to, ev);
+            }
             if self.outcome.is_over() {
                 return;
             }
@@ -339,7 +359,8 @@ impl Arcana {
         let moving = self.board[from.index()].take().expect("mover");
         self.board[to.index()] = Some(moving);
         if let Some(v) = victim {
-            if moving.unit == Unit::Zombie && v.owner != moving.owner {
+            let controlled = Arcana::controlled_on(&moving, self.turn_number);
+            if moving.unit == Unit::Zombie && v.owner != moving.owner && !controlled {
                 let rank = v.rank();
                 if !self.grave_units(moving.owner, |r| r == rank).is_empty() {
                     self.pending.push_back(Pending::Recruit {
@@ -393,7 +414,7 @@ impl Arcana {
 
     /// A model displaced by another's action: a Dark Priest then rests on his
     /// owner's next turn.
-    fn moved_by_others(&mut self, cell: Cell) {
+    pub(super) fn moved_by_others(&mut self, cell: Cell) {
         let turn = self.turn;
         if let Some(p) = self.at_mut(cell) {
             if p.unit == Unit::DarkPriest {
@@ -434,7 +455,7 @@ impl Arcana {
         ev.push(e);
     }
 
-    fn kill_all(&mut self, victims: &[Cell], ev: &mut Vec<Event>) {
+    pub(super) fn kill_all(&mut self, victims: &[Cell], ev: &mut Vec<Event>) {
         for &c in victims {
             if self.outcome.is_over() {
                 return;
@@ -526,6 +547,7 @@ impl Arcana {
                     .mark(to, Mark::Placed),
                 );
             }
+            Pending::ExtraTurn { .. } | Pending::Bury { .. } => {}
             Pending::TradePlace { seat, unit, .. } => {
                 self.board[to.index()] = Some(Piece::new(unit, seat));
                 ev.push(
@@ -545,9 +567,17 @@ impl Arcana {
                 return;
             }
             match self.pending.front() {
-                Some(Pending::Recruit { .. }) => {
+                Some(Pending::Recruit { .. }) | Some(Pending::ExtraTurn { .. }) => {
                     // Only "decline" left: nothing to choose.
                     if self.pending_actions().len() <= 1 {
+                        self.pending.pop_front();
+                        continue;
+                    }
+                    return;
+                }
+                Some(Pending::Bury { .. }) => {
+                    // Nothing left to bury: the cost cannot be paid (U8).
+                    if self.pending_actions().is_empty() {
                         self.pending.pop_front();
                         continue;
                     }
@@ -570,6 +600,10 @@ impl Arcana {
         let seat = self.turn;
         if !self.ending {
             self.ending = true;
+            self.vampire_burial(ev);
+            if self.outcome.is_over() {
+                return true;
+            }
             let burning: Vec<Cell> = self
                 .pieces()
                 .filter(|(_, p)| p.owner == seat && p.tokens > 0)
@@ -634,6 +668,23 @@ impl Arcana {
         }
         self.turn = Arcana::other(seat);
         self.turn_number += 1;
+        self.extra_taken = false;
+        if self.undead_arcana() && self.general_trapped(self.turn) {
+            let loser = self.turn;
+            let winner = Arcana::other(loser);
+            let g = self.general(loser).expect("trapped General stands");
+            let reason = format!(
+                "the {} General, the {} on {}, cannot move safely.",
+                self.seat_label(loser),
+                self.unit_at(g).name(),
+                n(g)
+            );
+            ev.push(Event::new(format!("Game over: {reason}")).mark(g, Mark::Affected));
+            self.outcome = Outcome::Won {
+                winners: vec![winner],
+                reason,
+            };
+        }
         true
     }
 }

@@ -17,6 +17,10 @@ pub struct Army {
     pub back: [Unit; 8],
     /// The front row, from the owner's left to right.
     pub front: [Unit; 8],
+    /// Built under Undead Arcana's rules: its Skeletons, Dark Priest and the
+    /// loss of a General who cannot move safely follow that document (U9, U10).
+    #[serde(default)]
+    pub undead_arcana: bool,
 }
 
 impl Army {
@@ -36,6 +40,7 @@ impl Army {
                 WindMage,
             ],
             front: [ImperialWarrior; 8],
+            undead_arcana: false,
         }
     }
 
@@ -55,18 +60,17 @@ impl Army {
                 Mummy,
             ],
             front: [Skeleton; 8],
+            undead_arcana: false,
         }
     }
 
-    /// The army chosen by the option value (`human`, `undead`).
+    /// The army chosen by the option value: a preset, or Undead Arcana picks
+    /// (see [`Army::parse`]).
     pub fn by_name(text: &str) -> Option<Army> {
-        match text.trim().to_ascii_lowercase().as_str() {
-            "human" | "humans" => Some(Army::human()),
-            "undead" => Some(Army::undead()),
-            _ => None,
-        }
+        Army::parse(text).ok()
     }
 
-    /// The option values [`Army::by_name`] accepts.
-    pub const CHOICES: &'static [&'static str] = &["human", "undead"];
+    /// The option values that name a whole army; Undead Arcana pick lists
+    /// are accepted too (free text, checked by [`Army::parse`]).
+    pub const CHOICES: &'static [&'static str] = &["human", "undead", "undead-arcana", "alternate"];
 }

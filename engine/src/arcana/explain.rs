@@ -32,7 +32,11 @@ impl Arcana {
                         }
                     }
                 }
-                Action::Decline => "This placement is not optional.".into(),
+                Action::Decline => "This decision is not optional.".into(),
+                Action::BuryModel { .. } | Action::BuryDead { .. } => match p {
+                    Pending::Bury { .. } => "Bury one of your own models on the board (not the General, not the slave just raised) or a unit from your own graveyard.".into(),
+                    _ => format!("First answer the pending decision: {}.", self.pending_text(p)),
+                },
                 _ => format!(
                     "First answer the pending decision: {}.",
                     self.pending_text(p)
@@ -40,9 +44,10 @@ impl Arcana {
             };
         }
         match action {
-            Action::Place { .. } | Action::Decline => {
-                return "There is no decision pending.".into()
-            }
+            Action::Place { .. }
+            | Action::Decline
+            | Action::BuryModel { .. }
+            | Action::BuryDead { .. } => return "There is no decision pending.".into(),
             Action::Pass => {
                 return "You may pass only when you have nothing else you may do.".into()
             }
@@ -144,6 +149,21 @@ impl Arcana {
             Action::Revive { .. } => {
                 return "A revived soldier comes from your graveyard onto an empty square adjacent to the reviver.".into();
             }
+            Action::Walk { .. } if p.unit == Unit::Skeleton && self.ua(seat) => {
+                return "An Undead Arcana Skeleton walks off only from the far rank, appearing on the empty square of his file on his own first line (U9).".into()
+            }
+            Action::Control { target, .. } if p.unit == Unit::Cultist => {
+                return format!("A Cultist controls one adjacent enemy model other than the General, not one already controlled; {} is not one (U5).", self.describe(target));
+            }
+            Action::Swing { .. } if p.unit == Unit::Wraith => {
+                return "The Wraith swings only with a model next to him, and never next to his own General (R2, U6).".into();
+            }
+            Action::Scare { .. } if p.unit == Unit::Ghost => {
+                return "The Ghost scares only when at least one adjacent model can be moved away (U4).".into();
+            }
+            Action::Enslave { .. } if p.unit == Unit::Lich => {
+                return "A soul slave comes from the enemy's graveyard onto an empty square next to the Lich, and needs an allied model to bury (U8).".into();
+            }
             _ => {}
         }
         format!(
@@ -233,6 +253,13 @@ impl Arcana {
                 unit.name(),
                 n(*necro)
             ),
+            Pending::ExtraTurn { vampire, .. } => format!(
+                "{who}: the Vampire on {} may take an extra turn (command him) or decline",
+                n(*vampire)
+            ),
+            Pending::Bury { .. } => format!(
+                "{who}: bury one allied model, not the General (bury <square>, or bury <unit> from your graveyard)"
+            ),
         }
     }
 }
@@ -261,5 +288,11 @@ fn short_card(unit: Unit) -> &'static str {
         Unit::TombKeeper => "A Tomb Keeper moves one square, or kills an adjacent model.",
         Unit::DarkPriest => "A Dark Priest never moves: night wind, explosion, or killing all adjacent enemies.",
         Unit::Necromancer => "A Necromancer moves one square, or kills an adjacent model, or revives a soldier, or trades.",
+        Unit::Ghoul => "A Ghoul moves one square diagonally, forward or backward, burying whatever he lands on (not Skeletons or Tomb Keepers).",
+        Unit::Ghost => "A Ghost moves one square, capturing what he ends on, or scares all adjacent models without moving.",
+        Unit::Cultist => "A Cultist moves one square, capturing what he ends on, or controls an adjacent enemy model other than the General.",
+        Unit::Wraith => "A Wraith leaps 1 or 2 squares onto an empty square, captures an adjacent model unless he leapt 2, or swings at all adjacent models without moving.",
+        Unit::Vampire => "A Vampire moves one square and may capture one adjacent model before or after moving.",
+        Unit::Lich => "A Lich leaps 1 or 2 squares horizontally onto an empty square, or raises a soul slave from the enemy's graveyard.",
     }
 }

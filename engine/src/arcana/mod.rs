@@ -14,6 +14,7 @@ mod notation;
 mod position;
 mod rules;
 mod state;
+mod undead;
 mod unit;
 mod view;
 
@@ -34,8 +35,8 @@ use std::collections::VecDeque;
 const OPTIONS: &[OptionSpec] = &[
     OptionSpec {
         name: "army",
-        help: "Your army: human or undead (seat 0, the creator, sits at ranks 1-2; by default the second player takes the other army).",
-        choices: Army::CHOICES,
+        help: "Your army: human, undead (Tokar's Arcana), undead-arcana, alternate (all Undead Arcana alternatives), or Undead Arcana picks such as ghoul/ghost/cultist/wraith/vampire/lich or pawn:ghoul*4+skeleton*4/lich (seat 0, the creator, sits at ranks 1-2; by default the second player takes the other army).",
+        choices: &[],
         per_seat: true,
     },
     OptionSpec {
@@ -80,6 +81,9 @@ impl Arcana {
             quiet: 0,
             check,
             outcome: Outcome::Ongoing,
+            buried: [Vec::new(), Vec::new()],
+            vampire_acted: None,
+            extra_taken: false,
         };
         g.update_paralysis();
         g
@@ -304,9 +308,7 @@ impl Variant for Arcana {
             }
         }
         let pick = |text: &str| {
-            Army::by_name(text).ok_or_else(|| {
-                setup_error(format!("Unknown army '{text}': choose human or undead."))
-            })
+            Army::parse(text).map_err(|e| setup_error(format!("Army '{}': {e}", text.trim())))
         };
         let army0 = match options.get("army.0").or_else(|| options.get("army")) {
             Some(t) => pick(t)?,
@@ -343,5 +345,15 @@ impl Variant for Arcana {
 
     fn rules(topic: Option<&str>) -> Result<String, String> {
         rules::rules(topic)
+    }
+
+    /// The army is free text (presets or Undead Arcana picks, U11): refused
+    /// at `/new` and `/accept` when it does not read.
+    fn check_option(name: &str, value: &str) -> Result<(), String> {
+        if name == "army" {
+            Army::parse(value)
+                .map_err(|e| format!("Option army cannot be '{}': {e}", value.trim()))?;
+        }
+        Ok(())
     }
 }

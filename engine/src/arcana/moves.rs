@@ -58,9 +58,7 @@ impl Arcana {
         for i in 0..self.board.len() {
             let cell = Cell(i as u16);
             if let Some(p) = self.board[i] {
-                if p.owner == seat && p.commandable() {
-                    self.unit_actions(cell, &p, &mut out);
-                }
+                self.commanded_actions(seat, cell, &p, self.turn_number, &mut out);
             }
         }
         out
@@ -101,6 +99,8 @@ impl Arcana {
                 .into_iter()
                 .map(|to| Action::Place { to, unit: None })
                 .collect(),
+            Pending::ExtraTurn { seat, vampire } => self.extra_turn_actions(*seat, *vampire),
+            Pending::Bury { seat, spare } => self.bury_choices(*seat, *spare),
         }
     }
 
@@ -124,15 +124,13 @@ impl Arcana {
         let mut out = Vec::new();
         if let Some(cell) = actor {
             if let Some(p) = self.at(cell) {
-                if p.owner == seat && p.commandable() {
-                    self.unit_actions(cell, p, &mut out);
-                }
+                self.commanded_actions(seat, cell, p, self.turn_number, &mut out);
             }
         }
         out
     }
 
-    fn unit_actions(&self, from: Cell, p: &Piece, out: &mut Vec<Action>) {
+    pub(super) fn unit_actions(&self, from: Cell, p: &Piece, out: &mut Vec<Action>) {
         let seat = p.owner;
         let fwd = Arcana::forward(seat);
         let rank = p.rank();
@@ -269,6 +267,7 @@ impl Arcana {
                 self.promotion_actions(from, seat, out);
             }
             Unit::Skeleton => match step(from, 0, fwd) {
+                None if self.ua(seat) => self.skeleton_wrap(from, seat, out),
                 None => {
                     if let Some(g) = self.general(seat) {
                         for to in self.empty_neighbours(g) {
@@ -330,12 +329,18 @@ impl Arcana {
                 self.revive_actions(from, seat, out);
                 self.trade_actions(from, seat, out);
             }
+            Unit::Ghoul
+            | Unit::Ghost
+            | Unit::Cultist
+            | Unit::Wraith
+            | Unit::Vampire
+            | Unit::Lich => self.alternate_actions(from, p, out),
         }
     }
 
     /// Jumps to fixed offsets that kill whatever they land on (Blue Knight,
     /// Wind Mage's teleport, Mummy), plus walking off the board (R3).
-    fn landing_moves(
+    pub(super) fn landing_moves(
         &self,
         from: Cell,
         seat: Seat,
@@ -360,7 +365,13 @@ impl Arcana {
     }
 
     /// One-square moves onto empty squares; `exit` offers walking off the board.
-    fn step_moves(&self, from: Cell, offsets: &[(i32, i32)], exit: bool, out: &mut Vec<Action>) {
+    pub(super) fn step_moves(
+        &self,
+        from: Cell,
+        offsets: &[(i32, i32)],
+        exit: bool,
+        out: &mut Vec<Action>,
+    ) {
         let mut exits = false;
         for &(df, dr) in offsets {
             match step(from, df, dr) {
@@ -379,7 +390,7 @@ impl Arcana {
 
     /// Kills of one adjacent model from `at` (the actor stands on `at`, having
     /// come from `origin`; `moved` says whether it moved there first).
-    fn adjacent_kills(
+    pub(super) fn adjacent_kills(
         &self,
         at: Cell,
         seat: Seat,
@@ -452,7 +463,7 @@ impl Arcana {
 
     /// Revival of a soldier class model from the graveyard onto a square next
     /// to the reviver (Priest in a corner, Necromancer).
-    fn revive_actions(&self, from: Cell, seat: Seat, out: &mut Vec<Action>) {
+    pub(super) fn revive_actions(&self, from: Cell, seat: Seat, out: &mut Vec<Action>) {
         let units = self.grave_units(seat, |r| r == Rank::Soldier);
         if units.is_empty() {
             return;
@@ -467,7 +478,7 @@ impl Arcana {
 
     /// The Necromancer's trades (R15): two models of his on the board of one
     /// class for one unit of the next class from his graveyard.
-    fn trade_actions(&self, from: Cell, seat: Seat, out: &mut Vec<Action>) {
+    pub(super) fn trade_actions(&self, from: Cell, seat: Seat, out: &mut Vec<Action>) {
         type Class = fn(Rank) -> bool;
         let tiers: [(Class, Class); 3] = [
             (|r| r == Rank::Soldier, Rank::is_sergeant_or_lieutenant),
@@ -524,7 +535,15 @@ impl Arcana {
                 }
             }
         }
-        if self
+        if self.ua(seat) {
+            // Undead Arcana: "all adjacent models", allies too (U9), never
+            // next to the own General (R2).
+            let near = self.occupied_neighbours(from);
+            let hits_general = own_general.is_some_and(|g| near.contains(&g));
+            if !near.is_empty() && !hits_general {
+                out.push(Action::Smite { from });
+            }
+        } else if self
             .occupied_neighbours(from)
             .iter()
             .any(|&t| self.at(t).is_some_and(|q| q.owner != seat))
@@ -605,13 +624,11 @@ impl Arcana {
         // listed: the Duelist rides any distance and the Dark Priest's explosion
         // works anywhere; every other attack reaches at most three squares.
         let mut actions = Vec::new();
+        let turn_no = self.next_turn_of(seat);
         for (cell, p) in self.pieces() {
-            if p.owner != seat || !p.commandable() {
-                continue;
-            }
             let far_reaching = matches!(p.unit, Unit::Duelist | Unit::DarkPriest);
             if far_reaching || BOARD.king_distance(cell, g) <= 3 {
-                self.unit_actions(cell, p, &mut actions);
+                self.commanded_actions(seat, cell, p, turn_no, &mut actions);
             }
         }
         actions.iter().any(|a| self.direct_victims(a).contains(&g))
@@ -639,11 +656,14 @@ impl Arcana {
             }
             Action::Smite { from } => {
                 let seat = self.at(from).map(|p| p.owner);
+                let all = seat.is_some_and(|s| self.ua(s));
                 self.occupied_neighbours(from)
                     .into_iter()
-                    .filter(|&t| self.at(t).map(|p| p.owner) != seat)
+                    .filter(|&t| all || self.at(t).map(|p| p.owner) != seat)
                     .collect()
             }
+            Action::KillMove { target, .. } => vec![target],
+            Action::Swing { from } => self.occupied_neighbours(from),
             _ => vec![],
         }
     }

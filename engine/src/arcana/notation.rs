@@ -77,9 +77,18 @@ enum Step {
     MoveKill(Cell, Cell, Cell),
     Exit(Cell),
     Walk(Cell, Cell),
+    KillMove(Cell, Cell, Cell),
 }
 
 fn step_token(t: &str) -> Result<Step, ActionError> {
+    // The Vampire's kill before a move: `d1xe2-d2` (U7).
+    if let Some((a, rest)) = t.split_once('x') {
+        if let Some((b, c)) = rest.split_once('-') {
+            if !a.contains('-') {
+                return Ok(Step::KillMove(cell(a)?, cell(b)?, cell(c)?));
+            }
+        }
+    }
     if let Some((a, rest)) = t.split_once('-') {
         let from = cell(a)?;
         if rest == "off" {
@@ -167,6 +176,17 @@ impl Arcana {
             },
             Action::Decline => "decline".into(),
             Action::Pass => "pass".into(),
+            Action::Scare { from } => format!("scare {}", n(from)),
+            Action::Control { from, target } => format!("control {}>{}", n(from), n(target)),
+            Action::Swing { from } => format!("swing {}", n(from)),
+            Action::KillMove { from, target, to } => {
+                format!("{}x{}-{}", n(from), n(target), n(to))
+            }
+            Action::Enslave { from, to, unit } => {
+                format!("enslave {}>{}={}", n(from), n(to), unit.id())
+            }
+            Action::BuryModel { cell } => format!("bury {}", n(cell)),
+            Action::BuryDead { unit } => format!("bury {}", unit.id()),
         }
     }
 
@@ -348,6 +368,44 @@ impl Arcana {
                 arity(2)?;
                 Action::Smite { from: cell(t[1])? }
             }
+            "scare" => {
+                arity(2)?;
+                Action::Scare { from: cell(t[1])? }
+            }
+            "swing" => {
+                arity(2)?;
+                Action::Swing { from: cell(t[1])? }
+            }
+            "control" => {
+                arity(2)?;
+                let (from, target) = pair(t[1], '>')?;
+                Action::Control { from, target }
+            }
+            "enslave" => {
+                arity(2)?;
+                let (a, rest) = t[1]
+                    .split_once('>')
+                    .ok_or_else(|| syntax("Write enslave e1>e2=blue-knight."))?;
+                let (to, u) = cell_unit(rest)?;
+                let unit = u.ok_or_else(|| {
+                    syntax(format!(
+                        "Say which unit: enslave {a}>{}=blue-knight.",
+                        n(to)
+                    ))
+                })?;
+                Action::Enslave {
+                    from: cell(a)?,
+                    to,
+                    unit,
+                }
+            }
+            "bury" => {
+                arity(2)?;
+                match BOARD.parse(t[1]) {
+                    Some(c) => Action::BuryModel { cell: c },
+                    None => Action::BuryDead { unit: unit(t[1])? },
+                }
+            }
             _ => {
                 let first = step_token(t[0])?;
                 match (first, t.len()) {
@@ -356,6 +414,7 @@ impl Arcana {
                     (Step::MoveKill(from, to, target), 1) => Action::MoveKill { from, to, target },
                     (Step::Exit(from), 1) => Action::Exit { from },
                     (Step::Walk(from, to), 1) => Action::Walk { from, to },
+                    (Step::KillMove(from, target, to), 1) => Action::KillMove { from, target, to },
                     (Step::Move(from, to), 2) if t[1] == "vanquish" => {
                         Action::Vanquish { from, to: Some(to) }
                     }

@@ -59,10 +59,21 @@ impl Arcana {
                 _ => return Err(format!("turn must be 0 or 1, not '{t}'")),
             };
         }
+        let mut ua = [false; 2];
         for part in parts {
             let (who, letters) = part
                 .split_once(':')
                 .ok_or_else(|| format!("cannot read '{part}'"))?;
+            if who == "ua" {
+                for ch in letters.chars() {
+                    match ch {
+                        '0' => ua[0] = true,
+                        '1' => ua[1] = true,
+                        _ => return Err(format!("cannot read '{part}': ua:0, ua:1 or ua:01")),
+                    }
+                }
+                continue;
+            }
             let seat = match who {
                 "g0" => 0,
                 "g1" => 1,
@@ -88,7 +99,14 @@ impl Arcana {
             } else {
                 Army::undead()
             };
-            g.armies[s as usize] = army;
+            let alternates = g
+                .pieces()
+                .any(|(_, p)| p.owner == Seat(s) && Unit::ALTERNATES.contains(&p.unit));
+            g.armies[s as usize] = if ua[s as usize] || alternates {
+                Army::from_picks(&[])
+            } else {
+                army
+            };
         }
         g.update_paralysis();
         Ok(g)
@@ -125,6 +143,10 @@ impl Arcana {
             rows.push(row);
         }
         let mut out = format!("{} {}", rows.join("/"), self.turn.0);
+        let ua: String = (0..2u8)
+            .filter(|&s| self.ua(Seat(s)))
+            .map(|s| char::from(b'0' + s))
+            .collect();
         for s in 0..2 {
             if !self.graves[s].is_empty() {
                 out.push_str(&format!(
@@ -135,6 +157,9 @@ impl Arcana {
                         .collect::<String>()
                 ));
             }
+        }
+        if !ua.is_empty() {
+            out.push_str(&format!(" ua:{ua}"));
         }
         out
     }

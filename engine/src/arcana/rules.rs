@@ -19,7 +19,17 @@ A side with nothing it may do passes. 100 turns without a kill, revival or place
 
 Notation: `e2-e3` move, `e2xe3` kill without moving, `d1-d4xe5` move then kill, `a1-off` walk off the board, `bolt a1>a4`, `brew f1>e3`, `f1-c1 brew c1>e3`, `vanquish e4`, `e4-e5 vanquish`, `promote a8=blue-knight`, `recall a8>d2`, `revive a1>b2`, `trade a7+b7=mummy`, `wind d8>a7`, `explode d8>a8`, `smite d8`, `place e4`, `decline`, `pass`.
 
-Unit cards: /rules arcana <unit> (for example: blue-knight, mummy). The numbered rulings (R1...): /rules arcana rulings.";
+Undead Arcana: see /rules arcana undead-arcana.
+
+Unit cards: /rules arcana <unit> (for example: blue-knight, mummy, ghoul). The numbered rulings (R1..., U1...): /rules arcana rulings.";
+
+const UNDEAD_ARCANA: &str = "\
+Undead Arcana: an Undead army picks, rank by rank, one of two units; either side may field the Human army or any Undead army.
+Ranks (pawn = Soldier, rook = Lieutenant, knight = Sergeant, bishop = Captain, queen = Chief, king = General): pawn skeleton/ghoul (8), rook mummy/ghost (2), knight zombie/cultist (2), bishop tomb-keeper/wraith (2), queen dark-priest/vampire (1), king necromancer/lich (1).
+Army option: `human`; `undead` (Tokar's Arcana's Undead, Tokar's rules); `undead-arcana` (the same units, Undead Arcana's rules); `alternate` (every alternative); or picks separated by `/` (or commas): `ghoul/ghost/cultist/wraith/vampire/lich`, `pawn:ghoul*4+skeleton*4/wraith`, `bishop:wraith*1+tomb-keeper`. A unit without a count fills the rest of its rank; ranks not named keep Tokar's unit. Mixed ranks are placed from the owner's left in the order written.
+Under Undead Arcana's rules: buried models (Ghoul, Vampire on a white square, the Lich's price) are gone for good, not in the graveyard; Skeletons walking off the far edge appear on their own first line on the same file; the Dark Priest's killing strikes all adjacent models, allies too.
+Loss: besides losing the General, a side loses when its turn begins with its General threatened (the enemy could kill or bury him with one action) and no move of his own takes him to a square that is not threatened. This holds for both sides whenever either army plays by Undead Arcana's rules.
+Notation: `scare a1`, `control b1>c2`, `swing c1`, `d1xe2-d2` (Vampire: kill, then move), `enslave e1>e2=blue-knight`, `bury a2`, `bury skeleton`, and `decline` to refuse a Vampire's extra turn.";
 
 /// The rules page of the project, whose numbered rulings `/rules arcana
 /// rulings` lists (one source for players and developers).
@@ -27,9 +37,16 @@ const RULES_PAGE: &str = include_str!("../../rules/arcana.md");
 
 /// The rulings' paragraphs: (number, headline, whole text without markup).
 fn ruling_paragraphs() -> Vec<(u32, String, String)> {
+    ruling_paragraphs_of('R')
+}
+
+/// The paragraphs of the rulings numbered with `letter` (R: Tokar's Arcana,
+/// U: Undead Arcana).
+fn ruling_paragraphs_of(letter: char) -> Vec<(u32, String, String)> {
     let mut out = Vec::new();
+    let prefix = format!("**{letter}");
     for para in RULES_PAGE.split("\n\n") {
-        let Some(rest) = para.trim_start().strip_prefix("**R") else {
+        let Some(rest) = para.trim_start().strip_prefix(prefix.as_str()) else {
             continue;
         };
         let flat = rest.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -42,8 +59,8 @@ fn ruling_paragraphs() -> Vec<(u32, String, String)> {
         let Ok(n) = number.parse::<u32>() else {
             continue;
         };
-        let text = format!("R{head}{body}").replace('`', "");
-        out.push((n, format!("R{head}"), text));
+        let text = format!("{letter}{head}{body}").replace('`', "");
+        out.push((n, format!("{letter}{head}"), text));
     }
     out
 }
@@ -56,13 +73,22 @@ fn rulings() -> String {
         out.push_str(&head);
         out.push('\n');
     }
+    out.push_str("Undead Arcana (/rules arcana u3 shows one in full):\n");
+    for (_, head, _) in ruling_paragraphs_of('U') {
+        out.push_str(&head);
+        out.push('\n');
+    }
     out
 }
 
 /// One ruling in full: "r7", "R7".
 fn ruling(topic: &str) -> Option<String> {
-    let n: u32 = topic.strip_prefix(['r', 'R'])?.parse().ok()?;
-    ruling_paragraphs()
+    let letter = topic.chars().next()?.to_ascii_uppercase();
+    if letter != 'R' && letter != 'U' {
+        return None;
+    }
+    let n: u32 = topic[1..].parse().ok()?;
+    ruling_paragraphs_of(letter)
         .into_iter()
         .find(|(m, _, _)| *m == n)
         .map(|(_, _, text)| text)
@@ -73,13 +99,27 @@ pub fn rules(topic: Option<&str>) -> Result<String, String> {
     match topic.map(str::trim).filter(|t| !t.is_empty()) {
         None => Ok(OVERVIEW.to_string()),
         Some(t) if t.eq_ignore_ascii_case("overview") => Ok(OVERVIEW.to_string()),
+        Some(t)
+            if [
+                "undead-arcana",
+                "undead arcana",
+                "undeadarcana",
+                "army",
+                "armies",
+            ]
+            .iter()
+            .any(|w| t.eq_ignore_ascii_case(w)) =>
+        {
+            Ok(UNDEAD_ARCANA.to_string())
+        }
         Some(t) if t.eq_ignore_ascii_case("rulings") => Ok(rulings()),
         Some(t) => match (ruling(t), Unit::parse(t)) {
             (Some(text), _) => Ok(text),
             (None, Some(u)) => Ok(u.card().to_string()),
             (None, None) => Err(format!(
-                "No Arcana unit or topic is called '{t}'. Topics: rulings, r1 to r{}; units: {}.",
+                "No Arcana unit or topic is called '{t}'. Topics: rulings, undead-arcana, r1 to r{}, u1 to u{}; units: {}.",
                 ruling_paragraphs().len(),
+                ruling_paragraphs_of('U').len(),
                 Unit::ALL
                     .iter()
                     .map(|u| u.id())

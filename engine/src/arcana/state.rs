@@ -33,6 +33,12 @@ pub struct Piece {
     pub rest: u8,
     /// A Priest of the Winds who has used his once-only revival.
     pub revived: bool,
+    /// A Lich's soul slave: its captures of enemies cost a burial (U8).
+    #[serde(default)]
+    pub slave: bool,
+    /// Under a Cultist's control through this turn number (0: never) (U5).
+    #[serde(default)]
+    pub controlled_until: u32,
 }
 
 impl Piece {
@@ -44,6 +50,8 @@ impl Piece {
             paralysed: false,
             rest: 0,
             revived: false,
+            slave: false,
+            controlled_until: 0,
         }
     }
 
@@ -73,6 +81,11 @@ pub enum Pending {
     },
     /// The unit a Necromancer traded for waits to be placed next to him.
     TradePlace { seat: Seat, necro: Cell, unit: Unit },
+    /// A Vampire on `vampire` captured: his side may command him once more (U7).
+    ExtraTurn { seat: Seat, vampire: Cell },
+    /// The Lich's side must bury one allied model (on the board or in the
+    /// graveyard), not the one on `spare` (a slave just raised) (U8).
+    Bury { seat: Seat, spare: Option<Cell> },
 }
 
 impl Pending {
@@ -81,7 +94,9 @@ impl Pending {
             Pending::Relocate { seat, .. }
             | Pending::PriestRevival { seat, .. }
             | Pending::Recruit { seat, .. }
-            | Pending::TradePlace { seat, .. } => *seat,
+            | Pending::TradePlace { seat, .. }
+            | Pending::ExtraTurn { seat, .. }
+            | Pending::Bury { seat, .. } => *seat,
         }
     }
 }
@@ -107,6 +122,15 @@ pub struct Arcana {
     /// Announce "Check" (the optional rule).
     pub(crate) check: bool,
     pub(crate) outcome: Outcome,
+    /// Each seat's buried models (Undead Arcana): gone for good (U3).
+    #[serde(default)]
+    pub(crate) buried: [Vec<Unit>; 2],
+    /// Where the Vampire commanded this turn stands, to test his burial (U7).
+    #[serde(default)]
+    pub(crate) vampire_acted: Option<Cell>,
+    /// This turn's Vampire extra turn has been taken (no second one, U7).
+    #[serde(default)]
+    pub(crate) extra_taken: bool,
 }
 
 impl Arcana {
@@ -128,6 +152,11 @@ impl Arcana {
 
     pub fn graveyard(&self, seat: Seat) -> &[Unit] {
         &self.graves[seat.index()]
+    }
+
+    /// A seat's buried models, in order of burial (Undead Arcana, U3).
+    pub fn buried(&self, seat: Seat) -> &[Unit] {
+        &self.buried[seat.index()]
     }
 
     pub fn pending(&self) -> Option<&Pending> {

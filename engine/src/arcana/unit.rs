@@ -79,11 +79,17 @@ pub enum Unit {
     TombKeeper,
     DarkPriest,
     Necromancer,
+    Ghoul,
+    Ghost,
+    Cultist,
+    Wraith,
+    Vampire,
+    Lich,
 }
 
 impl Unit {
     /// Every unit this build plays.
-    pub const ALL: [Unit; 13] = [
+    pub const ALL: [Unit; 19] = [
         Unit::ImperialWarrior,
         Unit::BlueKnight,
         Unit::WindMage,
@@ -97,16 +103,35 @@ impl Unit {
         Unit::TombKeeper,
         Unit::DarkPriest,
         Unit::Necromancer,
+        Unit::Ghoul,
+        Unit::Ghost,
+        Unit::Cultist,
+        Unit::Wraith,
+        Unit::Vampire,
+        Unit::Lich,
+    ];
+
+    /// Undead Arcana's alternatives, one per rank (pawn, rook, knight, bishop,
+    /// queen, king) (U1).
+    pub const ALTERNATES: [Unit; 6] = [
+        Unit::Ghoul,
+        Unit::Ghost,
+        Unit::Cultist,
+        Unit::Wraith,
+        Unit::Vampire,
+        Unit::Lich,
     ];
 
     pub fn rank(self) -> Rank {
         match self {
-            Unit::ImperialWarrior | Unit::Skeleton => Rank::Soldier,
-            Unit::BlueKnight | Unit::Zombie => Rank::Sergeant,
-            Unit::WindMage | Unit::Mummy => Rank::Lieutenant,
-            Unit::PriestOfTheWinds | Unit::Alchemist | Unit::TombKeeper => Rank::Captain,
-            Unit::Duelist | Unit::DarkPriest => Rank::Chief,
-            Unit::BattleMage | Unit::Necromancer => Rank::General,
+            Unit::ImperialWarrior | Unit::Skeleton | Unit::Ghoul => Rank::Soldier,
+            Unit::BlueKnight | Unit::Zombie | Unit::Cultist => Rank::Sergeant,
+            Unit::WindMage | Unit::Mummy | Unit::Ghost => Rank::Lieutenant,
+            Unit::PriestOfTheWinds | Unit::Alchemist | Unit::TombKeeper | Unit::Wraith => {
+                Rank::Captain
+            }
+            Unit::Duelist | Unit::DarkPriest | Unit::Vampire => Rank::Chief,
+            Unit::BattleMage | Unit::Necromancer | Unit::Lich => Rank::General,
         }
     }
 
@@ -139,6 +164,12 @@ impl Unit {
             Unit::TombKeeper => "tomb-keeper",
             Unit::DarkPriest => "dark-priest",
             Unit::Necromancer => "necromancer",
+            Unit::Ghoul => "ghoul",
+            Unit::Ghost => "ghost",
+            Unit::Cultist => "cultist",
+            Unit::Wraith => "wraith",
+            Unit::Vampire => "vampire",
+            Unit::Lich => "lich",
         }
     }
 
@@ -157,6 +188,12 @@ impl Unit {
             Unit::TombKeeper => "Tomb Keeper",
             Unit::DarkPriest => "Dark Priest",
             Unit::Necromancer => "Necromancer",
+            Unit::Ghoul => "Ghoul",
+            Unit::Ghost => "Ghost",
+            Unit::Cultist => "Cultist",
+            Unit::Wraith => "Wraith",
+            Unit::Vampire => "Vampire",
+            Unit::Lich => "Lich",
         }
     }
 
@@ -178,6 +215,12 @@ impl Unit {
             Unit::TombKeeper => 'T',
             Unit::DarkPriest => 'Q',
             Unit::Necromancer => 'N',
+            Unit::Ghoul => 'G',
+            Unit::Ghost => 'H',
+            Unit::Cultist => 'C',
+            Unit::Wraith => 'R',
+            Unit::Vampire => 'V',
+            Unit::Lich => 'L',
         }
     }
 
@@ -299,6 +342,46 @@ impl Unit {
                  - OR trades two of his models on the board (2 soldiers; or 2 sergeant/lieutenants; or 2 captains) for one unit of the next class (sergeant/lieutenant; captain; chief) from his graveyard, placed adjacent to him (R15).\n\
                  If he dies, his side loses.\n\
                  Notation: `e8-e7`, `e8xd7`, `revive e8>d7`, `trade a7+b7=mummy` then `place d7`."
+            }
+            Unit::Ghoul => {
+                "Ghoul (Undead Arcana, pawn = Soldier): a carnivorous scavenger who feeds on his victims.\n\
+                 - Moves one square diagonally, forward or backward (U2).\n\
+                 - Buries whatever model he lands on, ally or enemy (R1): a buried model is gone for good, not in the graveyard, never revived or traded (U3). Skeletons and Tomb Keepers cannot be buried by him.\n\
+                 Notation: `b2-c3`."
+            }
+            Unit::Ghost => {
+                "Ghost (Undead Arcana, rook = Lieutenant): a free-roaming spectre who enjoys scaring his opponents.\n\
+                 - Moves one square in any direction; captures whatever model he ends on.\n\
+                 - OR, without moving, scares all adjacent models, allies and enemies: each moves three squares straight away from him, stopping early at the edge or before another model (U4).\n\
+                 Notation: `a1-b2`, `scare a1`."
+            }
+            Unit::Cultist => {
+                "Cultist (Undead Arcana, knight = Sergeant): a dark mage who brainwashes his victims.\n\
+                 - Moves one square in any direction; captures whatever model he ends on.\n\
+                 - OR controls one adjacent enemy model other than the General: its owner cannot command it on his next turn, and the Cultist's side may command it, as its own, on its next turn (U5).\n\
+                 Notation: `b1-c2`, `control b1>c2`."
+            }
+            Unit::Wraith => {
+                "Wraith (Undead Arcana, bishop = Captain): a ghostly reaper armed with a scythe and a smile.\n\
+                 - Leaps one or two squares in any of the eight directions, over any model, onto an empty square.\n\
+                 - Captures one adjacent model without moving, or after leaping one square (not after leaping two).\n\
+                 - OR, without moving, swings: captures every adjacent model, allies too (refused next to his own General, R2) (U6).\n\
+                 Notation: `c1-e3`, `c1xd2`, `c1-c2xd3`, `swing c1`."
+            }
+            Unit::Vampire => {
+                "Vampire (Undead Arcana, queen = Chief): a bloodthirsty warrior entranced with battle.\n\
+                 - Moves one square in any direction, and may capture one adjacent model before or after the move (or without moving).\n\
+                 - Life force: after a capture his side may take one extra turn with him (`decline` to end the turn); no further extra turn from it.\n\
+                 - Disability: if a turn of his (the extra one included) ends with him on a white square, he is buried (U7).\n\
+                 Notation: `d1-d2`, `d1xe2`, `d1-d2xe3`, `d1xe2-d2`."
+            }
+            Unit::Lich => {
+                "Lich (Undead Arcana, king = General): a wizard who found immortality within death.\n\
+                 - Leaps one or two squares horizontally, over any model, onto an empty square. He never captures.\n\
+                 - Soul slave: without moving, takes a unit from the enemy's graveyard and raises it as his own on an empty square next to him; then his side must bury one allied model, on the board or in its graveyard (not the General, not the new slave).\n\
+                 - When a soul slave captures an enemy, his side must bury one allied model the same way (U8).\n\
+                 If he dies, his side loses.\n\
+                 Notation: `e1-g1`, `enslave e1>e2=blue-knight`, then `bury a2` (a model) or `bury skeleton` (from the graveyard)."
             }
         }
     }

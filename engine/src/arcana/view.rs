@@ -1,7 +1,7 @@
 //! What a viewer sees: Arcana hides nothing, so every view shows the whole
 //! position, turned so that the viewer's army is at the bottom.
 
-use super::state::{Arcana, Piece, BOARD};
+use super::state::{Arcana, Pending, Piece, BOARD};
 use super::unit::Unit;
 use crate::seat::{Seat, Viewer};
 use crate::view::{Glyph, PieceView, SeatView, StatusKind, StatusView, View};
@@ -15,8 +15,20 @@ pub fn glyph(unit: Unit) -> Glyph {
     }
 }
 
-fn statuses(p: &Piece) -> Vec<StatusView> {
+fn statuses(g: &Arcana, cell: crate::board::Cell, p: &Piece) -> Vec<StatusView> {
     let mut out = Vec::new();
+    if Arcana::controlled_on(p, g.turn_number) {
+        out.push(StatusView {
+            kind: StatusKind::Controlled,
+            count: None,
+        });
+    }
+    if matches!(g.pending.front(), Some(Pending::ExtraTurn { vampire, .. }) if *vampire == cell) {
+        out.push(StatusView {
+            kind: StatusKind::ExtraTurn,
+            count: None,
+        });
+    }
     if p.paralysed {
         out.push(StatusView {
             kind: StatusKind::Paralysed,
@@ -43,7 +55,23 @@ impl Arcana {
         let seats = (0..2u8)
             .map(|s| {
                 let seat = Seat(s);
-                let mut notes = vec![format!("Army: {}", self.armies[s as usize].name)];
+                let army = &self.armies[s as usize];
+                let mut notes = vec![if army.undead_arcana {
+                    format!("Army: {}", army.summary())
+                } else {
+                    format!("Army: {}", army.name)
+                }];
+                let buried = &self.buried[s as usize];
+                if !buried.is_empty() {
+                    notes.push(format!(
+                        "buried: {}",
+                        buried
+                            .iter()
+                            .map(|u| u.name())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ));
+                }
                 if self
                     .pieces()
                     .any(|(_, p)| p.owner == seat && p.unit == Unit::PriestOfTheWinds && p.revived)
@@ -67,11 +95,15 @@ impl Arcana {
                 seat: p.owner,
                 glyph: glyph(p.unit),
                 hp: None,
-                statuses: statuses(p),
+                statuses: statuses(self, cell, p),
             })
             .collect();
         View {
-            title: "Tokar's Arcana".into(),
+            title: if self.undead_arcana() {
+                "Undead Arcana".into()
+            } else {
+                "Tokar's Arcana".into()
+            },
             board: BOARD,
             viewer,
             rotation: if viewer == Viewer::Seat(Seat(1)) {

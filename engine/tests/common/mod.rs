@@ -30,6 +30,17 @@ pub fn self_play<G: Variant>(
     options: &Options,
     games: usize,
     max_plies: usize,
+    check: impl FnMut(&G),
+) -> Report {
+    self_play_each(|_| options.clone(), games, max_plies, check)
+}
+
+/// As [`self_play`], with each game's options chosen from its number (a
+/// random army per game, say).
+pub fn self_play_each<G: Variant>(
+    options_for: impl Fn(usize) -> Options,
+    games: usize,
+    max_plies: usize,
     mut check: impl FnMut(&G),
 ) -> Report {
     let mut report = Report {
@@ -41,6 +52,7 @@ pub fn self_play<G: Variant>(
     for n in 0..games {
         let seed = 0x5EED_0000 + n as u64;
         let mut rng = Rng::new(seed ^ 0xA5A5);
+        let options = &options_for(n);
         let mut game = G::setup(options, seed).expect("setup");
         let mut log: Vec<(Seat, G::Action)> = Vec::new();
         let mut plies = 0;

@@ -1,0 +1,44 @@
+//! Button clicks (message components): each click is the table command "button" with the
+//! button's custom_id. The custom_id carries the game and move number, so the table refuses a
+//! stale click politely.
+
+use poise::serenity_prelude as serenity;
+
+use super::data::{channel_ref, user_ref, CommandError, Data};
+use super::deliver::{serve, Responder};
+use super::errors::{fresh_flag, report};
+use crate::table::Request;
+
+/// poise's event hook: routes component interactions to the table; other events are ignored.
+pub(crate) async fn on_event(
+    framework: poise::FrameworkContext<'_, Data, CommandError>,
+    event: &serenity::FullEvent,
+) -> Result<(), CommandError> {
+    let serenity::FullEvent::InteractionCreate {
+        interaction: serenity::Interaction::Component(click),
+    } = event
+    else {
+        return Ok(());
+    };
+    let acknowledged = fresh_flag();
+    let user = user_ref(&click.user, click.member.as_ref());
+    let channel = channel_ref(click.channel_id, click.channel.as_ref());
+    let responder = Responder {
+        http: &framework.serenity_context.http,
+        id: click.id,
+        token: &click.token,
+        acknowledged: &acknowledged,
+        invoker: user.clone(),
+        channel: channel.clone(),
+    };
+    let request = Request {
+        user,
+        channel,
+        command: "button".to_owned(),
+        options: vec![("custom_id".to_owned(), click.data.custom_id.clone())],
+    };
+    if let Err(e) = serve(&responder, framework.user_data, request).await {
+        report(&responder, &e).await;
+    }
+    Ok(())
+}

@@ -1,0 +1,95 @@
+//! Starting and finding games: /new, /accept, /decline, /join, /games, /history, /export.
+
+use poise::serenity_prelude as serenity;
+
+use super::super::autocomplete as ac;
+use super::super::data::{CommandError, Context};
+use super::{invoke, GameKind, Options};
+
+/// Challenge players to a new game in this channel.
+#[poise::command(slash_command)]
+pub(crate) async fn new(
+    ctx: Context<'_>,
+    #[description = "Which game"] game: GameKind,
+    #[description = "Who you challenge"] opponent: Option<serenity::User>,
+    #[description = "Second opponent (games for more players)"] opponent2: Option<serenity::User>,
+    #[description = "Third opponent (games for more players)"] opponent3: Option<serenity::User>,
+    #[description = "Number of seats (to hold several seats yourself)"]
+    #[min = 1]
+    #[max = 8]
+    players: Option<u64>,
+) -> Result<(), CommandError> {
+    let options = Options::new()
+        .choice("game", Some(game))
+        .user("opponent", opponent.as_ref())
+        .user("opponent2", opponent2.as_ref())
+        .user("opponent3", opponent3.as_ref())
+        .with("players", players);
+    invoke(ctx, "new", options).await
+}
+
+/// Accept a challenge.
+#[poise::command(slash_command)]
+pub(crate) async fn accept(
+    ctx: Context<'_>,
+    #[description = "Game number (if you have several challenges)"]
+    #[autocomplete = "ac::game"]
+    #[min = 1]
+    game: Option<u64>,
+) -> Result<(), CommandError> {
+    invoke(ctx, "accept", Options::new().with("game", game)).await
+}
+
+/// Decline a challenge.
+#[poise::command(slash_command)]
+pub(crate) async fn decline(
+    ctx: Context<'_>,
+    #[description = "Game number (if you have several challenges)"]
+    #[autocomplete = "ac::game"]
+    #[min = 1]
+    game: Option<u64>,
+) -> Result<(), CommandError> {
+    invoke(ctx, "decline", Options::new().with("game", game)).await
+}
+
+/// Take a free seat in an open game.
+#[poise::command(slash_command)]
+pub(crate) async fn join(
+    ctx: Context<'_>,
+    #[description = "Game number"]
+    #[autocomplete = "ac::game"]
+    #[min = 1]
+    game: Option<u64>,
+) -> Result<(), CommandError> {
+    invoke(ctx, "join", Options::new().with("game", game)).await
+}
+
+/// List your games and whose turn it is.
+#[poise::command(slash_command)]
+pub(crate) async fn games(ctx: Context<'_>) -> Result<(), CommandError> {
+    invoke(ctx, "games", Options::new()).await
+}
+
+/// Show the moves played so far.
+#[poise::command(slash_command)]
+pub(crate) async fn history(
+    ctx: Context<'_>,
+    #[description = "Game number"]
+    #[autocomplete = "ac::game"]
+    #[min = 1]
+    game: Option<u64>,
+) -> Result<(), CommandError> {
+    invoke(ctx, "history", Options::new().with("game", game)).await
+}
+
+/// Export a game's record.
+#[poise::command(slash_command)]
+pub(crate) async fn export(
+    ctx: Context<'_>,
+    #[description = "Game number"]
+    #[autocomplete = "ac::game"]
+    #[min = 1]
+    game: Option<u64>,
+) -> Result<(), CommandError> {
+    invoke(ctx, "export", Options::new().with("game", game)).await
+}

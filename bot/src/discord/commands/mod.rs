@@ -1,0 +1,156 @@
+//! The slash commands, one file per group. Each command only gathers its options and hands
+//! them to the table through [`invoke`]; the table decides everything else.
+
+mod account;
+mod games;
+mod info;
+mod turns;
+
+use poise::serenity_prelude as serenity;
+
+use super::data::{channel_ref, user_ref, CommandError, Context, Data};
+use super::deliver::{serve, Responder};
+use crate::table::Request;
+
+/// Every command the bot registers.
+pub(crate) fn all() -> Vec<poise::Command<Data, CommandError>> {
+    vec![
+        games::new(),
+        games::accept(),
+        games::decline(),
+        games::join(),
+        games::games(),
+        games::history(),
+        games::export(),
+        turns::play(),
+        turns::board(),
+        turns::moves(),
+        turns::hand(),
+        turns::undo(),
+        turns::resign(),
+        turns::draw(),
+        turns::claim(),
+        info::rules(),
+        info::help(),
+        account::settings(),
+        account::vacation(),
+    ]
+}
+
+/// The game families a new game can be.
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub(crate) enum GameKind {
+    #[name = "arcana"]
+    Arcana,
+    #[name = "magic-chess"]
+    MagicChess,
+    #[name = "gladiator"]
+    Gladiator,
+    #[name = "arachne"]
+    Arachne,
+}
+
+/// Options as the table takes them: (name, value) strings, users as `<@id>`.
+#[derive(Default)]
+pub(crate) struct Options(Vec<(String, String)>);
+
+impl Options {
+    pub fn new() -> Self {
+        Self::default()
+    }
+    /// Adds an option the player gave; absent ones are left out.
+    pub fn with(mut self, name: &str, value: Option<impl ToString>) -> Self {
+        if let Some(value) = value {
+            self.0.push((name.to_owned(), value.to_string()));
+        }
+        self
+    }
+    pub fn user(self, name: &str, user: Option<&serenity::User>) -> Self {
+        self.with(name, user.map(|u| format!("<@{}>", u.id.get())))
+    }
+    pub fn choice(self, name: &str, choice: Option<impl poise::ChoiceParameter>) -> Self {
+        self.with(name, choice.map(|c| c.name()))
+    }
+}
+
+/// Runs one slash command on the table and answers it.
+pub(crate) async fn invoke(
+    ctx: Context<'_>,
+    command: &str,
+    options: Options,
+) -> Result<(), CommandError> {
+    let poise::Context::Application(actx) = ctx else {
+        return Err(CommandError::Unsupported("prefix command"));
+    };
+    let i = actx.interaction;
+    let user = user_ref(&i.user, i.member.as_deref());
+    let channel = channel_ref(i.channel_id, i.channel.as_ref());
+    let responder = Responder {
+        http: &actx.serenity_context().http,
+        id: i.id,
+        token: &i.token,
+        acknowledged: actx.has_sent_initial_response,
+        invoker: user.clone(),
+        channel: channel.clone(),
+    };
+    let request = Request {
+        user,
+        channel,
+        command: command.to_owned(),
+        options: options.0,
+    };
+    serve(&responder, ctx.data(), request).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Discord refuses the whole registration if one name or description breaks its rules.
+    #[test]
+    fn every_command_fits_discord_registration_rules() {
+        let commands = all();
+        assert_eq!(commands.len(), 19);
+        let name_ok = |n: &str| {
+            (1..=32).contains(&n.chars().count())
+                && n.chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_')
+        };
+        for c in &commands {
+            assert!(name_ok(&c.name), "command name {}", c.name);
+            let d = c.description.as_deref().unwrap_or("");
+            assert!(
+                (1..=100).contains(&d.chars().count()),
+                "description of /{}: {d:?}",
+                c.name
+            );
+            assert!(c.parameters.len() <= 25);
+            for p in &c.parameters {
+                assert!(name_ok(&p.name), "/{} option {}", c.name, p.name);
+                let d = p.description.as_deref().unwrap_or("");
+                assert!(
+                    (1..=100).contains(&d.chars().count()),
+                    "/{} {}: {d:?}",
+                    c.name,
+                    p.name
+                );
+            }
+            // Required options must come before optional ones.
+            let first_optional = c.parameters.iter().position(|p| !p.required);
+            if let Some(i) = first_optional {
+                assert!(
+                    c.parameters[i..].iter().all(|p| !p.required),
+                    "/{} option order",
+                    c.name
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn game_kinds_use_the_table_names() {
+        use poise::ChoiceParameter as _;
+        let names: Vec<_> = GameKind::list().iter().map(|c| c.name.clone()).collect();
+        assert_eq!(names, ["arcana", "magic-chess", "gladiator", "arachne"]);
+    }
+}

@@ -1,0 +1,77 @@
+//! How the Discord adapter is configured.
+
+use std::time::Duration;
+
+use super::DiscordError;
+
+/// Settings for [`super::run`]. Production builds them with [`DiscordSettings::from_env`].
+#[derive(Clone, Debug)]
+pub struct DiscordSettings {
+    /// Register the slash commands in this guild only (instant updates while developing);
+    /// `None` registers them globally. From `DISCORD_GUILD_ID`.
+    pub guild_id: Option<u64>,
+    /// How often the scheduler (reminders, deadline claims) is swept. From
+    /// `TOKAR_TICK_SECONDS`, default 60 s.
+    pub tick_every: Duration,
+    /// How long a command may run before the interaction is deferred. Discord drops an
+    /// interaction not answered within 3 s, so this stays well under it; the default 1.5 s
+    /// leaves room for the network round trip of the answer itself.
+    pub defer_after: Duration,
+    /// Test harnesses only: send every REST request to this base URL (a fake Discord on
+    /// 127.0.0.1) instead of discord.com. Never read from the environment: only code that
+    /// embeds the adapter can set it. Serenity honours it only with its rate limiter off, so
+    /// setting it also disables the rate limiter.
+    pub test_api_base: Option<String>,
+    /// Stops the bot cleanly when it receives `true`, besides Ctrl-C / SIGTERM. Lets an
+    /// embedder (and the end-to-end tests, which restart the bot in one process) shut it down.
+    pub stop: Option<tokio::sync::watch::Receiver<bool>>,
+}
+
+impl Default for DiscordSettings {
+    fn default() -> Self {
+        Self {
+            guild_id: None,
+            tick_every: Duration::from_secs(60),
+            defer_after: Duration::from_millis(1500),
+            test_api_base: None,
+            stop: None,
+        }
+    }
+}
+
+impl DiscordSettings {
+    /// Reads `DISCORD_GUILD_ID` and `TOKAR_TICK_SECONDS`; anything unset keeps its default.
+    pub fn from_env() -> Result<Self, DiscordError> {
+        let mut settings = Self::default();
+        if let Some(raw) = non_empty_var("DISCORD_GUILD_ID") {
+            let id = raw
+                .parse::<u64>()
+                .ok()
+                .filter(|id| *id != 0)
+                .ok_or_else(|| DiscordError::Setting {
+                    name: "DISCORD_GUILD_ID",
+                    reason: format!("`{raw}` is not a guild id (a positive number)"),
+                })?;
+            settings.guild_id = Some(id);
+        }
+        if let Some(raw) = non_empty_var("TOKAR_TICK_SECONDS") {
+            let secs = raw
+                .parse::<u64>()
+                .ok()
+                .filter(|s| (1..=86_400).contains(s))
+                .ok_or_else(|| DiscordError::Setting {
+                    name: "TOKAR_TICK_SECONDS",
+                    reason: format!("`{raw}` is not a number of seconds between 1 and 86400"),
+                })?;
+            settings.tick_every = Duration::from_secs(secs);
+        }
+        Ok(settings)
+    }
+}
+
+fn non_empty_var(name: &str) -> Option<String> {
+    std::env::var(name)
+        .ok()
+        .map(|v| v.trim().to_owned())
+        .filter(|v| !v.is_empty())
+}

@@ -1,0 +1,76 @@
+//! Starts and stops the real Discord adapter against a [`FakeDiscord`].
+
+use std::sync::Once;
+use std::time::Duration;
+
+use tokar_bot::discord::{self, DiscordError, DiscordSettings};
+use tokar_bot::Table;
+use tokio::sync::watch;
+
+use crate::fake::FakeDiscord;
+
+/// A token of the right shape; the fake accepts any.
+pub const TOKEN: &str = "MTAwMDAwMDAwMDAwMDAwMDAx.fake.tokar-end-to-end";
+
+/// The bot running in this process.
+pub struct Bot {
+    stop: watch::Sender<bool>,
+    task: tokio::task::JoinHandle<Result<(), DiscordError>>,
+}
+
+/// Options for one bot start.
+pub struct Start {
+    pub guild_id: Option<u64>,
+    pub defer_after: Duration,
+    pub tick_every: Duration,
+}
+
+impl Default for Start {
+    fn default() -> Self {
+        Self {
+            guild_id: Some(crate::fake::GUILD_ID),
+            defer_after: Duration::from_millis(1500),
+            tick_every: Duration::from_secs(60),
+        }
+    }
+}
+
+impl Bot {
+    /// Runs `discord::run` against the fake, as production does against Discord.
+    pub fn start(table: Table, fake: &FakeDiscord, start: Start) -> Bot {
+        let (stop, rx) = watch::channel(false);
+        let settings = DiscordSettings {
+            guild_id: start.guild_id,
+            tick_every: start.tick_every,
+            defer_after: start.defer_after,
+            test_api_base: Some(fake.api_base()),
+            stop: Some(rx),
+        };
+        let task = tokio::spawn(discord::run(table, TOKEN.to_owned(), settings));
+        Bot { stop, task }
+    }
+
+    /// Stops the bot the way SIGTERM does and waits for `run` to return.
+    pub async fn stop(self) -> Result<(), String> {
+        let _ = self.stop.send(true);
+        match tokio::time::timeout(Duration::from_secs(15), self.task).await {
+            Ok(Ok(Ok(()))) => Ok(()),
+            Ok(Ok(Err(e))) => Err(format!("the bot stopped with an error: {e}")),
+            Ok(Err(e)) => Err(format!("the bot task failed: {e}")),
+            Err(_) => Err("the bot did not stop within 15 s".into()),
+        }
+    }
+}
+
+/// Logs to the test output (warnings, the fake's own lines); `RUST_LOG` overrides.
+pub fn init_logging() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+            .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn,fake_discord=info"));
+        let _ = tracing_subscriber::fmt()
+            .with_env_filter(filter)
+            .with_test_writer()
+            .try_init();
+    });
+}

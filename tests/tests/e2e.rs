@@ -1,0 +1,237 @@
+//! End-to-end: the real bot (serenity + poise + the table service) against the fake Discord.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use tokar_bot::{Table, TableConfig};
+use tokar_tests::fake::{FakeDiscord, FakeMessage, FakeUser, Kind, GUILD_ID};
+use tokar_tests::harness::{init_logging, Bot, Start};
+
+const PNG_MAGIC: &[u8] = b"\x89PNG\r\n\x1a\n";
+
+fn data_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tokar-e2e-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+async fn open(dir: &Path) -> Table {
+    let mut config = TableConfig::new(dir);
+    config.seed = Some(7);
+    Table::open(config).await.expect("table opens")
+}
+
+/// The single player a turn message pings.
+fn to_act(m: &FakeMessage) -> u64 {
+    assert_eq!(m.pinged_users.len(), 1, "exactly one player pinged: {m:#?}");
+    assert!(!m.pinged_everyone_or_roles);
+    m.pinged_users[0]
+}
+
+/// Plays the first legal action the table offers to `who` through autocomplete; returns the
+/// public turn message.
+async fn play_first_choice(fake: &FakeDiscord, who: &FakeUser, ch: u64) -> FakeMessage {
+    let choices = fake
+        .autocomplete(who, ch, "play", &[], ("action", ""))
+        .await
+        .unwrap();
+    assert!(!choices.is_empty() && choices.len() <= 25, "{choices:?}");
+    let action = choices[0].1.as_str().unwrap().to_owned();
+    let m = fake
+        .run(who, ch, "play", &[("action", &action)])
+        .await
+        .unwrap();
+    assert!(
+        m.ephemeral_to.is_none(),
+        "a move is announced publicly: {m:#?}"
+    );
+    m
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn arcana_game_through_discord_with_a_restart() {
+    init_logging();
+    let dir = data_dir("arcana");
+    let fake = FakeDiscord::start().await.expect("fake Discord binds");
+    let alice = fake.add_user(111_111_111_111_111_111, "alice");
+    let bob = fake.add_user(222_222_222_222_222_222, "bob");
+    let carol = fake.add_user(333_333_333_333_333_333, "carol");
+    let ch = fake.add_channel("arcana");
+
+    // Start-up: gateway identify, then every command registered in the guild.
+    let bot = Bot::start(open(&dir).await, &fake, Start::default());
+    fake.wait_ready(1).await.unwrap();
+    let cmds = fake.commands();
+    assert_eq!(cmds.len(), 19);
+    assert!(cmds.iter().all(|(g, _)| *g == Some(GUILD_ID)));
+    let play = cmds.iter().find(|(_, c)| c["name"] == "play").unwrap();
+    assert_eq!(play.1["options"][0]["autocomplete"], true);
+
+    // Challenge and accept.
+    let m = fake
+        .run(
+            &alice,
+            ch,
+            "new",
+            &[("game", "arcana"), ("opponent", &bob.mention())],
+        )
+        .await
+        .unwrap();
+    println!("new: {}", m.content);
+    assert_eq!(
+        m.pinged_users,
+        vec![bob.id],
+        "the challenge pings the invitee only: {m:#?}"
+    );
+    let m = fake.run(&bob, ch, "accept", &[]).await.unwrap();
+    println!("accept: {}", m.content);
+    let mut next = to_act(&m);
+
+    // Private reply: /moves is seen by its user only.
+    let mover = if next == alice.id { &alice } else { &bob };
+    let other = if next == alice.id { &bob } else { &alice };
+    let private = fake.run(mover, ch, "moves", &[]).await.unwrap();
+    assert_eq!(private.ephemeral_to, Some(mover.id));
+    assert!(fake
+        .visible_to(mover, ch)
+        .iter()
+        .any(|v| v.id == private.id));
+    assert!(!fake
+        .visible_to(other, ch)
+        .iter()
+        .any(|v| v.id == private.id));
+
+    // A player who is not to act is refused privately.
+    let refused = fake
+        .run(other, ch, "play", &[("action", "a1-a2")])
+        .await
+        .unwrap();
+    assert_eq!(refused.ephemeral_to, Some(other.id));
+
+    let mut with_buttons: Option<FakeMessage> = None;
+    let mut plies = 0;
+    for _ in 0..6 {
+        let who = if next == alice.id { &alice } else { &bob };
+        let m = play_first_choice(&fake, who, ch).await;
+        plies += 1;
+        assert!(
+            m.files.iter().any(|f| f.bytes.starts_with(PNG_MAGIC)),
+            "the position arrives as a PNG: {m:#?}"
+        );
+        let pinged = to_act(&m);
+        assert_ne!(pinged, who.id, "the turn passes to the other player");
+        assert_ne!(pinged, carol.id);
+        if !m.buttons.is_empty() {
+            with_buttons = Some(m.clone());
+        }
+        next = pinged;
+    }
+
+    // Restart in the middle of the game, same data directory.
+    bot.stop().await.unwrap();
+    fake.wait_disconnected().await.unwrap();
+    let bot = Bot::start(open(&dir).await, &fake, Start::default());
+    fake.wait_ready(2).await.unwrap();
+    for _ in 0..4 {
+        let who = if next == alice.id { &alice } else { &bob };
+        let m = play_first_choice(&fake, who, ch).await;
+        plies += 1;
+        next = to_act(&m);
+    }
+    println!("{plies} plies played across a restart");
+
+    // A button from an earlier position is refused, privately.
+    if let Some(old) = with_buttons {
+        let click = fake
+            .click(&carol, old.id, &old.buttons[0].custom_id)
+            .await
+            .unwrap();
+        let a = fake.answer(click).await.unwrap();
+        assert_eq!(
+            a.ephemeral_to,
+            Some(carol.id),
+            "stale click refused privately: {a:#?}"
+        );
+    } else {
+        println!("no turn message carried buttons");
+    }
+
+    // Game numbers autocomplete.
+    let games = fake
+        .autocomplete(&alice, ch, "board", &[], ("game", ""))
+        .await
+        .unwrap();
+    assert!(
+        !games.is_empty() && games.iter().all(|(_, v)| v.is_i64()),
+        "{games:?}"
+    );
+
+    // The game ends: the player to act resigns.
+    let who = if next == alice.id { &alice } else { &bob };
+    let end = fake.run(who, ch, "resign", &[]).await.unwrap();
+    println!("resign: {}", end.content);
+    assert!(end.ephemeral_to.is_none());
+    let after = fake
+        .run(who, ch, "play", &[("action", "a1-a2")])
+        .await
+        .unwrap();
+    assert_eq!(
+        after.ephemeral_to,
+        Some(who.id),
+        "no move after the end: {after:#?}"
+    );
+
+    println!("{}", fake.latency_report());
+    assert!(fake
+        .latencies(Kind::Command)
+        .iter()
+        .all(|d| *d < Duration::from_secs(3)));
+    bot.stop().await.unwrap();
+    assert_eq!(fake.violations(), Vec::<String>::new());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn slow_answers_are_deferred_and_private_ones_stay_private() {
+    init_logging();
+    let dir = data_dir("defer");
+    let fake = FakeDiscord::start().await.expect("fake Discord binds");
+    let alice = fake.add_user(444_444_444_444_444_444, "alice");
+    let bob = fake.add_user(555_555_555_555_555_555, "bob");
+    let ch = fake.add_channel("lobby");
+    // Defer at once: every answer goes through the deferred path.
+    let start = Start {
+        defer_after: Duration::ZERO,
+        guild_id: None,
+        ..Start::default()
+    };
+    let bot = Bot::start(open(&dir).await, &fake, start);
+    fake.wait_ready(1).await.unwrap();
+    assert!(
+        fake.commands().iter().all(|(g, _)| g.is_none()),
+        "registered globally"
+    );
+
+    let id = fake
+        .slash(
+            &alice,
+            ch,
+            "new",
+            &[("game", "arcana"), ("opponent", &bob.mention())],
+        )
+        .await
+        .unwrap();
+    let m = fake.answer(id).await.unwrap();
+    assert!(fake.interaction(id).unwrap().deferred);
+    assert_eq!(m.pinged_users, vec![bob.id], "{m:#?}");
+
+    let id = fake.slash(&bob, ch, "help", &[]).await.unwrap();
+    let m = fake.answer(id).await.unwrap();
+    assert_eq!(m.ephemeral_to, Some(bob.id));
+    assert!(!fake.visible_to(&alice, ch).iter().any(|v| v.id == m.id));
+
+    println!("{}", fake.latency_report());
+    bot.stop().await.unwrap();
+    assert_eq!(fake.violations(), Vec::<String>::new());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -63,6 +63,48 @@ impl Default for RobotConfig {
     }
 }
 
+impl RobotConfig {
+    /// The bot's own Discord user from its token, whose first part is the
+    /// bot account's id in base64: the table is opened before the gateway
+    /// says who the bot is. `None` when the token does not have that shape.
+    pub fn for_discord_token(token: &str, name: &str) -> Option<RobotConfig> {
+        let id = discord_user_id(token)?;
+        Some(RobotConfig {
+            user: UserRef {
+                id,
+                name: name.to_string(),
+            },
+            ..RobotConfig::default()
+        })
+    }
+}
+
+/// Decodes the first, base64 part of a Discord bot token into the user id.
+fn discord_user_id(token: &str) -> Option<u64> {
+    let first = token.trim().split('.').next()?;
+    let mut bits = 0u32;
+    let mut nbits = 0;
+    let mut out = Vec::new();
+    for c in first.bytes().take_while(|&c| c != b'=') {
+        let v = match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' | b'-' => 62,
+            b'/' | b'_' => 63,
+            _ => return None,
+        };
+        bits = (bits << 6) | v as u32;
+        nbits += 6;
+        if nbits >= 8 {
+            nbits -= 8;
+            out.push((bits >> nbits) as u8);
+            bits &= (1 << nbits) - 1;
+        }
+    }
+    std::str::from_utf8(&out).ok()?.parse().ok()
+}
+
 /// The bot's user id when none is configured (no person gets id 1: Discord ids
 /// are large, console ids start at 1001).
 pub const DEFAULT_ID: u64 = 1;
@@ -369,5 +411,21 @@ impl Table {
             &req.user,
             format!("Game #{id}, hint for {name}: /play action:{notation}\nWhy: {why}."),
         )])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_bot_id_is_read_from_a_token() {
+        // "123456789012345678" in base64, then two made-up parts.
+        let token = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GAbCdE.abcdefghijklmnopqrstuvwxyz0123456789AB";
+        let cfg = RobotConfig::for_discord_token(token, "Tokar").unwrap();
+        assert_eq!(cfg.user.id, 123_456_789_012_345_678);
+        assert_eq!(cfg.think, Duration::from_secs(2));
+        assert!(RobotConfig::for_discord_token("not a token!", "Tokar").is_none());
+        assert!(RobotConfig::for_discord_token("", "Tokar").is_none());
     }
 }

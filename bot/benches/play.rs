@@ -121,6 +121,7 @@ fn play(c: &mut Criterion) {
             data_dir: dir.clone(),
             clock,
             seed: Some(1),
+            robot: Default::default(),
         }))
         .unwrap();
     let mut b = Bench {

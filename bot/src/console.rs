@@ -6,7 +6,11 @@
 //! @bob /accept army:undead
 //! @alice #general /play action:"b1-c3"
 //! ~advance 25h          (with --virtual-clock)
+//! @alice /new game:arachne opponent:@Tokar level:easy
 //! ```
+//!
+//! `@Tokar` names the bot itself: its moves are printed right after the
+//! command that gave it the turn.
 //!
 //! Users and channels named here get ids kept in `console-names.json` in the
 //! data folder, so they stay the same across restarts. Every outgoing message
@@ -29,6 +33,9 @@ pub struct ConsoleConfig {
     pub seed: Option<u64>,
     pub json: bool,
     pub virtual_clock: bool,
+    /// The bot's search iterations per move instead of its time budget: with
+    /// `seed`, a transcript against the bot is the same on every run.
+    pub robot_iterations: Option<u32>,
 }
 
 /// One input line, read.
@@ -218,6 +225,10 @@ where
         data_dir: cfg.data.clone(),
         clock,
         seed: cfg.seed,
+        robot: crate::table::robot::RobotConfig {
+            iterations: cfg.robot_iterations,
+            ..Default::default()
+        },
     })
     .await
     .map_err(|e| e.to_string())?;
@@ -302,6 +313,10 @@ impl<W: AsyncWrite + Unpin> Console<W> {
         let mut opts = Vec::new();
         for (k, v) in options {
             let v = match v.strip_prefix('@') {
+                // The bot itself: its own id, not a console user's.
+                Some(name) if name.eq_ignore_ascii_case(&self.table.robot().name) => {
+                    format!("<@{}>", self.table.robot().id)
+                }
                 Some(name) if is_name(name) => {
                     let id = self.names.id(&dir, true, name)?;
                     // So that the invitation names them before they ever type.

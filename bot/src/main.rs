@@ -4,8 +4,7 @@
 use std::path::PathBuf;
 use tokar_bot::console::{self, ConsoleConfig};
 
-const USAGE: &str =
-    "usage: tokar [console [--data DIR] [--images DIR] [--seed N] [--json] [--virtual-clock]]";
+const USAGE: &str = "usage: tokar [console [--data DIR] [--images DIR] [--seed N] [--json] [--virtual-clock]\n                      [--robot-iterations N]]";
 
 fn parse_console(args: &[String]) -> Result<ConsoleConfig, String> {
     let mut cfg = ConsoleConfig {
@@ -14,6 +13,7 @@ fn parse_console(args: &[String]) -> Result<ConsoleConfig, String> {
         seed: None,
         json: false,
         virtual_clock: false,
+        robot_iterations: None,
     };
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -28,6 +28,15 @@ fn parse_console(args: &[String]) -> Result<ConsoleConfig, String> {
             "--seed" => {
                 let v = value("--seed")?;
                 cfg.seed = Some(v.parse().map_err(|_| format!("--seed {v}: not a number"))?);
+            }
+            "--robot-iterations" => {
+                let v = value("--robot-iterations")?;
+                cfg.robot_iterations = Some(
+                    v.parse()
+                        .ok()
+                        .filter(|&n| n > 0)
+                        .ok_or_else(|| format!("--robot-iterations {v}: not a positive number"))?,
+                );
             }
             "--json" => cfg.json = true,
             "--virtual-clock" => cfg.virtual_clock = true,

@@ -103,6 +103,27 @@ pub struct GameRecord {
     /// Actions to replay when the game starts (a game created from a record).
     #[serde(default)]
     pub preset: Vec<(u8, LogAction)>,
+    /// The computer opponent's level and whether /hint answers (chosen at /new).
+    #[serde(default)]
+    pub play: PlayOptions,
+}
+
+/// What the players chose at /new about the computer: how strong the bot's
+/// seats play, and whether /hint may be asked. Records written before these
+/// existed read as the defaults (normal, hints on).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PlayOptions {
+    pub level: tokar_engine::search::Level,
+    pub hints: bool,
+}
+
+impl Default for PlayOptions {
+    fn default() -> PlayOptions {
+        PlayOptions {
+            level: tokar_engine::search::Level::Normal,
+            hints: true,
+        }
+    }
 }
 
 /// What one log entry did.

@@ -250,4 +250,17 @@ impl AnyGame {
     pub fn skip(&mut self, seat: Seat) -> Result<Vec<Event>, ActionError> {
         dispatch!(self, g => g.skip(seat))
     }
+
+    /// The computer opponent's choice for `seat` (see [`crate::search::choose`]):
+    /// the action's notation and one line on why, or `None` when `seat` has
+    /// nothing to decide. Only what `seat` may see is used.
+    pub fn suggest(
+        &self,
+        seat: Seat,
+        level: crate::search::Level,
+        budget: &crate::search::Budget,
+        seed: u64,
+    ) -> Option<(String, String)> {
+        dispatch!(self, g => crate::search::choose(g, seat, level, budget, seed).map(|c| (c.notation, c.why)))
+    }
 }

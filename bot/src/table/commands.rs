@@ -24,7 +24,7 @@ pub(super) enum Pick {
 }
 
 const HELP: &str = "Commands: /new game:<arcana|magic-chess|gladiator|arachne> [options] [opponent:@user] [players:n] · \
-/accept · /decline · /join · /play action:<move> · /board · /moves [square] · /hand · /resign · \
+/accept · /decline · /join · /play action:<move> · /hint · /board · /moves [square] · /hand · /resign · \
 /draw [answer:accept|decline] · /undo [answer:accept|decline] · /claim · /games · /history · /export · \
 /rules [game] [unit] · /settings [reminder:24h] [deadline:7d] · /vacation on|off. \
 Add game:<n> when you play several games in a channel.";
@@ -64,6 +64,7 @@ impl Table {
             "decline" => self.cmd_decline(req).await,
             "join" => self.cmd_join(req).await,
             "play" => self.cmd_play(req).await,
+            "hint" => self.cmd_hint(req).await,
             "board" => self.cmd_board(req).await,
             "moves" => self.cmd_private(req, "moves", "square").await,
             "hand" => self.cmd_private(req, "hand", "").await,
@@ -182,7 +183,7 @@ impl Table {
             .turn
             .waiting
             .iter()
-            .filter(|u| !before.contains(u))
+            .filter(|u| !before.contains(u) && !self.is_robot(**u))
             .filter_map(|&u| rec.members.iter().find(|m| m.user.id == u))
             .map(|m| UserRef::from(&m.user))
             .collect();

@@ -113,12 +113,18 @@ impl Table {
             ),
         };
         let mut opponents: Vec<u64> = Vec::new();
+        // Seats the bot takes at once (opponent:@Tokar, possibly several times, and bots:N).
+        let mut robots = 0usize;
         let mut invites = args.take_where(|k| {
             k.strip_prefix("opponent")
                 .is_some_and(|n| n.is_empty() || n.parse::<u8>().is_ok())
         });
         invites.sort_by_key(|(k, _)| (k.len(), k.clone()));
         for (_, v) in invites {
+            if self.names_robot(&v) {
+                robots += 1;
+                continue;
+            }
             let id = parse_mention(&v)?;
             if id == req.user.id {
                 return Err(
@@ -131,21 +137,23 @@ impl Table {
             opponents.push(id);
         }
         let (mut options, mine) = read_options(kind, &mut args, true)?;
+        let (play, bots) = super::robot::read_play_options(&mut args)?;
+        robots += bots;
         args.finish("new")?;
         if let Some(e) = &from {
             options = e.options.clone();
         }
         let players = match players {
             Some(n) => n,
-            None if !opponents.is_empty() => 1 + opponents.len(),
+            None if !opponents.is_empty() || robots > 0 => 1 + opponents.len() + robots,
             None => (2..=8)
                 .find(|&n| kind.seating(n).is_ok())
                 .ok_or_else(|| format!("{} has no seating for 2 to 8 players.", kind.title()))?,
         };
-        if players < 1 + opponents.len() {
+        if players < 1 + opponents.len() + robots {
             return Err(format!(
                 "players:{players} leaves no room for {} invited opponents.",
-                opponents.len()
+                opponents.len() + robots
             ));
         }
         kind.seating(players).map_err(|e| e.to_string())?;
@@ -156,7 +164,7 @@ impl Table {
         }
         let id = self.blocking(|s| s.next_game_id()).await?;
         let now = self.now();
-        let rec = GameRecord {
+        let mut rec = GameRecord {
             format: FORMAT,
             id,
             version: 0,
@@ -187,7 +195,11 @@ impl Table {
             scheduled: None,
             last_marks: Vec::new(),
             preset: from.map(|e| e.actions).unwrap_or_default(),
+            play,
         };
+        for _ in 0..robots {
+            rec.members.push(self.robot_member().await);
+        }
         if rec.members.len() == rec.players {
             return self.start_and_save(rec, None, req, "").await;
         }

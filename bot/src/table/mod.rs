@@ -11,6 +11,7 @@ mod autocomplete;
 mod commands;
 mod export;
 mod lobby;
+pub mod robot;
 mod schedule;
 mod text;
 
@@ -36,6 +37,8 @@ pub struct TableConfig {
     /// Makes every new game's dice reproducible: each game's seed is derived
     /// from this and its number.
     pub seed: Option<u64>,
+    /// The computer opponent: who it is, how long it thinks.
+    pub robot: robot::RobotConfig,
 }
 
 impl TableConfig {
@@ -45,6 +48,7 @@ impl TableConfig {
             data_dir: data_dir.into(),
             clock: Arc::new(SystemClock),
             seed: None,
+            robot: robot::RobotConfig::default(),
         }
     }
 }
@@ -75,6 +79,8 @@ struct Inner {
     entropy: u64,
     /// Draws positions; made once (it prepares the piece art).
     renderer: Arc<tokar_render::Renderer>,
+    /// The computer opponent's settings and the games it is thinking about.
+    robot: robot::Robot,
 }
 
 /// A refusal: one line for the user, nothing changed.
@@ -115,6 +121,7 @@ impl Table {
                 locks: Default::default(),
                 entropy,
                 renderer: Arc::new(tokar_render::Renderer::new()),
+                robot: robot::Robot::new(config.robot),
             }),
         })
     }
@@ -152,8 +159,10 @@ impl Table {
         }
         let result = self.dispatch(&command, &req).await;
         match result {
-            Ok(replies) => {
+            Ok(mut replies) => {
                 info!(user = %req.user.name, %command, "done");
+                // The command is committed; the bot's answers follow it.
+                replies.extend(self.robot_moves_for(req.user.id).await);
                 replies
             }
             Err(reason) => {

@@ -106,6 +106,8 @@ impl Table {
                 Err(e) => warn!(game = id, error = %e, "schedule sweep of a game failed"),
             }
         }
+        // Games waiting for the bot (after a restart, or a turn passed by the schedule).
+        out.extend(self.robot_moves_due().await);
         out
     }
 

@@ -33,6 +33,7 @@ pub async fn open(dir: &std::path::Path, seed: Option<u64>) -> Env {
         data_dir: dir.to_path_buf(),
         clock: clock.clone(),
         seed,
+        robot: Default::default(),
     })
     .await
     .unwrap();

@@ -1,0 +1,431 @@
+//! Tokar as a player: the bot's own seats, its moves, and /hint.
+//!
+//! The bot is a user like any other (its id is [`RobotConfig::user`]: on
+//! Discord the bot's own account). It takes its seats at /new at once (it
+//! "accepts" its invitation itself), and when a game waits for it, it moves
+//! through the very same path as a person: a `/play` request run by
+//! [`Table::dispatch`], which re-validates the action against the current
+//! state, commits it (flushed) and announces it, pinging whoever is waited on
+//! next.
+//!
+//! How replies come back: a command's own replies come first, then the bot's
+//! answers in the games of the user who typed it ([`Table::handle`] appends
+//! them). The user's action is committed and flushed before the bot starts
+//! thinking, so nothing is lost if the bot is slow or the process dies; the
+//! adapter shows the command's replies and the bot's in that order (the
+//! console prints them so, which makes a transcript read as a game). Games
+//! that wait for the bot for any other reason (a restart, a move made by a
+//! timeout) get their move from [`Table::tick`], which the adapters call at
+//! start-up and every minute.
+//!
+//! The search runs on the blocking pool, on a copy of the game, with no lock
+//! held, so other games' commands (and this game's /board) are never delayed
+//! by it. If the game moved on meanwhile, the `/play` is refused by the normal
+//! checks and the bot thinks again on the new position.
+
+use super::args::{parse_mention, Args};
+use super::commands::Pick;
+use super::text::{is_member, seats_of};
+use super::{outcome, Reply, Request, Res, Table};
+use crate::record::{Member, Named, Phase, PlayOptions};
+use crate::table::{ChannelRef, UserRef};
+use std::collections::HashSet;
+use std::time::{Duration, Instant};
+use tokar_engine::catalog::{AnyGame, Options};
+use tokar_engine::search::{Budget, Level};
+use tokar_engine::Seat;
+use tracing::{info, warn};
+
+/// Who the bot is and how long it thinks.
+#[derive(Clone, Debug)]
+pub struct RobotConfig {
+    /// The bot's own user. On Discord: the bot account's id and name; on the
+    /// console: the name `Tokar` (typed `@Tokar`).
+    pub user: UserRef,
+    /// Time for one move (and one hint) when `iterations` is not set.
+    pub think: Duration,
+    /// A fixed number of search iterations per move instead of a time: the
+    /// bot's moves then depend only on the position and the table's seed
+    /// (tests, reproducible console transcripts).
+    pub iterations: Option<u32>,
+}
+
+impl Default for RobotConfig {
+    fn default() -> RobotConfig {
+        RobotConfig {
+            user: UserRef {
+                id: DEFAULT_ID,
+                name: "Tokar".into(),
+            },
+            think: Duration::from_secs(2),
+            iterations: None,
+        }
+    }
+}
+
+impl RobotConfig {
+    /// The bot's own Discord user from its token, whose first part is the
+    /// bot account's id in base64: the table is opened before the gateway
+    /// says who the bot is. `None` when the token does not have that shape.
+    pub fn for_discord_token(token: &str, name: &str) -> Option<RobotConfig> {
+        let id = discord_user_id(token)?;
+        Some(RobotConfig {
+            user: UserRef {
+                id,
+                name: name.to_string(),
+            },
+            ..RobotConfig::default()
+        })
+    }
+}
+
+/// Decodes the first, base64 part of a Discord bot token into the user id.
+fn discord_user_id(token: &str) -> Option<u64> {
+    let first = token.trim().split('.').next()?;
+    let mut bits = 0u32;
+    let mut nbits = 0;
+    let mut out = Vec::new();
+    for c in first.bytes().take_while(|&c| c != b'=') {
+        let v = match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' | b'-' => 62,
+            b'/' | b'_' => 63,
+            _ => return None,
+        };
+        bits = (bits << 6) | v as u32;
+        nbits += 6;
+        if nbits >= 8 {
+            nbits -= 8;
+            out.push((bits >> nbits) as u8);
+            bits &= (1 << nbits) - 1;
+        }
+    }
+    std::str::from_utf8(&out).ok()?.parse().ok()
+}
+
+/// The bot's user id when none is configured (no person gets id 1: Discord ids
+/// are large, console ids start at 1001).
+pub const DEFAULT_ID: u64 = 1;
+
+/// Most moves the bot makes in one game per call: a game of bots alone
+/// cannot hold one command forever; the rest follow at the next tick.
+const MOVES_PER_CALL: usize = 64;
+
+/// Refusals in a row after which the bot stops trying until the next call
+/// (each one means the game moved while it thought, or a fault, logged).
+const MISSES: usize = 3;
+
+/// The bot's state in the table.
+pub(super) struct Robot {
+    cfg: RobotConfig,
+    /// Games the bot is thinking about now: a second caller leaves them be.
+    thinking: std::sync::Mutex<HashSet<u64>>,
+}
+
+impl Robot {
+    pub(super) fn new(cfg: RobotConfig) -> Robot {
+        Robot {
+            cfg,
+            thinking: Default::default(),
+        }
+    }
+}
+
+/// Removes a game from the thinking set when the bot is done with it.
+struct Thinking<'a> {
+    robot: &'a Robot,
+    id: u64,
+}
+
+impl Drop for Thinking<'_> {
+    fn drop(&mut self) {
+        self.robot
+            .thinking
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&self.id);
+    }
+}
+
+/// Reads the /new options about the computer: `level`, `hints`, `bots`.
+pub(super) fn read_play_options(args: &mut Args) -> Res<(PlayOptions, usize)> {
+    let mut play = PlayOptions::default();
+    if let Some(l) = args.take("level") {
+        play.level = Level::parse(&l)
+            .ok_or_else(|| format!("level:{l} is not a level: choose easy, normal or hard."))?;
+    }
+    if let Some(h) = args.take("hints") {
+        play.hints = match h.to_ascii_lowercase().as_str() {
+            "on" | "yes" | "true" => true,
+            "off" | "no" | "false" => false,
+            _ => return Err(format!("hints:{h} must be on or off.")),
+        };
+    }
+    let bots = match args.take("bots") {
+        None => 0,
+        Some(b) => b
+            .parse::<usize>()
+            .ok()
+            .filter(|&n| n <= 7)
+            .ok_or_else(|| format!("bots:{b} must be a number from 0 to 7."))?,
+    };
+    Ok((play, bots))
+}
+
+impl Table {
+    /// The bot's own user.
+    pub fn robot(&self) -> &UserRef {
+        &self.inner.robot.cfg.user
+    }
+
+    pub(super) fn is_robot(&self, user: u64) -> bool {
+        user == self.robot().id
+    }
+
+    /// Whether an `opponent:` value names the bot: its mention, or its name
+    /// typed with or without `@`.
+    pub(super) fn names_robot(&self, value: &str) -> bool {
+        let t = value.trim();
+        t.trim_start_matches('@')
+            .eq_ignore_ascii_case(&self.robot().name)
+            || parse_mention(t).is_ok_and(|id| self.is_robot(id))
+    }
+
+    /// The bot as a member of a game (it holds no options of its own: the
+    /// game's defaults, or what the creator gave for its seat, apply).
+    pub(super) async fn robot_member(&self) -> Member {
+        let robot = self.robot().clone();
+        if let Err(e) = self.remember_user(&robot).await {
+            warn!(error = %e, "cannot record the bot's name");
+        }
+        Member {
+            user: Named::from(&robot),
+            seat_options: Options::new(),
+            seats: Vec::new(),
+        }
+    }
+
+    /// The bot's moves in the games of `user` that wait for it: run after
+    /// each of the user's commands, once it is committed.
+    pub(super) async fn robot_moves_for(&self, user: u64) -> Vec<Reply> {
+        if self.is_robot(user) {
+            return Vec::new();
+        }
+        let robot = self.robot().id;
+        let ids = match self.records_of_user(user).await {
+            Ok(recs) => recs
+                .into_iter()
+                .filter(|r| r.phase == Phase::Playing && r.turn.waiting.contains(&robot))
+                .map(|r| r.id)
+                .collect(),
+            Err(e) => {
+                warn!(error = %e, "cannot list the games waiting for the bot");
+                return Vec::new();
+            }
+        };
+        self.robot_moves(ids).await
+    }
+
+    /// The bot's moves in every game that waits for it: at start-up (after a
+    /// restart) and on each tick.
+    pub(super) async fn robot_moves_due(&self) -> Vec<Reply> {
+        let robot = self.robot().id;
+        let ids = match self.records_of_user(robot).await {
+            Ok(recs) => recs
+                .into_iter()
+                .filter(|r| r.phase == Phase::Playing && r.turn.waiting.contains(&robot))
+                .map(|r| r.id)
+                .collect(),
+            Err(e) => {
+                warn!(error = %e, "cannot list the games waiting for the bot");
+                return Vec::new();
+            }
+        };
+        self.robot_moves(ids).await
+    }
+
+    async fn robot_moves(&self, ids: Vec<u64>) -> Vec<Reply> {
+        let mut out = Vec::new();
+        for id in ids {
+            out.extend(self.robot_game(id).await);
+        }
+        out
+    }
+
+    /// Plays the bot's seats in game `id` until the game waits for someone
+    /// else (or is over).
+    async fn robot_game(&self, id: u64) -> Vec<Reply> {
+        let robot = &self.inner.robot;
+        if !robot
+            .thinking
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(id)
+        {
+            return Vec::new();
+        }
+        let _thinking = Thinking { robot, id };
+        let me = self.robot().clone();
+        let mut out = Vec::new();
+        let mut moves = 0;
+        let mut misses = 0;
+        while moves < MOVES_PER_CALL && misses < MISSES {
+            let l = match self.load(id).await {
+                Ok(l) => l,
+                Err(e) => {
+                    warn!(game = id, error = %e, "the bot cannot read the game");
+                    break;
+                }
+            };
+            if l.rec.phase != Phase::Playing {
+                break;
+            }
+            let Some(game) = l.game else { break };
+            if outcome(&l.rec, &game).is_over() {
+                break;
+            }
+            let to_act = game.to_act();
+            let Some(seat) = seats_of(&l.rec, me.id)
+                .into_iter()
+                .find(|s| to_act.contains(s))
+            else {
+                break;
+            };
+            let seed = self.robot_seed(id, l.rec.log_len);
+            let Some((notation, why)) = self.think(game, seat, l.rec.play.level, seed).await else {
+                warn!(
+                    game = id,
+                    seat = seat.0,
+                    "the search found no action for the bot"
+                );
+                break;
+            };
+            let req = Request {
+                user: me.clone(),
+                channel: ChannelRef::from(&l.rec.channel),
+                command: "play".into(),
+                options: vec![
+                    ("action".into(), notation.clone()),
+                    ("game".into(), id.to_string()),
+                ],
+            };
+            match self.dispatch("play", &req).await {
+                Ok(replies) => {
+                    info!(game = id, %why, "the bot played");
+                    out.extend(replies);
+                    moves += 1;
+                    misses = 0;
+                }
+                Err(reason) => {
+                    warn!(game = id, %notation, %reason, "the bot's move was refused; thinking again");
+                    misses += 1;
+                }
+            }
+        }
+        out
+    }
+
+    /// Runs the search on the blocking pool, on a copy of the game, within
+    /// the bot's budget; `None` when the seat has nothing to decide.
+    async fn think(
+        &self,
+        game: AnyGame,
+        seat: Seat,
+        level: Level,
+        seed: u64,
+    ) -> Option<(String, String)> {
+        let think = self.inner.robot.cfg.think;
+        let iterations = self.inner.robot.cfg.iterations;
+        let task = tokio::task::spawn_blocking(move || match iterations {
+            Some(n) => game.suggest(seat, level, &Budget::iterations(n), seed),
+            None => {
+                let deadline = Instant::now() + think;
+                let stop = move || Instant::now() >= deadline;
+                game.suggest(seat, level, &Budget::until(&stop), seed)
+            }
+        });
+        match task.await {
+            Ok(choice) => choice,
+            Err(e) => {
+                warn!(error = %e, "the search task failed");
+                None
+            }
+        }
+    }
+
+    /// The search's own seed for a position: from the table's seed (or this
+    /// process's entropy), the game and the move, never from the game's seed,
+    /// which decides the dice and the deck.
+    fn robot_seed(&self, id: u64, log_len: u64) -> u64 {
+        let base = self.inner.seed.unwrap_or(self.inner.entropy);
+        let mut rng = tokar_engine::Rng::new(
+            base ^ 0x7AC7_0B07_5EED_0001
+                ^ id.wrapping_mul(0xD1B5_4A32_D192_ED03)
+                ^ log_len.wrapping_mul(0x9E37_79B9_7F4A_7C15),
+        );
+        rng.next_u64()
+    }
+
+    /// /hint: the user's best action by the bot's search, shown only to them.
+    pub(super) async fn cmd_hint(&self, req: &Request) -> Res<Vec<Reply>> {
+        let mut args = Args::new(&req.options, Some("game"))?;
+        let given = args.game()?;
+        args.finish("hint")?;
+        let id = self.pick(req, given, Pick::Play).await?;
+        let l = self.load(id).await?;
+        if !is_member(&l.rec, req.user.id) {
+            return Err(format!(
+                "You are not playing in game #{id}; hints are for its players."
+            ));
+        }
+        if l.rec.phase != Phase::Playing {
+            return Err(format!(
+                "Game #{id} is not being played; there is nothing to hint."
+            ));
+        }
+        if !l.rec.play.hints {
+            return Err(format!(
+                "Hints are off in game #{id}: its players chose hints:off at /new."
+            ));
+        }
+        let game = l.game.ok_or("The game has not started.")?;
+        let to_act = game.to_act();
+        let Some(seat) = seats_of(&l.rec, req.user.id)
+            .into_iter()
+            .find(|s| to_act.contains(s))
+        else {
+            return Err(format!(
+                "It is not your turn in game #{id}; a hint is for the player to act."
+            ));
+        };
+        let name = game.seat_name(seat);
+        let seed = self.robot_seed(id, l.rec.log_len) ^ req.user.id;
+        let (notation, why) = self
+            .think(game, seat, Level::Normal, seed)
+            .await
+            .ok_or_else(|| format!("Game #{id}: {name} has nothing to decide now."))?;
+        Ok(vec![Reply::private(
+            &req.channel,
+            &req.user,
+            format!("Game #{id}, hint for {name}: /play action:{notation}\nWhy: {why}."),
+        )])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_bot_id_is_read_from_a_token() {
+        // "123456789012345678" in base64, then two made-up parts.
+        let token = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GAbCdE.abcdefghijklmnopqrstuvwxyz0123456789AB";
+        let cfg = RobotConfig::for_discord_token(token, "Tokar").unwrap();
+        assert_eq!(cfg.user.id, 123_456_789_012_345_678);
+        assert_eq!(cfg.think, Duration::from_secs(2));
+        assert!(RobotConfig::for_discord_token("not a token!", "Tokar").is_none());
+        assert!(RobotConfig::for_discord_token("", "Tokar").is_none());
+    }
+}

@@ -1,0 +1,368 @@
+//! Tokar as a player: games against the bot through the table and through
+//! the real `tokar` binary, /hint, and the bot's move after a restart.
+//! The bot searches a small fixed number of iterations here, so every run is
+//! the same and fast.
+
+mod common;
+use common::*;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+use std::sync::Arc;
+use tokar_bot::clock::VirtualClock;
+use tokar_bot::table::robot::RobotConfig;
+use tokar_bot::{Reply, Table, TableConfig};
+
+const ITERATIONS: u32 = 24;
+
+/// A table whose bot is the test user `Tokar` (so `@Tokar` in a test line is
+/// the bot), searching `ITERATIONS` per move.
+async fn open_with_robot(dir: &std::path::Path, seed: u64) -> Env {
+    let clock = Arc::new(VirtualClock::open(dir).unwrap());
+    let table = Table::open(TableConfig {
+        data_dir: dir.to_path_buf(),
+        clock: clock.clone(),
+        seed: Some(seed),
+        robot: RobotConfig {
+            user: user("Tokar"),
+            iterations: Some(ITERATIONS),
+            ..Default::default()
+        },
+    })
+    .await
+    .unwrap();
+    Env {
+        dir: dir.to_path_buf(),
+        clock,
+        table,
+    }
+}
+
+fn game_number(r: &[Reply]) -> u64 {
+    r[0].content
+        .split('#')
+        .nth(1)
+        .unwrap()
+        .split(|c: char| !c.is_ascii_digit())
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap()
+}
+
+/// Whether `reply` announces a move by the bot.
+fn bot_move(reply: &Reply) -> bool {
+    reply.content.starts_with("Tokar (") && reply.content.contains(" plays ")
+}
+
+/// alice plays `game` against the bot seats given by `setup`, choosing her
+/// actions by `pick`, for at most `plies` of her own actions. After each of
+/// her commands the game must wait for her again or be over: the bot answered
+/// every time, with an action the table accepted (a refused one would leave
+/// the game waiting for the bot). Some turns give alice several decisions.
+async fn play_against_bot(e: &Env, setup: &str, plies: usize, pick: u64) -> (u64, usize, bool) {
+    let r = e.ok(&format!("@alice /new {setup}")).await;
+    let id = game_number(&r);
+    let mut bot_moves = r.iter().filter(|r| bot_move(r)).count();
+    for n in 0..plies {
+        let mut acts = e.actions("alice", id).await;
+        let mut ticks = 0;
+        while acts.is_empty() {
+            let m = e.run(&format!("@alice /moves game:{id}")).await;
+            if !m[0].ok && m[0].content.contains("is over") {
+                return (id, bot_moves, true);
+            }
+            // alice is out (Magic Chess) and the bots play on, at most 64
+            // moves per call: the tick carries on, and each one must move.
+            let t = e.table.tick().await;
+            assert!(
+                t.iter().any(bot_move) || !e.actions("alice", id).await.is_empty(),
+                "game #{id} waits for the bot: {m:#?}"
+            );
+            bot_moves += t.iter().filter(|r| bot_move(r)).count();
+            ticks += 1;
+            assert!(ticks < 100, "game #{id} goes on without alice for ever");
+            acts = e.actions("alice", id).await;
+        }
+        let a = &acts[(n as u64 * 7 + pick) as usize % acts.len()];
+        let r = e
+            .ok(&format!("@alice /play action:\"{a}\" game:{id}"))
+            .await;
+        assert!(
+            r[0].content.starts_with("alice ("),
+            "alice's move comes first: {r:#?}"
+        );
+        for reply in r.iter().filter(|r| bot_move(r)) {
+            // The bot's move pings alice when it passes her the turn, never itself.
+            assert!(
+                reply.mentions.iter().all(|m| m.name != "Tokar"),
+                "{reply:#?}"
+            );
+        }
+        bot_moves += r.iter().filter(|r| bot_move(r)).count();
+    }
+    (id, bot_moves, false)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_bot_only_plays_legal_actions_in_every_game() {
+    let setups = [
+        "game:arachne opponent:@Tokar",
+        "game:arachne variant:strategist opponent:@Tokar level:easy",
+        "game:arcana army:human opponent:@Tokar",
+        "game:arcana army:undead army.1:human opponent:@Tokar level:hard",
+        "game:gladiator opponent:@Tokar",
+        "game:magic-chess bots:3",
+        "game:magic-chess opponent:@Tokar",
+    ];
+    for (i, setup) in setups.iter().enumerate() {
+        for seed in 1..=2u64 {
+            let e = open_with_robot(&fresh_dir(&format!("robot-legal-{i}-{seed}")), seed).await;
+            let (id, bot_moves, over) = play_against_bot(&e, setup, 12, seed).await;
+            assert!(
+                bot_moves >= 1 && (over || bot_moves >= 6),
+                "{setup} seed {seed}: the bot moved {bot_moves} times"
+            );
+            // Everything the bot played replays from the log.
+            let x = e.ok(&format!("@alice /export game:{id}")).await;
+            assert!(x[0].content.contains("tokar1|"), "{}", x[0].content);
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_whole_game_against_the_bot_to_its_end() {
+    let e = open_with_robot(&fresh_dir("robot-whole"), 3).await;
+    let (id, bot_moves, over) = play_against_bot(
+        &e,
+        "game:arachne variant:strategist opponent:@Tokar",
+        400,
+        0,
+    )
+    .await;
+    assert!(over, "game #{id} did not end in 400 of alice's actions");
+    assert!(bot_moves > 0);
+    let h = e.ok(&format!("@alice /history game:{id}")).await;
+    assert!(h[0].content.contains("Tokar"), "{}", h[0].content);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hints_are_private_and_refused_when_off_or_not_your_turn() {
+    let e = open_with_robot(&fresh_dir("robot-hint"), 5).await;
+    let r = e.ok("@alice /new game:arachne opponent:@Tokar").await;
+    let id = game_number(&r);
+    let h = e.ok(&format!("@alice /hint game:{id}")).await;
+    assert_eq!(h.len(), 1, "{h:#?}");
+    assert_eq!(
+        h[0].ephemeral_to.as_ref().map(|u| u.name.as_str()),
+        Some("alice")
+    );
+    assert!(h[0].content.contains("expected"), "{}", h[0].content);
+    let suggested = h[0]
+        .content
+        .split("/play action:")
+        .nth(1)
+        .unwrap()
+        .lines()
+        .next()
+        .unwrap()
+        .trim()
+        .to_string();
+    // Playing it is accepted, and the bot answers.
+    let r = e
+        .ok(&format!("@alice /play action:\"{suggested}\" game:{id}"))
+        .await;
+    if !r.iter().any(bot_move) {
+        let why = e.refused(&format!("@alice /moves game:{id}")).await;
+        assert!(why.contains("is over"), "the bot answers: {why}");
+    }
+
+    let why = e.refused(&format!("@carol /hint game:{id}")).await;
+    assert!(why.contains("not playing"), "{why}");
+
+    let r = e
+        .ok("@alice /new game:arachne opponent:@Tokar hints:off")
+        .await;
+    let off = game_number(&r);
+    let why = e.refused(&format!("@alice /hint game:{off}")).await;
+    assert!(why.contains("Hints are off"), "{why}");
+
+    // Between people: the one not to act is refused.
+    let r = e.ok("@alice /new game:arachne opponent:@bob").await;
+    let pvp = game_number(&r);
+    e.ok(&format!("@bob /accept game:{pvp}")).await;
+    let waiting = if e.actions("alice", pvp).await.is_empty() {
+        "alice"
+    } else {
+        "bob"
+    };
+    let why = e.refused(&format!("@{waiting} /hint game:{pvp}")).await;
+    assert!(why.contains("not your turn"), "{why}");
+
+    let why = e
+        .refused("@alice /new game:arachne opponent:@Tokar level:genius")
+        .await;
+    assert!(why.contains("level"), "{why}");
+    let why = e
+        .refused("@alice /new game:arachne opponent:@Tokar hints:maybe")
+        .await;
+    assert!(why.contains("hints"), "{why}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn after_a_restart_the_bot_moves_where_it_is_to_act() {
+    let dir = fresh_dir("robot-restart");
+    let id;
+    {
+        // First run: `Tokar` is an ordinary user here (the bot is someone
+        // else), so the game is left waiting for Tokar, as if the process
+        // had stopped before the bot could move.
+        let clock = Arc::new(VirtualClock::open(&dir).unwrap());
+        let table = Table::open(TableConfig {
+            data_dir: dir.clone(),
+            clock: clock.clone(),
+            seed: Some(9),
+            robot: RobotConfig {
+                user: user("someone-else"),
+                iterations: Some(ITERATIONS),
+                ..Default::default()
+            },
+        })
+        .await
+        .unwrap();
+        let e = Env {
+            dir: dir.clone(),
+            clock,
+            table,
+        };
+        let r = e.ok("@alice /new game:arachne opponent:@Tokar").await;
+        id = game_number(&r);
+        e.ok(&format!("@Tokar /accept game:{id}")).await;
+        if e.to_act(id, &["alice", "Tokar"]).await == Some("alice") {
+            let a = e.actions("alice", id).await[0].clone();
+            e.ok(&format!("@alice /play action:\"{a}\" game:{id}"))
+                .await;
+        }
+        assert_eq!(e.to_act(id, &["alice", "Tokar"]).await, Some("Tokar"));
+    }
+    // Second run: `Tokar` is the bot. The start-up tick gives it its move.
+    let e = open_with_robot(&dir, 9).await;
+    let r = e.table.tick().await;
+    assert!(r.iter().any(bot_move), "the bot moves at start-up: {r:#?}");
+    assert!(
+        r.iter()
+            .any(|r| r.mentions.iter().any(|m| m.name == "alice")),
+        "alice is pinged: {r:#?}"
+    );
+    assert_eq!(e.to_act(id, &["alice", "Tokar"]).await, Some("alice"));
+    // Nothing more to do on the next tick.
+    assert!(!e.table.tick().await.iter().any(bot_move));
+}
+
+/// The real binary: a console transcript of a whole game against the bot,
+/// the same on every run. alice plays the first action /moves lists.
+#[test]
+fn a_whole_game_against_the_bot_through_the_console() {
+    let run = || {
+        let dir = fresh_dir("robot-console");
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tokar"))
+            .args([
+                "console",
+                "--json",
+                "--seed",
+                "4",
+                "--robot-iterations",
+                "16",
+                "--data",
+            ])
+            .arg(&dir)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+        let mut transcript: Vec<serde_json::Value> = Vec::new();
+        // Sends a line, then a marker command, and reads up to the marker's refusal.
+        let mut send =
+            |line: &str, transcript: &mut Vec<serde_json::Value>| -> Vec<serde_json::Value> {
+                writeln!(stdin, "{line}\n@marker /marker").unwrap();
+                stdin.flush().unwrap();
+                let mut out = Vec::new();
+                loop {
+                    let l = lines.next().expect("the console answers").unwrap();
+                    let v: serde_json::Value = serde_json::from_str(&l).unwrap();
+                    if v["content"].as_str().unwrap_or("").contains("/marker") {
+                        break;
+                    }
+                    out.push(v);
+                }
+                transcript.extend(out.clone());
+                out
+            };
+        let r = send(
+            "@alice /new game:arachne variant:strategist opponent:@Tokar",
+            &mut transcript,
+        );
+        assert!(r[0]["ok"].as_bool().unwrap(), "{r:?}");
+        let mut over = false;
+        for _ in 0..400 {
+            let m = send("@alice /moves game:1", &mut transcript);
+            let content = m[0]["content"].as_str().unwrap().to_string();
+            if !m[0]["ok"].as_bool().unwrap() {
+                assert!(content.contains("is over"), "{content}");
+                over = true;
+                break;
+            }
+            let first = content
+                .lines()
+                .nth(1)
+                .and_then(|l| l.split_once(": "))
+                .map(|(_, list)| list.split(", ").next().unwrap().to_string())
+                .unwrap_or_else(|| panic!("no moves listed: {content}"));
+            let r = send(
+                &format!("@alice /play action:\"{first}\" game:1"),
+                &mut transcript,
+            );
+            assert!(r[0]["ok"].as_bool().unwrap(), "{r:?}");
+            assert!(
+                r[0]["content"].as_str().unwrap().starts_with("alice ("),
+                "{r:?}"
+            );
+        }
+        let _ = child.kill();
+        let _ = child.wait();
+        assert!(over, "the game did not end");
+        transcript
+    };
+    let first = run();
+    let bot_moves: Vec<&str> = first
+        .iter()
+        .filter_map(|v| v["content"].as_str())
+        .filter(|c| c.starts_with("Tokar (") && c.contains(" plays "))
+        .collect();
+    assert!(!bot_moves.is_empty());
+    // The bot's moves follow alice's in the order they were made.
+    let contents: Vec<&str> = first.iter().filter_map(|v| v["content"].as_str()).collect();
+    for w in contents.windows(2) {
+        if w[1].starts_with("Tokar (") && w[1].contains(" plays ") {
+            assert!(
+                w[0].starts_with("alice (")
+                    || w[0].starts_with("Tokar (")
+                    || w[0].contains("begins"),
+                "a bot move follows what gave it the turn: {w:?}"
+            );
+        }
+    }
+    let second = run();
+    let strip = |t: &[serde_json::Value]| -> Vec<String> {
+        t.iter()
+            .map(|v| v["content"].as_str().unwrap_or("").to_string())
+            .collect()
+    };
+    assert_eq!(
+        strip(&first),
+        strip(&second),
+        "the transcript is the same on every run"
+    );
+}

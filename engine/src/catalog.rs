@@ -261,6 +261,6 @@ impl AnyGame {
         budget: &crate::search::Budget,
         seed: u64,
     ) -> Option<(String, String)> {
-        dispatch!(self, g => crate::search::choose(g, seat, level, budget, seed).map(|c| (c.notation, c.why)))
+        crate::search::choose_any(self, seat, level, budget, seed).map(|c| (c.notation, c.why))
     }
 }

@@ -25,6 +25,7 @@ pub(crate) fn all() -> Vec<poise::Command<Data, CommandError>> {
         turns::play(),
         turns::board(),
         turns::moves(),
+        turns::hint(),
         turns::hand(),
         turns::undo(),
         turns::resign(),

@@ -49,6 +49,18 @@ pub(crate) async fn board(
     invoke(ctx, "board", Options::new().with("game", game)).await
 }
 
+/// Ask Tokar privately for your best action, with a line on why.
+#[poise::command(slash_command)]
+pub(crate) async fn hint(
+    ctx: Context<'_>,
+    #[description = "Game number"]
+    #[autocomplete = "ac::game"]
+    #[min = 1]
+    game: Option<u64>,
+) -> Result<(), CommandError> {
+    invoke(ctx, "hint", Options::new().with("game", game)).await
+}
+
 /// List the legal moves of a piece (or all of them), privately.
 #[poise::command(slash_command)]
 pub(crate) async fn moves(

@@ -49,7 +49,12 @@ fn parse_console(args: &[String]) -> Result<ConsoleConfig, String> {
 /// Runs the bot on Discord with the table in `TOKAR_DATA` (default `./tokar-data`).
 async fn run_discord(token: String) -> Result<(), String> {
     let data = std::env::var("TOKAR_DATA").unwrap_or_else(|_| "tokar-data".to_string());
-    let table = tokar_bot::Table::open(tokar_bot::TableConfig::new(data))
+    let mut config = tokar_bot::TableConfig::new(data);
+    // The computer opponent plays as the bot's own Discord account.
+    if let Some(robot) = tokar_bot::table::robot::RobotConfig::for_discord_token(&token, "Tokar") {
+        config.robot = robot;
+    }
+    let table = tokar_bot::Table::open(config)
         .await
         .map_err(|e| e.to_string())?;
     let settings = tokar_bot::discord::DiscordSettings::from_env().map_err(|e| e.to_string())?;

@@ -16,9 +16,22 @@ fn data_dir(name: &str) -> PathBuf {
 }
 
 async fn open(dir: &Path) -> Table {
-    let mut config = TableConfig::new(dir);
-    config.seed = Some(7);
-    Table::open(config).await.expect("table opens")
+    // After a restart the stopped bot's tasks may still be releasing the
+    // database for a moment: retry briefly, as a restarted process would.
+    let mut tries = 0;
+    loop {
+        let mut config = TableConfig::new(dir);
+        config.seed = Some(7);
+        match Table::open(config).await {
+            Ok(table) => return table,
+            Err(e) if tries < 100 => {
+                tries += 1;
+                let _ = e;
+                tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+            }
+            Err(e) => panic!("table opens: {e}"),
+        }
+    }
 }
 
 /// The single player a turn message pings.

@@ -3,6 +3,8 @@
 //! derived by hand below; deeper figures guard against unnoticed changes in
 //! move generation (any change must be explained in engine/rules/arcana.md).
 
+mod common;
+use common::perft;
 use std::collections::BTreeMap;
 use tokar_engine::arcana::{Arcana, Unit};
 use tokar_engine::catalog::{Options, Variant};
@@ -12,26 +14,6 @@ fn start(first: &str) -> Arcana {
     let mut o = Options::new();
     o.insert("first".into(), first.into());
     Arcana::setup(&o, 0).unwrap()
-}
-
-/// Leaf count at `depth` (bulk-counted at the last level).
-fn perft(g: &Arcana, depth: u32) -> u64 {
-    if g.outcome().is_over() {
-        return 0;
-    }
-    let seat = g.to_act()[0];
-    let actions = g.legal_actions(seat);
-    if depth == 1 {
-        return actions.len() as u64;
-    }
-    actions
-        .iter()
-        .map(|a| {
-            let mut next = g.clone();
-            next.play(seat, a).expect("listed action applies");
-            perft(&next, depth - 1)
-        })
-        .sum()
 }
 
 fn by_unit(g: &Arcana) -> BTreeMap<Unit, usize> {

@@ -3,6 +3,8 @@
 //! figures guard against unnoticed changes in move generation (a change must
 //! be explained in engine/rules/arcana.md).
 
+mod common;
+use common::perft;
 use std::collections::BTreeMap;
 use tokar_engine::arcana::{Arcana, Unit};
 use tokar_engine::catalog::{Options, Variant};
@@ -16,25 +18,6 @@ fn start(a: &str, b: &str) -> Arcana {
     o.insert("army.1".into(), b.into());
     o.insert("first".into(), "creator".into());
     Arcana::setup(&o, 0).unwrap()
-}
-
-fn perft(g: &Arcana, depth: u32) -> u64 {
-    if g.outcome().is_over() {
-        return 0;
-    }
-    let seat = g.to_act()[0];
-    let actions = g.legal_actions(seat);
-    if depth == 1 {
-        return actions.len() as u64;
-    }
-    actions
-        .iter()
-        .map(|a| {
-            let mut next = g.clone();
-            next.play(seat, a).expect("listed action applies");
-            perft(&next, depth - 1)
-        })
-        .sum()
 }
 
 fn by_unit(g: &Arcana) -> BTreeMap<Unit, usize> {

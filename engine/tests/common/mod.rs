@@ -140,3 +140,24 @@ fn refuse_garbage<G: Game>(game: &G, seat: Seat, legal: &[G::Action], rng: &mut 
         }
     }
 }
+
+/// Leaf count of the decision tree at `depth` from `g`, following the first
+/// seat to act (bulk-counted at the last level): the perft tables' measure.
+pub fn perft<G: Game>(g: &G, depth: u32) -> u64 {
+    if g.outcome().is_over() {
+        return 0;
+    }
+    let seat = g.to_act()[0];
+    let actions = g.legal_actions(seat);
+    if depth == 1 {
+        return actions.len() as u64;
+    }
+    actions
+        .iter()
+        .map(|a| {
+            let mut next = g.clone();
+            next.play(seat, a).expect("listed action applies");
+            perft(&next, depth - 1)
+        })
+        .sum()
+}

@@ -107,3 +107,81 @@ async fn vacation_pauses_the_deadline() {
     assert_eq!(r.len(), 1, "{r:#?}");
     assert_eq!(r[0].mentions, vec![user(present)]);
 }
+
+/// Ruling T1 with more than two sides: at the deadline the absent seat's turn
+/// is skipped, the next player is pinged, and the other three play on. The
+/// skip is stored like an action: told once, not again after a restart, and
+/// listed in /history.
+#[tokio::test]
+async fn a_four_player_game_skips_the_absent_seat_at_the_deadline() {
+    let dir = fresh_dir("skip");
+    let e = open(&dir, Some(5)).await;
+    let names = ["alice", "bob", "carol", "dave"];
+    let r = e
+        .ok("@alice /new game:magic-chess opponent:@bob opponent2:@carol opponent3:@dave")
+        .await;
+    let id: u64 = r[0].content.split('#').nth(1).unwrap()[..1]
+        .parse()
+        .unwrap();
+    for n in &names[1..] {
+        e.ok(&format!("@{n} /accept game:{id}")).await;
+    }
+    // The first player acts; the second is then waited on and stays silent.
+    let first = e.to_act(id, &names).await.unwrap();
+    let a = e.actions(first, id).await[0].clone();
+    e.ok(&format!("@{first} /play action:\"{a}\" game:{id}"))
+        .await;
+    let absent = e.to_act(id, &names).await.unwrap();
+    assert_ne!(absent, first);
+
+    e.clock.advance(7 * DAY - HOUR).unwrap();
+    let r = e.table.tick().await;
+    assert!(
+        r.iter().all(|r| r.content.contains("Reminder")),
+        "only reminders before the deadline: {r:#?}"
+    );
+    e.clock.advance(2 * HOUR).unwrap();
+    let r = e.table.tick().await;
+    assert_eq!(r.len(), 1, "{r:#?}");
+    assert!(
+        r[0].content.contains(&format!("{absent}")) && r[0].content.contains("the turn is skipped"),
+        "{}",
+        r[0].content
+    );
+    let next = e.to_act(id, &names).await.unwrap();
+    assert!(
+        next != absent && next != first,
+        "the turn moved on to {next}"
+    );
+    assert_eq!(r[0].mentions, vec![user(next)], "the next player only");
+    assert!(e.actions(absent, id).await.is_empty());
+
+    // Told once, also after a restart.
+    assert!(e.table.tick().await.is_empty());
+    drop(e);
+    let e = open(&dir, Some(5)).await;
+    assert!(e.table.tick().await.is_empty(), "the skip is not repeated");
+    let h = e.ok(&format!("@{next} /history game:{id}")).await;
+    assert!(
+        h[0].content.contains("turn skipped (deadline)"),
+        "{}",
+        h[0].content
+    );
+
+    // The others play on, and the skipped player has their next turn as usual.
+    let mut played = vec![first];
+    for _ in 0..3 {
+        let who = e.to_act(id, &names).await.unwrap();
+        if who == absent {
+            break;
+        }
+        let a = e.actions(who, id).await[0].clone();
+        e.ok(&format!("@{who} /play action:\"{a}\" game:{id}"))
+            .await;
+        played.push(who);
+    }
+    assert_eq!(e.to_act(id, &names).await, Some(absent), "after {played:?}");
+    let a = e.actions(absent, id).await[0].clone();
+    e.ok(&format!("@{absent} /play action:\"{a}\" game:{id}"))
+        .await;
+}

@@ -122,7 +122,8 @@ async fn arcana_game_through_discord_with_a_restart() {
         .unwrap();
     assert_eq!(refused.ephemeral_to, Some(other.id));
 
-    let mut with_buttons: Option<FakeMessage> = None;
+    let mut first_turn: Option<FakeMessage> = None;
+    let mut latest: Option<FakeMessage> = None;
     let mut plies = 0;
     for _ in 0..6 {
         let who = if next == alice.id { &alice } else { &bob };
@@ -135,9 +136,15 @@ async fn arcana_game_through_discord_with_a_restart() {
         let pinged = to_act(&m);
         assert_ne!(pinged, who.id, "the turn passes to the other player");
         assert_ne!(pinged, carol.id);
-        if !m.buttons.is_empty() {
-            with_buttons = Some(m.clone());
-        }
+        assert_eq!(
+            m.buttons
+                .iter()
+                .map(|b| b.label.as_str())
+                .collect::<Vec<_>>(),
+            ["My moves"],
+            "{m:#?}"
+        );
+        first_turn.get_or_insert_with(|| m.clone());
         next = pinged;
     }
 
@@ -151,24 +158,37 @@ async fn arcana_game_through_discord_with_a_restart() {
         let m = play_first_choice(&fake, who, ch).await;
         plies += 1;
         next = to_act(&m);
+        latest = Some(m);
     }
     println!("{plies} plies played across a restart");
 
-    // A button from an earlier position is refused, privately.
-    if let Some(old) = with_buttons {
-        let click = fake
-            .click(&carol, old.id, &old.buttons[0].custom_id)
-            .await
-            .unwrap();
-        let a = fake.answer(click).await.unwrap();
-        assert_eq!(
-            a.ephemeral_to,
-            Some(carol.id),
-            "stale click refused privately: {a:#?}"
-        );
-    } else {
-        println!("no turn message carried buttons");
-    }
+    // A button from an earlier position is refused, privately, even for the
+    // player to act; the current message's button answers them privately.
+    let who = if next == alice.id { &alice } else { &bob };
+    let old = first_turn.expect("turn messages were posted");
+    let click = fake
+        .click(who, old.id, &old.buttons[0].custom_id)
+        .await
+        .unwrap();
+    let a = fake.answer(click).await.unwrap();
+    assert_eq!(
+        a.ephemeral_to,
+        Some(who.id),
+        "stale click refused privately: {a:#?}"
+    );
+    assert!(a.content.contains("earlier position"), "{}", a.content);
+    let current = latest.expect("turn messages after the restart");
+    let click = fake
+        .click(who, current.id, &current.buttons[0].custom_id)
+        .await
+        .unwrap();
+    let a = fake.answer(click).await.unwrap();
+    assert_eq!(a.ephemeral_to, Some(who.id), "{a:#?}");
+    assert!(
+        a.content.starts_with("Game #") && !a.content.contains("earlier position"),
+        "the current button lists the moves: {}",
+        a.content
+    );
 
     // Game numbers autocomplete.
     let games = fake
@@ -243,6 +263,113 @@ async fn slow_answers_are_deferred_and_private_ones_stay_private() {
     let m = fake.answer(id).await.unwrap();
     assert_eq!(m.ephemeral_to, Some(bob.id));
     assert!(!fake.visible_to(&alice, ch).iter().any(|v| v.id == m.id));
+
+    println!("{}", fake.latency_report());
+    bot.stop().await.unwrap();
+    assert_eq!(fake.violations(), Vec::<String>::new());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Four players of Magic Chess: the challenge pings the three invitees, each
+/// turn message pings the one player to act and carries "Show my hand", whose
+/// answer is private to the clicker and shows only their own cards; no public
+/// message names a card in anyone's hand; an old button is refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn magic_chess_hands_stay_private_through_discord() {
+    init_logging();
+    let dir = data_dir("magic");
+    let fake = FakeDiscord::start().await.expect("fake Discord binds");
+    let players = [
+        fake.add_user(611_111_111_111_111_111, "alice"),
+        fake.add_user(622_222_222_222_222_222, "bob"),
+        fake.add_user(633_333_333_333_333_333, "carol"),
+        fake.add_user(644_444_444_444_444_444, "dave"),
+    ];
+    let ch = fake.add_channel("magic");
+    let bot = Bot::start(open(&dir).await, &fake, Start::default());
+    fake.wait_ready(1).await.unwrap();
+
+    let m = fake
+        .run(
+            &players[0],
+            ch,
+            "new",
+            &[
+                ("game", "magic-chess"),
+                ("opponent", &players[1].mention()),
+                ("opponent2", &players[2].mention()),
+                ("opponent3", &players[3].mention()),
+            ],
+        )
+        .await
+        .unwrap();
+    let mut invited = m.pinged_users.clone();
+    invited.sort();
+    assert_eq!(invited, vec![players[1].id, players[2].id, players[3].id]);
+    let mut turn = None;
+    for p in &players[1..] {
+        turn = Some(fake.run(p, ch, "accept", &[]).await.unwrap());
+    }
+    let mut turn = turn.unwrap();
+    let by_id = |id: u64| players.iter().find(|p| p.id == id).unwrap();
+
+    // Every player asks for their hand through the button: each answer is
+    // private to the clicker and lists their cards.
+    let hand_button = |m: &FakeMessage| {
+        m.buttons
+            .iter()
+            .find(|b| b.label == "Show my hand")
+            .unwrap_or_else(|| panic!("no hand button: {m:#?}"))
+            .custom_id
+            .clone()
+    };
+    let mut cards: Vec<String> = Vec::new();
+    for p in &players {
+        let click = fake.click(p, turn.id, &hand_button(&turn)).await.unwrap();
+        let a = fake.answer(click).await.unwrap();
+        assert_eq!(a.ephemeral_to, Some(p.id), "{a:#?}");
+        for o in players.iter().filter(|o| o.id != p.id) {
+            assert!(!fake.visible_to(o, ch).iter().any(|v| v.id == a.id));
+        }
+        let line = a.content.lines().nth(1).unwrap_or_default().to_string();
+        assert!(
+            line.contains(':') && !line.contains("no cards"),
+            "{}",
+            a.content
+        );
+        cards.push(line.split_once(": ").unwrap().1.to_string());
+    }
+
+    // A few turns: one ping each, to the one player to act, never with a card.
+    let first = turn.clone();
+    for _ in 0..4 {
+        let who = by_id(to_act(&turn));
+        turn = play_first_choice(&fake, who, ch).await;
+        assert!(turn.files.iter().any(|f| f.bytes.starts_with(PNG_MAGIC)));
+    }
+    let public: Vec<FakeMessage> = fake
+        .visible_to(&players[0], ch)
+        .into_iter()
+        .filter(|m| m.ephemeral_to.is_none())
+        .collect();
+    assert!(public.len() >= 5, "{public:#?}");
+    for m in &public {
+        for hand in &cards {
+            assert!(
+                !m.content.contains(hand.as_str()),
+                "a hand in public: {}",
+                m.content
+            );
+        }
+    }
+
+    let click = fake
+        .click(&players[0], first.id, &hand_button(&first))
+        .await
+        .unwrap();
+    let a = fake.answer(click).await.unwrap();
+    assert_eq!(a.ephemeral_to, Some(players[0].id));
+    assert!(a.content.contains("earlier position"), "{}", a.content);
 
     println!("{}", fake.latency_report());
     bot.stop().await.unwrap();

@@ -117,7 +117,10 @@ impl FakeDiscord {
             .fallback(rest::handle)
             .with_state(app);
         let server = tokio::spawn(async move {
-            if let Err(e) = axum::serve(listener, router).await {
+            // Without TCP_NODELAY a small gateway frame written while an earlier
+            // one is unacknowledged waits for the client's delayed ACK (about
+            // 40 ms on Linux), which would show up as the bot's latency.
+            if let Err(e) = axum::serve(listener, router).tcp_nodelay(true).await {
                 tracing::error!(target: "fake_discord", "server stopped: {e}");
             }
         });

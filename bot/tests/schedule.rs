@@ -144,7 +144,7 @@ async fn a_four_player_game_skips_the_absent_seat_at_the_deadline() {
     let r = e.table.tick().await;
     assert_eq!(r.len(), 1, "{r:#?}");
     assert!(
-        r[0].content.contains(&format!("{absent}")) && r[0].content.contains("the turn is skipped"),
+        r[0].content.contains(absent) && r[0].content.contains("the turn is skipped"),
         "{}",
         r[0].content
     );

@@ -7,6 +7,8 @@ use super::super::data::{CommandError, Context};
 use super::{invoke, GameKind, Options};
 
 /// Challenge players to a new game in this channel.
+// Each argument is one slash-command option: Discord's form, not a design choice.
+#[allow(clippy::too_many_arguments)]
 #[poise::command(slash_command)]
 pub(crate) async fn new(
     ctx: Context<'_>,

@@ -146,11 +146,7 @@ impl Arcana {
                 let mut e = Event::new(format!(
                     "Battle Mage {} vanquishes {}.",
                     n(at),
-                    targets
-                        .iter()
-                        .map(|&t| self.describe(t))
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                    self.describe_all(&targets)
                 ));
                 for &t in &targets {
                     e = e.mark(t, Mark::Affected);
@@ -245,25 +241,17 @@ impl Arcana {
             Action::Explode { from, target } => {
                 let mut victims = self.occupied_neighbours(target);
                 victims.insert(0, target);
-                let mut e = Event::new(format!(
-                    "Dark Priest {} explodes {}, killing {}.",
+                let others = if victims.len() == 1 {
+                    "no one else".to_string()
+                } else {
+                    self.describe_all(&victims[1..])
+                };
+                let e = Event::new(format!(
+                    "Dark Priest {} explodes {}, killing {others}.",
                     n(from),
                     self.describe(target),
-                    if victims.len() == 1 {
-                        "no one else".to_string()
-                    } else {
-                        victims[1..]
-                            .iter()
-                            .map(|&c| self.describe(c))
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    }
                 ));
-                for &c in &victims {
-                    e = e.mark(c, Mark::Hit);
-                }
-                ev.push(e);
-                self.kill_all(&victims, ev);
+                self.kill_all_told(e, &victims, ev);
             }
             Action::Smite { from } => {
                 // Undead Arcana's Dark Priest captures all adjacent models (U9).
@@ -273,21 +261,13 @@ impl Arcana {
                     .into_iter()
                     .filter(|&t| all || self.at(t).is_some_and(|q| q.owner != seat))
                     .collect();
-                let mut e = Event::new(format!(
+                let e = Event::new(format!(
                     "Dark Priest {} kills {}.",
                     n(from),
-                    victims
-                        .iter()
-                        .map(|&c| self.describe(c))
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                    self.describe_all(&victims)
                 ))
                 .mark(from, Mark::From);
-                for &c in &victims {
-                    e = e.mark(c, Mark::Hit);
-                }
-                ev.push(e);
-                self.kill_all(&victims, ev);
+                self.kill_all_told(e, &victims, ev);
             }
             Action::Scare { .. }
             | Action::Control { .. }
@@ -382,11 +362,7 @@ impl Arcana {
                 "Alchemist {}-{}, swapping places with {}.",
                 n(from),
                 n(to),
-                moved
-                    .iter()
-                    .map(|&c| self.describe(c))
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                self.describe_all(&moved)
             )
         })
         .mark(from, Mark::From)
@@ -453,6 +429,24 @@ impl Arcana {
         }
         e.text = format!("The night wind pushes {pushed} enemy model(s) back.");
         ev.push(e);
+    }
+
+    /// The models on `cells`, named for an event's text.
+    pub(super) fn describe_all(&self, cells: &[Cell]) -> String {
+        cells
+            .iter()
+            .map(|&c| self.describe(c))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// Tells `e` with every victim marked as hit, then kills them in order.
+    pub(super) fn kill_all_told(&mut self, mut e: Event, victims: &[Cell], ev: &mut Vec<Event>) {
+        for &c in victims {
+            e = e.mark(c, Mark::Hit);
+        }
+        ev.push(e);
+        self.kill_all(victims, ev);
     }
 
     pub(super) fn kill_all(&mut self, victims: &[Cell], ev: &mut Vec<Event>) {

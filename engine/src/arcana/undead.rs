@@ -592,21 +592,13 @@ impl Arcana {
             }
             Action::Swing { from } => {
                 let victims = self.occupied_neighbours(from);
-                let mut e = Event::new(format!(
+                let e = Event::new(format!(
                     "Wraith {} swings his scythe, killing {}.",
                     n(from),
-                    victims
-                        .iter()
-                        .map(|&c| self.describe(c))
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                    self.describe_all(&victims)
                 ))
                 .mark(from, Mark::From);
-                for &c in &victims {
-                    e = e.mark(c, Mark::Hit);
-                }
-                ev.push(e);
-                self.kill_all(&victims, ev);
+                self.kill_all_told(e, &victims, ev);
             }
             Action::KillMove { from, target, to } => {
                 ev.push(

@@ -573,55 +573,10 @@ impl Table {
             Phase::Playing => {}
         }
         let seats = seats_of(&l.rec, req.user.id);
-        let game = l.game.as_mut().ok_or("The game has not started.")?;
         let before = l.rec.turn.waiting.clone();
-        let mut events = Vec::new();
-        let mut append = Vec::new();
-        for s in seats {
-            if game.outcome().is_over() {
-                break;
-            }
-            let ev = game.concede(s);
-            append.push(LogEntry {
-                format: FORMAT,
-                seq: l.rec.log_len + append.len() as u64,
-                seat: s.0,
-                user: req.user.id,
-                action: LogAction::Concede,
-                at: self.now(),
-                chance: false,
-                text: ev.iter().map(|e| e.text.clone()).collect(),
-            });
-            events.extend(ev);
-        }
-        let game = game.clone();
-        l.rec.log_len += append.len() as u64;
-        l.rec.draw_offer = None;
-        l.rec.undo_offer = None;
-        retime(&mut l.rec, &game, self.now());
-        let saved = self
-            .save(
-                Loaded {
-                    rec: l.rec,
-                    game: Some(game.clone()),
-                },
-                Some(version),
-                Change {
-                    append,
-                    truncate_from: None,
-                },
-            )
-            .await?;
-        Ok(self
-            .announce(
-                req,
-                &saved,
-                &game,
-                &format!("{} resigns game #{id}", req.user.name),
-                &events,
-                &before,
-            )
-            .await)
+        let headline = format!("{} resigns game #{id}", req.user.name);
+        self.concede_seats(req, l, version, &seats, &headline, &before)
+            .await
     }
 
     /// The other players, who must agree to an offer by `by`.
@@ -840,7 +795,7 @@ impl Table {
         let mut args = Args::new(&req.options, Some("game"))?;
         let given = args.game()?;
         args.finish("claim")?;
-        let (_guard, mut l) = self.playing(req, given).await?;
+        let (_guard, l) = self.playing(req, given).await?;
         let id = l.rec.id;
         let version = l.rec.version;
         let waiting = l.rec.turn.waiting.clone();
@@ -855,15 +810,37 @@ impl Table {
                 duration::format(deadline - now)
             ));
         }
-        let game = l.game.as_mut().ok_or("The game has not started.")?;
+        let game = l.game.as_ref().ok_or("The game has not started.")?;
         let absent: Vec<Seat> = game
             .to_act()
             .into_iter()
             .filter(|s| text::holder(&l.rec, *s).is_some_and(|u| waiting.contains(&u.id)))
             .collect();
+        let headline = format!(
+            "{} claims game #{id}: the move deadline passed",
+            req.user.name
+        );
+        self.concede_seats(req, l, version, &absent, &headline, &waiting)
+            .await
+    }
+
+    /// Concedes `seats` (a resignation, or absent seats claimed at the
+    /// deadline), stores the entries as `req`'s user's, and announces the
+    /// result under `headline`. `before` is who was waited on until now.
+    async fn concede_seats(
+        &self,
+        req: &Request,
+        mut l: Loaded,
+        version: u64,
+        seats: &[Seat],
+        headline: &str,
+        before: &[u64],
+    ) -> Res<Vec<Reply>> {
+        let now = self.now();
+        let game = l.game.as_mut().ok_or("The game has not started.")?;
         let mut events = Vec::new();
         let mut append = Vec::new();
-        for s in absent {
+        for &s in seats {
             if game.outcome().is_over() {
                 break;
             }
@@ -899,17 +876,7 @@ impl Table {
             )
             .await?;
         Ok(self
-            .announce(
-                req,
-                &saved,
-                &game,
-                &format!(
-                    "{} claims game #{id}: the move deadline passed",
-                    req.user.name
-                ),
-                &events,
-                &waiting,
-            )
+            .announce(req, &saved, &game, headline, &events, before)
             .await)
     }
 

@@ -120,3 +120,46 @@ fn the_status_line_tells_who_acts() {
         Some("turncoat g4 xf4".to_string())
     );
 }
+
+/// A session too long to show whole is shown as its opening, the stretch
+/// with the notable events, and its end, with each cut marked.
+#[test]
+fn a_long_session_is_shown_in_parts() {
+    let exchange = |i: usize, notable: bool| driver::Exchange {
+        plays_before: i,
+        typed: format!("@alice /play action:a{i}"),
+        printed: vec![
+            if notable {
+                format!("[#table] alice (White) plays turncoat a{i}.")
+            } else {
+                format!("[#table] alice (White) plays a{i}.")
+            },
+            "Game #1 (Arachne), move 2: Black (bob) to act.".to_string(),
+        ],
+    };
+    let t = driver::Transcript {
+        kind: Kind::Arachne,
+        seed: 1,
+        iterations: 1,
+        console_args: Vec::new(),
+        exchanges: (0..600).map(|i| exchange(i, i == 300)).collect(),
+        plays: 600,
+        last_status: "Game #1 (Arachne) is over.".into(),
+        over: true,
+        final_image: None,
+    };
+    let parts = driver::shown_parts(&t);
+    assert_eq!(parts.len(), 3, "{parts:?}");
+    assert_eq!(parts[0].0, 0);
+    assert_eq!(parts[2].1, 600);
+    assert!(parts[1].0 <= 300 && 300 < parts[1].1, "{parts:?}");
+    let page = driver::page(&t, "x.log", None);
+    assert_eq!(page.matches("lines left out here").count(), 2, "{page}");
+    assert!(page.contains("plays turncoat a300."), "{page}");
+    assert!(!page.contains("plays a200."), "{page}");
+    assert!(
+        page.lines().count() < driver::WHOLE_UP_TO,
+        "{}",
+        page.lines().count()
+    );
+}

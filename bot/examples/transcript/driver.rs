@@ -89,6 +89,7 @@ impl Kind {
                 ("eliminated", "a player eliminated"),
                 ("captures", "a capture"),
                 ("=", "a promotion"),
+                ("last player standing", "the end"),
             ],
             Kind::Gladiator => &[
                 ("dies", "a piece killed in battle"),
@@ -96,14 +97,15 @@ impl Kind {
                 ("freez", "a piece frozen by a Queen"),
                 ("heal", "a Queen's healing"),
                 ("Queen held", "a Queen held captive"),
-                ("check", "a check"),
+                ("escape check", "a King escaping check"),
+                ("checkmated", "checkmate"),
             ],
             Kind::Arachne => &[
-                ("turncoat", "a turncoat move (spiders' eyes)"),
-                ("punish", "a punishment"),
-                ("promot", "a promotion"),
                 ("spiders' eyes", "spiders' eyes rolled"),
-                ("captur", "a capture roll"),
+                (" plays turncoat ", "a turncoat move"),
+                ("punishes", "a punishment"),
+                ("promot", "a promotion"),
+                (" attacks ", "a capture roll"),
             ],
         }
     }
@@ -510,8 +512,8 @@ pub fn shown_parts(t: &Transcript) -> Vec<(usize, usize)> {
         }
         count
     };
-    let head = take(&mut (0..n), 170);
-    let tail = take(&mut (0..n).rev(), 150);
+    let head = take(&mut (0..n), 150);
+    let tail = take(&mut (0..n).rev(), 130);
     let (mid_from, mid_to) = (head, n - tail);
     let score: Vec<usize> = t
         .exchanges
@@ -534,7 +536,7 @@ pub fn shown_parts(t: &Transcript) -> Vec<(usize, usize)> {
         let mut used = 0;
         let mut sum = 0;
         let mut end = start;
-        while end < mid_to && used + t.exchanges[end].len() <= 250 {
+        while end < mid_to && used + t.exchanges[end].len() <= 230 {
             used += t.exchanges[end].len();
             sum += score[end];
             end += 1;
@@ -581,8 +583,10 @@ dice and the hit points left are in the public announcement (`· Warrior e4 atta
         }
         Kind::Arachne => {
             "Two people play a whole game of Arachne (variant `convenient`: captures are \
-rolled on six-sided dice) on the console. Each announcement ends with the dice thrown for the \
-next turn, and each capture's roll is in the line that reports it.\n"
+rolled on six-sided dice) on the console. The message that begins the game names the first \
+turn's dice, each announcement ends with the dice thrown for the next turn (`· Black rolls 2+5.`; \
+a double one is spiders' eyes, which allows a turncoat move), and each capture's roll is in the \
+line that reports it.\n"
                 .to_string()
         }
     });

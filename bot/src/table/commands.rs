@@ -255,10 +255,14 @@ impl Table {
         let seats = seats_of(&l.rec, req.user.id);
         let game = l.game.as_mut().ok_or("The game has not started.")?;
         let to_act = game.to_act();
-        let mine: Vec<Seat> = seats
+        // In the game's order of the seats to act, not the user's: a user
+        // holding a Gladiator commander and his King who types a plain move
+        // makes the commander's move, and `king:` (which only the King's
+        // seat reads) overrides it.
+        let mine: Vec<Seat> = to_act
             .iter()
             .copied()
-            .filter(|s| to_act.contains(s))
+            .filter(|s| seats.contains(s))
             .collect();
         if mine.is_empty() {
             return Err(format!(

@@ -7,7 +7,7 @@ use super::text::{self, lobby_status, open_seats};
 use super::{Change, Loaded, Reply, Request, Res, Table, UserRef};
 use crate::record::{GameRecord, LogEntry, Member, Named, Phase, TurnClock, FORMAT};
 use tokar_engine::catalog::{AnyGame, GameKind, Options};
-use tokar_engine::Seat;
+use tokar_engine::{Seat, Viewer};
 
 /// Reads a game's options from a command. Per-seat options go to the user's
 /// own list (applied to their seats at the start); the creator may also give
@@ -513,8 +513,19 @@ impl Table {
         } else {
             format!("{} {verb}. ", req.user.name)
         };
+        // Dice thrown by the setup itself (Arachne rolls the first turn's
+        // before anyone acts): later turns' dice are in the events of the
+        // action before them, but the first has no action before it.
+        let first_roll = match game.view(Viewer::Spectator).dice {
+            Some((seat, dice)) if saved.log_len == 0 => format!(
+                "· {} rolls {}.\n",
+                game.seat_name(seat),
+                dice.iter().map(u8::to_string).collect::<Vec<_>>().join("+")
+            ),
+            _ => String::new(),
+        };
         let content = format!(
-            "{lead}Game #{id} ({}) begins: {}.\n{}",
+            "{lead}Game #{id} ({}) begins: {}.\n{first_roll}{}",
             saved.kind.title(),
             text::lineup(&saved, &game),
             text::status(&saved, &game)

@@ -286,11 +286,7 @@ impl Table {
             if outcome(&l.rec, &game).is_over() {
                 break;
             }
-            let to_act = game.to_act();
-            let Some(seat) = seats_of(&l.rec, me.id)
-                .into_iter()
-                .find(|s| to_act.contains(s))
-            else {
+            let Some(seat) = first_to_act(&game, &seats_of(&l.rec, me.id)) else {
                 break;
             };
             let seed = self.robot_seed(id, l.rec.log_len);
@@ -391,11 +387,7 @@ impl Table {
             ));
         }
         let game = l.game.ok_or("The game has not started.")?;
-        let to_act = game.to_act();
-        let Some(seat) = seats_of(&l.rec, req.user.id)
-            .into_iter()
-            .find(|s| to_act.contains(s))
-        else {
+        let Some(seat) = first_to_act(&game, &seats_of(&l.rec, req.user.id)) else {
             return Err(format!(
                 "It is not your turn in game #{id}; a hint is for the player to act."
             ));
@@ -412,6 +404,15 @@ impl Table {
             format!("Game #{id}, hint for {name}: /play action:{notation}\nWhy: {why}."),
         )])
     }
+}
+
+/// The first of `mine` in the game's own order of the seats to act. That
+/// order matters when one user holds several of them: in Gladiator Chess it
+/// is the commander to move, then the King who may override him, so a player
+/// holding the whole team is advised (and the bot plays) the commander's own
+/// move rather than a King's override of every move.
+fn first_to_act(game: &AnyGame, mine: &[Seat]) -> Option<Seat> {
+    game.to_act().into_iter().find(|s| mine.contains(s))
 }
 
 #[cfg(test)]

@@ -63,14 +63,18 @@ pub fn lineup(rec: &GameRecord, game: &AnyGame) -> String {
         .join(" vs ")
 }
 
+/// How a game ended, without a final full stop: some games word their
+/// reason as a sentence ("Red is the last player standing."), and the
+/// caller ends the line itself.
 pub fn outcome_text(rec: &GameRecord, game: &AnyGame, o: &Outcome) -> String {
-    match o {
+    let text = match o {
         Outcome::Ongoing => "still being played".into(),
         Outcome::Won { winners, reason } => {
             format!("{} won: {reason}", seats_label(rec, game, winners))
         }
         Outcome::Drawn { reason } => format!("drawn: {reason}"),
-    }
+    };
+    text.trim_end_matches('.').to_string()
 }
 
 /// One line: the game, the move and who is to act, or how it ended.

@@ -30,6 +30,15 @@ async fn hints_for_a_whole_team_are_the_commander_to_moves() {
     let e = env("whole-team-hint").await;
     e.ok("@alice /new game:gladiator opponent:@bob").await;
     let mut status = e.ok("@bob /accept game:1").await[0].content.clone();
+    // The line-up sets team against team, not each commander against the rest.
+    assert!(
+        status.contains(
+            "begins: White King (alice), White Queen (alice), White Black Knight (alice), \
+             White King's Knight (alice) vs Black King (bob), Black Queen (bob), \
+             Black Black Knight (bob), Black King's Knight (bob)."
+        ),
+        "{status}"
+    );
     let mut commanders = 0;
     for _ in 0..16 {
         let seats = seats_to_act(&status);

@@ -5,7 +5,7 @@ use super::outcome;
 use crate::record::{GameRecord, Named, Phase};
 use tokar_engine::board::Shape;
 use tokar_engine::catalog::AnyGame;
-use tokar_engine::{Outcome, Seat, View};
+use tokar_engine::{Outcome, Seat, View, Viewer};
 
 pub fn seats_of(rec: &GameRecord, user: u64) -> Vec<Seat> {
     rec.members
@@ -56,9 +56,22 @@ pub fn seats_label(rec: &GameRecord, game: &AnyGame, seats: &[Seat]) -> String {
 }
 
 /// "Human (alice) vs Undead (bob)".
+/// Who plays against whom: seats of one team (one colour in the view) are
+/// listed together, teams set against each other with "vs".
 pub fn lineup(rec: &GameRecord, game: &AnyGame) -> String {
-    (0..game.seat_count())
-        .map(|s| seat_label(rec, game, Seat(s as u8)))
+    let seats = game.view(Viewer::Spectator).seats;
+    let mut teams: Vec<(u8, Vec<String>)> = Vec::new();
+    for s in 0..game.seat_count() {
+        let label = seat_label(rec, game, Seat(s as u8));
+        let colour = seats.get(s).map_or(s as u8, |v| v.colour);
+        match teams.iter_mut().find(|(c, _)| *c == colour) {
+            Some((_, members)) => members.push(label),
+            None => teams.push((colour, vec![label])),
+        }
+    }
+    teams
+        .into_iter()
+        .map(|(_, members)| members.join(", "))
         .collect::<Vec<_>>()
         .join(" vs ")
 }

@@ -174,6 +174,44 @@ fn strands(canvas: &mut Canvas, view: &View, geometry: &Geometry) {
 }
 
 impl BoardPainter<'_> {
+    /// Draws a highlight on a cell through a cached sprite: `paint` draws it
+    /// once per look, cell size and sub-pixel position into a transparent
+    /// canvas (the cell at the same fractional position as on the picture, so
+    /// the antialiasing is the same), and each picture then blits it.
+    /// Highlights stay inside their cell (strokes are inset), plus a margin.
+    fn overlay(
+        &self,
+        canvas: &mut Canvas,
+        s: &Spot,
+        look: &str,
+        paint: impl FnOnce(&mut Canvas, &Spot),
+    ) {
+        let margin = 2.0;
+        let left = (s.cx - s.size / 2.0 - margin).floor();
+        let top = (s.cy - s.size / 2.0 - margin).floor();
+        let side = (s.size + 2.0 * margin).ceil() as u32 + 2;
+        let local = Spot {
+            cx: s.cx - left,
+            cy: s.cy - top,
+            ..*s
+        };
+        let key = format!(
+            "overlay|{look}|{}|{}|{}|{}",
+            s.size.to_bits(),
+            local.cx.to_bits(),
+            local.cy.to_bits(),
+            s.square
+        );
+        let sprite = self.sprites.badge(key, || {
+            let mut c = Canvas::transparent(side, side)?;
+            paint(&mut c, &local);
+            Some(c.into_sprite())
+        });
+        if let Some(sprite) = sprite {
+            canvas.blit(&sprite, left as i32, top as i32);
+        }
+    }
+
     /// Everything that depends on the pieces and highlights, over the background.
     pub fn paint(&self, canvas: &mut Canvas) {
         let view = self.view;
@@ -209,36 +247,27 @@ impl BoardPainter<'_> {
         for &(cell, mark) in &self.highlights.marks {
             let s = &spots[cell.index()];
             match mark {
-                Mark::From => wash(canvas, s, palette::MOVE_WASH, 0.45),
-                Mark::To => wash(canvas, s, palette::MOVE_WASH, 0.65),
-                Mark::Hit => {
-                    let k = s.size * if s.square { 0.3 } else { 0.22 };
-                    canvas.line(
-                        s.cx - k,
-                        s.cy - k,
-                        s.cx + k,
-                        s.cy + k,
-                        palette::HIT,
-                        0.9,
-                        s.size * 0.07,
-                    );
-                    canvas.line(
-                        s.cx - k,
-                        s.cy + k,
-                        s.cx + k,
-                        s.cy - k,
-                        palette::HIT,
-                        0.9,
-                        s.size * 0.07,
-                    );
+                Mark::From => self.overlay(canvas, s, "from", |c, s| {
+                    wash(c, s, palette::MOVE_WASH, 0.45)
+                }),
+                Mark::To => {
+                    self.overlay(canvas, s, "to", |c, s| wash(c, s, palette::MOVE_WASH, 0.65))
                 }
+                Mark::Hit => self.overlay(canvas, s, "cross", |c, s| {
+                    let k = s.size * if s.square { 0.3 } else { 0.22 };
+                    let w = s.size * 0.07;
+                    c.line(s.cx - k, s.cy - k, s.cx + k, s.cy + k, palette::HIT, 0.9, w);
+                    c.line(s.cx - k, s.cy + k, s.cx + k, s.cy - k, palette::HIT, 0.9, w);
+                }),
                 Mark::Affected | Mark::Placed => {}
             }
         }
         for &cell in &self.highlights.targets {
             let s = &spots[cell.index()];
             if !occupied[cell.index()] {
-                canvas.fill_circle(s.cx, s.cy, s.size * 0.15, palette::INK, 0.4);
+                self.overlay(canvas, s, "dot", |c, s| {
+                    c.fill_circle(s.cx, s.cy, s.size * 0.15, palette::INK, 0.4)
+                });
             }
         }
 
@@ -262,36 +291,42 @@ impl BoardPainter<'_> {
             let s = &spots[cell.index()];
             let w = (s.size * 0.05).clamp(2.0, 5.0);
             match mark {
-                Mark::Hit => ring(canvas, s, w / 2.0, palette::HIT, w, None),
-                Mark::Affected => {
-                    ring(canvas, s, w / 2.0, palette::AFFECTED, w, Some(s.size * 0.1))
-                }
-                Mark::Placed => {
-                    ring(canvas, s, w / 2.0, palette::PLACED, w, None);
-                    ring(canvas, s, w * 2.2, palette::PLACED, w * 0.6, None);
-                }
+                Mark::Hit => self.overlay(canvas, s, "hit", |c, s| {
+                    ring(c, s, w / 2.0, palette::HIT, w, None)
+                }),
+                Mark::Affected => self.overlay(canvas, s, "affected", |c, s| {
+                    ring(c, s, w / 2.0, palette::AFFECTED, w, Some(s.size * 0.1))
+                }),
+                Mark::Placed => self.overlay(canvas, s, "placed", |c, s| {
+                    ring(c, s, w / 2.0, palette::PLACED, w, None);
+                    ring(c, s, w * 2.2, palette::PLACED, w * 0.6, None);
+                }),
                 Mark::From | Mark::To => {}
             }
         }
         for &cell in &self.highlights.targets {
             let s = &spots[cell.index()];
             if occupied[cell.index()] {
-                canvas.stroke_circle(
-                    s.cx,
-                    s.cy,
-                    s.size * 0.44,
-                    palette::INK,
-                    0.5,
-                    s.size * 0.07,
-                    None,
-                );
+                self.overlay(canvas, s, "target", |c, s| {
+                    c.stroke_circle(
+                        s.cx,
+                        s.cy,
+                        s.size * 0.44,
+                        palette::INK,
+                        0.5,
+                        s.size * 0.07,
+                        None,
+                    )
+                });
             }
         }
         if let Some(cell) = self.highlights.selected {
             let s = &spots[cell.index()];
-            let w = (s.size * 0.06).clamp(3.0, 6.0);
-            ring(canvas, s, w / 2.0, palette::SELECTED, w, None);
-            ring(canvas, s, w + 1.0, palette::PAPER, 1.5, None);
+            self.overlay(canvas, s, "selected", |c, s| {
+                let w = (s.size * 0.06).clamp(3.0, 6.0);
+                ring(c, s, w / 2.0, palette::SELECTED, w, None);
+                ring(c, s, w + 1.0, palette::PAPER, 1.5, None);
+            });
         }
 
         for piece in &view.pieces {

@@ -6,6 +6,7 @@
 // at each call rather than bundled into one-use structs.
 #![allow(clippy::too_many_arguments)]
 
+use crate::deflate;
 use crate::palette::Rgb;
 use crate::RenderError;
 use resvg::tiny_skia::{
@@ -27,7 +28,39 @@ pub struct AlphaMask {
 pub struct Sprite {
     pub width: u32,
     pub height: u32,
-    pub rgba: Vec<u8>,
+    rgba: Vec<u8>,
+    /// The runs of pixels that are not fully transparent: (row, first
+    /// column, column after the last). Blits skip the rest (the margins of
+    /// icons, the inside of rings).
+    runs: Vec<(u32, u32, u32)>,
+}
+
+impl Sprite {
+    pub fn new(width: u32, height: u32, rgba: Vec<u8>) -> Sprite {
+        let mut runs = Vec::new();
+        for (y, row) in rgba.chunks_exact((width as usize * 4).max(1)).enumerate() {
+            let mut start = None;
+            for (x, px) in row.chunks_exact(4).enumerate() {
+                match (start, px[3] != 0) {
+                    (None, true) => start = Some(x as u32),
+                    (Some(s), false) => {
+                        runs.push((y as u32, s, x as u32));
+                        start = None;
+                    }
+                    _ => {}
+                }
+            }
+            if let Some(s) = start {
+                runs.push((y as u32, s, width));
+            }
+        }
+        Sprite {
+            width,
+            height,
+            rgba,
+            runs,
+        }
+    }
 }
 
 fn paint(colour: Rgb, alpha: f32) -> Paint<'static> {
@@ -60,11 +93,11 @@ impl Canvas {
 
     /// The canvas as a premultiplied sprite.
     pub fn into_sprite(self) -> Sprite {
-        Sprite {
-            width: self.pixmap.width(),
-            height: self.pixmap.height(),
-            rgba: self.pixmap.take(),
-        }
+        Sprite::new(
+            self.pixmap.width(),
+            self.pixmap.height(),
+            self.pixmap.take(),
+        )
     }
 
     pub fn width(&self) -> u32 {
@@ -198,99 +231,197 @@ impl Canvas {
 
     /// Composites a premultiplied sprite whose top-left corner lands on (x, y).
     pub fn blit(&mut self, sprite: &Sprite, x: i32, y: i32) {
-        let (cw, ch) = (self.width() as i32, self.height() as i32);
-        let x0 = x.max(0);
-        let x1 = (x + sprite.width as i32).min(cw);
-        if x0 >= x1 {
-            return;
-        }
+        let (cw, ch) = (self.width() as i64, self.height() as i64);
+        let (sw, x, y) = (sprite.width as usize, x as i64, y as i64);
         let data = self.pixmap.data_mut();
-        for sy in 0..sprite.height as i32 {
-            let py = y + sy;
-            if py < 0 || py >= ch {
+        for &(row, start, end) in &sprite.runs {
+            let py = y + row as i64;
+            // The run's columns that land on the canvas.
+            let from = (x + start as i64).max(0);
+            let to = (x + end as i64).min(cw);
+            if py < 0 || py >= ch || from >= to {
                 continue;
             }
-            let src = &sprite.rgba[((sy as u32 * sprite.width) * 4) as usize..];
-            let dst = &mut data[((py * cw) * 4) as usize..];
-            for px in x0..x1 {
-                let s = ((px - x) * 4) as usize;
-                let a = src[s + 3] as u32;
-                if a == 0 {
-                    continue;
-                }
-                let d = (px * 4) as usize;
+            let d = (py * cw + from) as usize * 4;
+            let s = (row as usize * sw + (from - x) as usize) * 4;
+            let n = (to - from) as usize * 4;
+            for (d, s) in data[d..d + n]
+                .chunks_exact_mut(4)
+                .zip(sprite.rgba[s..s + n].chunks_exact(4))
+            {
+                let a = s[3];
                 if a == 255 {
-                    dst[d..d + 3].copy_from_slice(&src[s..s + 3]);
+                    d[..3].copy_from_slice(&s[..3]);
                     continue;
                 }
-                let inv = 255 - a;
+                let inv = 255 - a as u32;
                 for c in 0..3 {
-                    dst[d + c] = (src[s + c] as u32 + (dst[d + c] as u32 * inv + 127) / 255) as u8;
+                    d[c] = (s[c] as u32 + (d[c] as u32 * inv + 127) / 255) as u8;
                 }
             }
         }
     }
 
     /// A canvas `height` pixels tall holding `middle` from row `y` down, the
-    /// background colour above and below: written in one pass.
+    /// background colour above and below: written in one pass into `buffer`
+    /// (a previous picture's pixels, reused rather than allocated again).
     pub fn around(
         middle: &Canvas,
         y: u32,
         height: u32,
         background: Rgb,
+        mut buffer: Vec<u8>,
     ) -> Result<Canvas, RenderError> {
         let width = middle.width();
         let too_large = || RenderError::TooLarge(format!("a {width}x{height} picture"));
         let size = IntSize::from_wh(width, height).ok_or_else(too_large)?;
         let rows = middle.height().min(height.saturating_sub(y));
         let pixel = [background.0, background.1, background.2, 255];
-        let mut data = Vec::with_capacity(width as usize * height as usize * 4);
-        data.extend_from_slice(&pixel.repeat(width as usize * y.min(height) as usize));
-        data.extend_from_slice(&middle.pixmap.data()[..(width * rows * 4) as usize]);
-        let rest = height - y.min(height) - rows;
-        data.extend_from_slice(&pixel.repeat(width as usize * rest as usize));
-        let pixmap = Pixmap::from_vec(data, size).ok_or_else(too_large)?;
+        let line = pixel.repeat(width as usize);
+        let fill = |data: &mut Vec<u8>, rows: u32| {
+            for _ in 0..rows {
+                data.extend_from_slice(&line);
+            }
+        };
+        buffer.clear();
+        buffer.reserve(width as usize * height as usize * 4);
+        fill(&mut buffer, y.min(height));
+        buffer.extend_from_slice(&middle.pixmap.data()[..(width * rows * 4) as usize]);
+        fill(&mut buffer, height - y.min(height) - rows);
+        let pixmap = Pixmap::from_vec(buffer, size).ok_or_else(too_large)?;
         Ok(Canvas { pixmap })
     }
 
-    /// The picture as a PNG: 8-bit RGB, zlib level `level`, no row filter (on flat
-    /// board colours, plain LZ matches beat filtered rows at fast levels).
-    pub fn encode_png(&self, level: u8) -> Result<Vec<u8>, RenderError> {
+    /// The canvas's pixel buffer, for reuse by [`Canvas::around`].
+    pub fn into_buffer(self) -> Vec<u8> {
+        self.pixmap.take()
+    }
+
+    /// The picture as a PNG: 8-bit RGB, no row filters (flat colours are
+    /// matched with the row above or the pixel to the left instead).
+    pub fn encode_png(
+        &self,
+        packing: Packing,
+        scratch: &mut Scratch,
+    ) -> Result<Vec<u8>, RenderError> {
         let (w, h) = (self.width(), self.height());
-        let data = self.pixmap.data();
-        let mut rgb = vec![0u8; data.len() / 4 * 3];
-        // Four pixels at a time, as fixed-size arrays the compiler turns into shuffles.
-        for (d, s) in rgb.chunks_exact_mut(12).zip(data.chunks_exact(16)) {
-            let s: &[u8; 16] = s.try_into().expect("16 bytes");
-            let d: &mut [u8; 12] = d.try_into().expect("12 bytes");
-            *d = [
-                s[0], s[1], s[2], s[4], s[5], s[6], s[8], s[9], s[10], s[12], s[13], s[14],
-            ];
-        }
-        let done = data.len() / 16 * 4;
-        for (d, s) in rgb[done * 3..]
-            .chunks_exact_mut(3)
-            .zip(data[done * 4..].chunks_exact(4))
-        {
-            d.copy_from_slice(&s[..3]);
-        }
-        let mut out = Vec::with_capacity(64 * 1024);
-        {
-            let mut enc = png::Encoder::new(&mut out, w, h);
-            enc.set_color(png::ColorType::Rgb);
-            enc.set_depth(png::BitDepth::Eight);
-            enc.set_deflate_compression(png::DeflateCompression::Level(level));
-            enc.set_filter(png::Filter::NoFilter);
-            let mut writer = enc
-                .write_header()
-                .map_err(|e| RenderError::Encode(e.to_string()))?;
-            writer
-                .write_image_data(&rgb)
-                .map_err(|e| RenderError::Encode(e.to_string()))?;
-            writer
-                .finish()
-                .map_err(|e| RenderError::Encode(e.to_string()))?;
-        }
+        let zlib = match packing {
+            Packing::Fast => deflate::zlib(self.pixmap.data(), w as usize, &mut scratch.deflate),
+            Packing::Smallest => {
+                // Each row a filter byte (0, none) and its RGB.
+                let stride = w as usize * 3 + 1;
+                let mut rows = vec![0u8; stride * h as usize];
+                for (d, s) in rows
+                    .chunks_exact_mut(stride)
+                    .zip(self.pixmap.data().chunks_exact(w as usize * 4))
+                {
+                    deflate::rgba_to_rgb(&mut d[1..], s);
+                }
+                let config = zlib_rs::DeflateConfig::new(9);
+                let mut out = vec![0u8; zlib_rs::compress_bound(rows.len())];
+                let (z, rc) = zlib_rs::compress_slice(&mut out, &rows, config);
+                if rc != zlib_rs::ReturnCode::Ok {
+                    return Err(RenderError::Encode(format!("zlib returned {rc:?}")));
+                }
+                z.to_vec()
+            }
+        };
+        let mut out = Vec::with_capacity(zlib.len() + 64);
+        out.extend_from_slice(b"\x89PNG\r\n\x1a\n");
+        let mut header = Vec::with_capacity(13);
+        header.extend_from_slice(&w.to_be_bytes());
+        header.extend_from_slice(&h.to_be_bytes());
+        // 8 bits per channel, RGB, deflate, adaptive filtering (method 0), no interlace.
+        header.extend_from_slice(&[8, 2, 0, 0, 0]);
+        chunk(&mut out, b"IHDR", &header);
+        chunk(&mut out, b"IDAT", &zlib);
+        chunk(&mut out, b"IEND", &[]);
         Ok(out)
+    }
+}
+
+/// Buffers a render needs, kept between renders: allocating and freeing a few
+/// megabytes each time had the allocator hand them back to the system and
+/// fault them in again, which cost more than the encoding.
+#[derive(Default)]
+pub struct Scratch {
+    /// The picture's RGBA pixels.
+    pub pixels: Vec<u8>,
+    deflate: deflate::Scratch,
+}
+
+/// How hard to compress a picture.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Packing {
+    /// Tokar's own row-matching encoder: the normal case.
+    Fast,
+    /// zlib level 9: for a picture too large otherwise.
+    Smallest,
+}
+
+/// Appends one PNG chunk: length, type, data, CRC of type and data.
+fn chunk(out: &mut Vec<u8>, kind: &[u8; 4], data: &[u8]) {
+    out.extend_from_slice(&(data.len() as u32).to_be_bytes());
+    let start = out.len();
+    out.extend_from_slice(kind);
+    out.extend_from_slice(data);
+    let crc = zlib_rs::crc32::crc32(0, &out[start..]);
+    out.extend_from_slice(&crc.to_be_bytes());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The chunks of a PNG, checking each one's CRC.
+    fn chunks(png: &[u8]) -> Vec<([u8; 4], Vec<u8>)> {
+        assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+        let mut out = Vec::new();
+        let mut at = 8;
+        while at < png.len() {
+            let len = u32::from_be_bytes(png[at..at + 4].try_into().unwrap()) as usize;
+            let body = &png[at + 4..at + 8 + len];
+            let crc = u32::from_be_bytes(png[at + 8 + len..at + 12 + len].try_into().unwrap());
+            assert_eq!(zlib_rs::crc32::crc32(0, body), crc, "chunk CRC");
+            out.push((body[..4].try_into().unwrap(), body[4..].to_vec()));
+            at += 12 + len;
+        }
+        out
+    }
+
+    #[test]
+    fn both_packings_give_the_same_pixels() {
+        // A disc and a bar of noise on flat ground; 97 is not a multiple of 8.
+        let (w, h) = (97, 150);
+        let mut canvas = Canvas::new(w, h, Rgb(240, 230, 200)).unwrap();
+        canvas.fill_circle(40.0, 60.0, 30.0, Rgb(20, 30, 40), 0.8);
+        let mut seed = 99u32;
+        for px in canvas.pixmap.data_mut()[4 * 97 * 100..4 * 97 * 110].chunks_exact_mut(4) {
+            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            px[..3].copy_from_slice(&seed.to_le_bytes()[1..]);
+        }
+        let mut want = Vec::new();
+        for row in canvas.pixmap.data().chunks_exact(4 * w as usize) {
+            want.push(0);
+            for p in row.chunks_exact(4) {
+                want.extend_from_slice(&p[..3]);
+            }
+        }
+        let mut scratch = Scratch::default();
+        for packing in [Packing::Fast, Packing::Smallest] {
+            let png = canvas.encode_png(packing, &mut scratch).unwrap();
+            let chunks = chunks(&png);
+            let kinds: Vec<&[u8; 4]> = chunks.iter().map(|(k, _)| k).collect();
+            assert_eq!(kinds, [b"IHDR", b"IDAT", b"IEND"]);
+            assert_eq!(chunks[0].1, [0, 0, 0, 97, 0, 0, 0, 150, 8, 2, 0, 0, 0]);
+            let mut got = vec![0u8; want.len() + 1];
+            let (got, rc) = zlib_rs::decompress_slice(
+                &mut got,
+                &chunks[1].1,
+                zlib_rs::InflateConfig::default(),
+            );
+            assert_eq!(rc, zlib_rs::ReturnCode::Ok, "{packing:?}");
+            assert_eq!(got, &want[..], "{packing:?}");
+        }
     }
 }

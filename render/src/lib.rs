@@ -11,6 +11,7 @@
 
 mod board;
 mod canvas;
+mod deflate;
 mod layout;
 mod palette;
 mod panels;
@@ -61,10 +62,6 @@ pub enum RenderError {
 /// The largest PNG the renderer hands out (Discord and phones both cope).
 pub const MAX_BYTES: usize = 1024 * 1024;
 
-/// The zlib level for pictures: the fastest, and still small for flat-coloured
-/// boards (level 3 saves about a tenth of the bytes for several times the time).
-const ZLIB_LEVEL: u8 = 1;
-
 /// Rows kept above the board in a cached background (the grid's frame reaches
 /// above its squares).
 const BACKGROUND_PAD: f32 = 4.0;
@@ -72,12 +69,16 @@ const BACKGROUND_PAD: f32 = 4.0;
 /// How many board backgrounds to keep (each about 3 MB).
 const BACKGROUNDS_KEPT: usize = 16;
 
+/// How many sets of render buffers to keep (about 4 MB each): one per core.
+const SCRATCH_KEPT: usize = 2;
+
 /// Draws views. Holds the embedded fonts and the sprite caches; cheap to share
 /// between threads (`Send + Sync`), so make one and keep it.
 pub struct Renderer {
     fonts: text::Fonts,
     sprites: sprites::SpriteCache,
     backgrounds: Mutex<HashMap<String, Arc<canvas::Canvas>>>,
+    scratch: Mutex<Vec<canvas::Scratch>>,
 }
 
 impl Default for Renderer {
@@ -92,21 +93,39 @@ impl Renderer {
             fonts: text::Fonts::new(),
             sprites: sprites::SpriteCache::default(),
             backgrounds: Mutex::new(HashMap::new()),
+            scratch: Mutex::new(Vec::new()),
         }
     }
 
     /// The view as PNG bytes (at most [`MAX_BYTES`]), or why it cannot be drawn.
     pub fn render(&self, view: &View, highlights: &Highlights) -> Result<Vec<u8>, RenderError> {
-        let canvas = self.draw(view, highlights)?;
-        let png = canvas.encode_png(ZLIB_LEVEL)?;
-        if png.len() <= MAX_BYTES {
-            return Ok(png);
+        let popped = self.scratch.lock().unwrap_or_else(|e| e.into_inner()).pop();
+        let mut scratch = popped.unwrap_or_default();
+        let result = self.draw_and_encode(view, highlights, &mut scratch);
+        let mut kept = self.scratch.lock().unwrap_or_else(|e| e.into_inner());
+        if kept.len() < SCRATCH_KEPT {
+            kept.push(scratch);
         }
-        let png = canvas.encode_png(9)?;
-        if png.len() <= MAX_BYTES {
-            return Ok(png);
+        result
+    }
+
+    fn draw_and_encode(
+        &self,
+        view: &View,
+        highlights: &Highlights,
+        scratch: &mut canvas::Scratch,
+    ) -> Result<Vec<u8>, RenderError> {
+        let canvas = self.draw(view, highlights, std::mem::take(&mut scratch.pixels))?;
+        let mut png = canvas.encode_png(canvas::Packing::Fast, scratch)?;
+        if png.len() > MAX_BYTES {
+            png = canvas.encode_png(canvas::Packing::Smallest, scratch)?;
         }
-        Err(RenderError::TooLarge(format!("{} bytes", png.len())))
+        scratch.pixels = canvas.into_buffer();
+        if png.len() <= MAX_BYTES {
+            Ok(png)
+        } else {
+            Err(RenderError::TooLarge(format!("{} bytes", png.len())))
+        }
     }
 
     /// The board without pieces, drawn once per board, rotation and zones.
@@ -138,7 +157,13 @@ impl Renderer {
         Ok(bg)
     }
 
-    fn draw(&self, view: &View, highlights: &Highlights) -> Result<canvas::Canvas, RenderError> {
+    /// The picture's pixels, drawn into `buffer`'s memory.
+    fn draw(
+        &self,
+        view: &View,
+        highlights: &Highlights,
+        buffer: Vec<u8>,
+    ) -> Result<canvas::Canvas, RenderError> {
         validate(view, highlights)?;
         let header = panels::header_height(view);
         let geometry = layout::geometry(&view.board, view.rotation, header);
@@ -155,6 +180,7 @@ impl Renderer {
             (header - BACKGROUND_PAD) as u32,
             height,
             palette::BACKGROUND,
+            buffer,
         )?;
         panels::draw_header(&mut canvas, &self.fonts, view);
         board::BoardPainter {

@@ -229,11 +229,7 @@ fn tint(shape: &Shape, colour: SeatColour) -> Sprite {
             ((af + ao) * 255.0).round().min(255.0) as u8,
         ]);
     }
-    Sprite {
-        width: shape.fill.width,
-        height: shape.fill.height,
-        rgba,
-    }
+    Sprite::new(shape.fill.width, shape.fill.height, rgba)
 }
 
 #[cfg(test)]

@@ -69,10 +69,12 @@ impl Gladiator {
         if let Some(c) = self.captive[foe.index()] {
             s += CAPTIVE + PER_TURN_HELD * c.held as f64;
         }
-        if self.captive[team.index()].is_some() {
-            // Her worth is gone from the board; counting it again here would
-            // only double the captors' gain.
-        } else if let Some(q) = self.find(team, Kind::Queen) {
+        // A held Queen's worth is already gone from the board; only a free
+        // one can be threatened.
+        if let Some(q) = self
+            .find(team, Kind::Queen)
+            .filter(|_| self.captive[team.index()].is_none())
+        {
             if self.queen_reachable(q, foe) {
                 let share = if self.team == foe {
                     QUEEN_THREAT_MOVING

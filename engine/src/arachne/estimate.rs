@@ -83,8 +83,8 @@ impl Arachne {
             }
         }
         let (a, b) = (
-            sum[seat.index() % 2].powi(3),
-            sum[1 - seat.index() % 2].powi(3),
+            sum[seat.index() % 2].powf(3.0),
+            sum[1 - seat.index() % 2].powf(3.0),
         );
         if a + b <= 0.0 {
             0.5

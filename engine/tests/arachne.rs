@@ -1243,10 +1243,64 @@ fn heuristic_weighs_material_and_knows_the_result() {
     );
     assert!(g.heuristic(WHITE) > 0.5 && g.heuristic(BLACK) < 0.5);
     play(&mut g, "c5 xc4");
-    assert!(g.heuristic(WHITE) > 0.99);
+    // A Priestess (4) against a lone Grunt (1): 64 to 1 after the cubes.
+    assert!(g.heuristic(WHITE) > 0.95);
     g.concede(BLACK);
     assert_eq!(g.heuristic(WHITE), 1.0);
     assert_eq!(g.heuristic(BLACK), 0.0);
+}
+
+/// The estimate knows the Matron decides the game: the same material scores
+/// worse for White when a Black Priestess has an open line to her (f2 to f5,
+/// f3 and f4 empty) than when she stands off every line (e2).
+#[test]
+fn heuristic_fears_an_open_line_to_the_matron() {
+    for rules in [Strategist, Original] {
+        let with = |priestess: &str| {
+            pos(
+                rules,
+                WHITE,
+                &[
+                    ("f5", WHITE, Matron),
+                    ("h5", WHITE, Wizard),
+                    ("a5", BLACK, Matron),
+                    (priestess, BLACK, Priestess),
+                ],
+            )
+        };
+        let (threatened, safe) = (with("f2"), with("e2"));
+        assert!(
+            threatened.heuristic(WHITE) < safe.heuristic(WHITE) - 0.05,
+            "{rules:?}: {} against {}",
+            threatened.heuristic(WHITE),
+            safe.heuristic(WHITE)
+        );
+        assert!(threatened.heuristic(BLACK) > safe.heuristic(BLACK));
+    }
+}
+
+/// The side to move that can capture the opposing Matron at once is close to
+/// winning in the strategist (captures always succeed), and far less sure of
+/// it with the original's dice (4+d8 against 5+d8: 28 of 64), less still when
+/// her Grunts stand by her (R12's defence bonus).
+#[test]
+fn heuristic_counts_the_chance_to_capture_the_matron() {
+    let at = |rules, guards: &[&str]| {
+        let mut pieces = vec![
+            ("f5", WHITE, Matron),
+            ("a5", BLACK, Matron),
+            ("a2", WHITE, Priestess),
+            ("k3", BLACK, Priestess),
+        ];
+        pieces.extend(guards.iter().map(|&c| (c, BLACK, Grunt)));
+        pos(rules, WHITE, &pieces).heuristic(WHITE)
+    };
+    assert!(at(Strategist, &[]) > 0.99);
+    let dice = at(Original, &[]);
+    assert!(dice > 0.6 && dice < 0.9, "{dice}");
+    // Two Grunts beside her: material even again, and the attack worse.
+    let guarded = at(Original, &["l5", "b5"]);
+    assert!(guarded < dice - 0.1, "{guarded} against {dice}");
 }
 
 #[test]

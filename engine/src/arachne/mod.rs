@@ -8,6 +8,7 @@
 //! same seat owes a second decision (another move, or `end`), because his
 //! second move depends on whether his first capture succeeded.
 
+mod estimate;
 pub mod layout;
 mod moves;
 mod notation;
@@ -800,29 +801,10 @@ impl Game for Arachne {
         ))]
     }
 
-    /// Material weighted by what the pieces can do (Priestess 9, Wizard 5,
-    /// Blademaster 4, Grunt 1; the Matron is the game itself), sharpened by
-    /// cubes as the shared default is, so that a Priestess up reads clearly.
+    /// The chance of capturing the opposing Matron first, else material by
+    /// rank cut by the danger to one's own Matron (see `estimate.rs`).
     fn heuristic(&self, seat: Seat) -> f32 {
-        match &self.outcome {
-            Outcome::Won { winners, .. } => return if winners.contains(&seat) { 1.0 } else { 0.0 },
-            Outcome::Drawn { .. } => return 0.5,
-            Outcome::Ongoing => {}
-        }
-        let weight = |k: Kind| match k {
-            Kind::Matron => 0.0,
-            Kind::Priestess => 9.0,
-            Kind::Wizard => 5.0,
-            Kind::Blademaster => 4.0,
-            Kind::Grunt => 1.0,
-        };
-        let material = |s: Seat| -> f64 { self.pieces_of(s).map(|(_, p)| weight(p.kind)).sum() };
-        let (mine, theirs) = (material(seat).powi(3), material(other(seat)).powi(3));
-        if mine + theirs <= 0.0 {
-            0.5
-        } else {
-            (mine / (mine + theirs)) as f32
-        }
+        self.estimate(seat)
     }
 
     fn redeal(&self, _seat: Seat, seed: u64) -> Arachne {

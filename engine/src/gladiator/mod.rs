@@ -10,6 +10,7 @@
 //! * [`show`]: the view for each seat;
 //! * [`rules`]: the rules for people, by topic.
 
+mod estimate;
 pub mod moves;
 pub mod notation;
 pub mod piece;
@@ -370,45 +371,10 @@ impl Game for Gladiator {
         Ok(events)
     }
 
-    /// Material by rough strength, scaled by hit points; a held Queen weighs
-    /// on her team more as her five turns run out; frozen pieces count for
-    /// nobody while they are off the board.
+    /// Material by hit points, the Queens free, threatened or held, the
+    /// Kings' safety (see `estimate.rs`).
     fn heuristic(&self, seat: Seat) -> f32 {
-        if let Some(r) = match &self.outcome {
-            Outcome::Ongoing => None,
-            Outcome::Won { winners, .. } => Some(if winners.contains(&seat) { 1.0 } else { 0.0 }),
-            Outcome::Drawn { .. } => Some(0.5),
-        } {
-            return r;
-        }
-        let worth = |k: Kind| match k {
-            Kind::King => 3.0,
-            Kind::Queen => 6.0,
-            Kind::Footman | Kind::Squire => 1.0,
-            Kind::Warrior => 2.0,
-            Kind::MountedKnight | Kind::Scout => 3.0,
-            Kind::Champion | Kind::BlackKnight | Kind::KingsKnight => 4.0,
-        };
-        let mut score = [1.0f64; 2];
-        for (_, p) in self.pieces() {
-            let health = if p.kind == Kind::Queen {
-                1.0
-            } else {
-                0.5 + 0.5 * p.hp as f64 / p.kind.max_hp() as f64
-            };
-            score[p.team.index()] += worth(p.kind) * health;
-        }
-        for team in [Team::White, Team::Black] {
-            if let Some(c) = self.captive[team.index()] {
-                score[team.other().index()] += 2.0 * c.held as f64;
-            }
-            if self.in_check(team) {
-                score[team.index()] -= 1.0;
-            }
-        }
-        let me = team_of(seat).index();
-        let (a, b) = (score[me].max(0.1).powi(3), score[1 - me].max(0.1).powi(3));
-        (a / (a + b)) as f32
+        self.estimate(seat)
     }
 
     /// Nothing is hidden but the future dice: a fresh generator is the whole guess.

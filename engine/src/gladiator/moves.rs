@@ -182,7 +182,7 @@ impl Gladiator {
 
     /// The piece at `from` threatens `target` along its movement (for check:
     /// "any piece can place him in check", R7).
-    fn threatens(&self, from: Cell, p: &Piece, target: Cell) -> bool {
+    pub(crate) fn threatens(&self, from: Cell, p: &Piece, target: Cell) -> bool {
         let (f, r) = xy(from);
         let (tf, tr) = xy(target);
         let (df, dr) = (tf - f, tr - r);

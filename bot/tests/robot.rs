@@ -157,16 +157,7 @@ async fn hints_are_private_and_refused_when_off_or_not_your_turn() {
         Some("alice")
     );
     assert!(h[0].content.contains("expected"), "{}", h[0].content);
-    let suggested = h[0]
-        .content
-        .split("/play action:")
-        .nth(1)
-        .unwrap()
-        .lines()
-        .next()
-        .unwrap()
-        .trim()
-        .to_string();
+    let suggested = hinted_action(&h[0].content);
     // Playing it is accepted, and the bot answers.
     let r = e
         .ok(&format!("@alice /play action:\"{suggested}\" game:{id}"))

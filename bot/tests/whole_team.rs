@@ -54,14 +54,7 @@ async fn hints_for_a_whole_team_are_the_commander_to_moves() {
             hint.contains(&format!("hint for {}:", seats[0])),
             "to act: {seats:?}; {hint}"
         );
-        let action = hint
-            .split("/play action:")
-            .nth(1)
-            .unwrap()
-            .lines()
-            .next()
-            .unwrap()
-            .to_string();
+        let action = hinted_action(&hint);
         let r = e
             .ok(&format!("@{user} /play action:\"{action}\" game:1"))
             .await;
@@ -110,15 +103,7 @@ async fn the_bot_holding_a_whole_team_moves_each_commander() {
     let mut bot_seats = Vec::new();
     for _ in 0..12 {
         let seats = seats_to_act(&status);
-        let a = e.ok("@alice /hint game:1").await[0]
-            .content
-            .split("/play action:")
-            .nth(1)
-            .unwrap()
-            .lines()
-            .next()
-            .unwrap()
-            .to_string();
+        let a = hinted_action(&e.ok("@alice /hint game:1").await[0].content);
         assert!(seats[0].starts_with("White"), "{seats:?}");
         let r = e.ok(&format!("@alice /play action:\"{a}\" game:1")).await;
         for reply in &r {

@@ -168,3 +168,13 @@ impl Env {
         None
     }
 }
+
+/// The action a `/hint` reply suggests ("… /play action:<notation>\nWhy: …").
+pub fn hinted_action(hint: &str) -> String {
+    hint.split("/play action:")
+        .nth(1)
+        .and_then(|rest| rest.lines().next())
+        .unwrap_or_else(|| panic!("not a hint: {hint}"))
+        .trim()
+        .to_string()
+}

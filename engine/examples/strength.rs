@@ -152,6 +152,7 @@ fn parse_args() -> Result<Args, String> {
                 args.settings.exploration = v.parse().map_err(|_| format!("not a number: {v}"))?;
             }
             "--win-check" => args.settings.win_check = value()? == "on",
+            "--first-play" => args.settings.first_play = value()? == "on",
             "--widening" => {
                 let v = value()?;
                 args.settings.widening = v.parse().map_err(|_| format!("not a number: {v}"))?;

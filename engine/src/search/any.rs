@@ -1,6 +1,6 @@
 //! The search for a game of any kind, speaking in notation like [`AnyGame`].
 
-use super::{choose, Budget, Choice, Level};
+use super::{choose_with, Budget, Choice, Level, Settings};
 use crate::catalog::AnyGame;
 use crate::game::Game;
 use crate::seat::Seat;
@@ -17,11 +17,11 @@ pub fn choose_any(
     fn typed<G: Game>(
         g: &G,
         seat: Seat,
-        level: Level,
+        settings: &Settings,
         budget: &Budget,
         seed: u64,
     ) -> Option<Choice<String>> {
-        choose(g, seat, level, budget, seed).map(|c| Choice {
+        choose_with(g, seat, settings, budget, seed).map(|c| Choice {
             action: c.notation.clone(),
             notation: c.notation,
             expected: c.expected,
@@ -30,10 +30,23 @@ pub fn choose_any(
             why: c.why,
         })
     }
+    let settings = &settings_for(game, level);
     match game {
-        AnyGame::Arcana(g) => typed(g, seat, level, budget, seed),
-        AnyGame::MagicChess(g) => typed(g, seat, level, budget, seed),
-        AnyGame::Gladiator(g) => typed(g, seat, level, budget, seed),
-        AnyGame::Arachne(g) => typed(g, seat, level, budget, seed),
+        AnyGame::Arcana(g) => typed(g, seat, settings, budget, seed),
+        AnyGame::MagicChess(g) => typed(g, seat, settings, budget, seed),
+        AnyGame::Gladiator(g) => typed(g, seat, settings, budget, seed),
+        AnyGame::Arachne(g) => typed(g, seat, settings, budget, seed),
     }
+}
+
+/// A level's settings for one kind of game. Gladiator's searching levels use
+/// first-play urgency (S7 in engine/rules/search.md): a team's turn is four
+/// commander moves, so the answer that punishes a move lies deep, and must be
+/// followed up before every quiet reply has been tried once.
+pub fn settings_for(game: &AnyGame, level: Level) -> Settings {
+    let mut settings = level.settings();
+    if matches!(game, AnyGame::Gladiator(_)) && level != Level::Easy {
+        settings.first_play = true;
+    }
+    settings
 }

@@ -26,7 +26,7 @@ mod players;
 mod reward;
 mod tree;
 
-pub use any::choose_any;
+pub use any::{choose_any, settings_for};
 pub use players::{greedy, random};
 pub use reward::material_share;
 
@@ -60,6 +60,7 @@ impl Level {
                 prior_weight: 0.0,
                 widening: 0.0,
                 win_check: false,
+                first_play: false,
             },
             // Scores each new leaf with the heuristic directly: on a
             // Breakthrough test game this beat the one-ply greedy player 40
@@ -74,6 +75,7 @@ impl Level {
                 prior_weight: 0.0,
                 widening: 0.0,
                 win_check: false,
+                first_play: false,
             },
             // The caller's budget bounds the work; the cap only bounds the
             // tree's memory (a node per iteration).
@@ -153,6 +155,9 @@ pub struct Settings {
     /// On reaching a new leaf, look for a move of a seat to act that wins at
     /// once in this guess, and if there is one, score the leaf as played.
     pub win_check: bool,
+    /// First-play urgency: an untried move counts as tried once with the
+    /// mean of the tried ones, instead of being tried before any revisit.
+    pub first_play: bool,
 }
 
 /// How much work one decision may take. The search checks `should_stop`

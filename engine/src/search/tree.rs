@@ -99,6 +99,13 @@ impl<G: Game> Search<G> {
                 matched.iter().partition(|&&e| edges[e].child.is_some());
             let pick = if untried.is_empty() || tried.len() >= self.width(node) {
                 self.select(node, &tried)
+            } else if self.settings.first_play && !tried.is_empty() {
+                let best = self.select(node, &tried);
+                if self.score(node, best) > self.untried_score(node, &tried) {
+                    best
+                } else {
+                    self.pick_untried(node, &untried, rng)
+                }
             } else {
                 self.pick_untried(node, &untried, rng)
             };
@@ -143,6 +150,30 @@ impl<G: Game> Search<G> {
             return usize::MAX;
         }
         ((w * (self.nodes[node].visits as f32).sqrt()).ceil() as usize).max(2)
+    }
+
+    /// The UCB score of an edge, as [`Self::select`] ranks it.
+    fn score(&self, node: usize, e: usize) -> f64 {
+        let c = self.settings.exploration as f64;
+        let w = self.settings.prior_weight as f64;
+        let edge = &self.nodes[node].edges[e];
+        let n = edge.visits.max(1) as f64;
+        edge.reward / n
+            + c * ((edge.available as f64).ln() / n).sqrt()
+            + w * edge.prior as f64 / (n + 1.0)
+    }
+
+    /// What an untried edge is worth with first-play urgency: as if tried
+    /// once with the mean of the tried ones, so that a reply already seen to
+    /// be much better (a win) is followed up before the rest are tried.
+    fn untried_score(&self, node: usize, tried: &[usize]) -> f64 {
+        let c = self.settings.exploration as f64;
+        let edges = &self.nodes[node].edges;
+        let (reward, visits) = tried.iter().fold((0.0, 0u32), |(r, v), &e| {
+            (r + edges[e].reward, v + edges[e].visits)
+        });
+        let mean = reward / visits.max(1) as f64;
+        mean + c * (self.nodes[node].visits.max(1) as f64).ln().sqrt()
     }
 
     /// UCB1 over the edges legal in this guess, with availability counts in

@@ -305,24 +305,9 @@ impl Table {
             chance: events.iter().any(|e| e.chance),
             text: events.iter().map(|e| e.text.clone()).collect(),
         };
-        let rec = &mut l.rec;
-        rec.log_len += 1;
-        rec.last_marks = marks(&events);
-        rec.draw_offer = None;
-        rec.undo_offer = None;
-        retime(rec, &game, self.now());
+        l.rec.last_marks = marks(&events);
         let saved = self
-            .save(
-                Loaded {
-                    rec: l.rec,
-                    game: Some(game.clone()),
-                },
-                Some(version),
-                Change {
-                    append: vec![entry],
-                    truncate_from: None,
-                },
-            )
+            .commit_entries(l.rec, &game, version, vec![entry])
             .await?;
         Ok(self
             .announce(
@@ -862,26 +847,39 @@ impl Table {
             events.extend(ev);
         }
         let game = game.clone();
-        l.rec.log_len += append.len() as u64;
-        l.rec.draw_offer = None;
-        l.rec.undo_offer = None;
-        retime(&mut l.rec, &game, now);
-        let saved = self
-            .save(
-                Loaded {
-                    rec: l.rec,
-                    game: Some(game.clone()),
-                },
-                Some(version),
-                Change {
-                    append,
-                    truncate_from: None,
-                },
-            )
-            .await?;
+        let saved = self.commit_entries(l.rec, &game, version, append).await?;
         Ok(self
             .announce(req, &saved, &game, headline, &events, before)
             .await)
+    }
+
+    /// Stores `append`, entries whose actions made `rec`'s game into `game`:
+    /// the log grows by them, pending draw and undo offers lapse, the next
+    /// turn's clock starts, and all of it is saved at once (if `rec` is still
+    /// at `version`).
+    pub(super) async fn commit_entries(
+        &self,
+        mut rec: GameRecord,
+        game: &AnyGame,
+        version: u64,
+        append: Vec<LogEntry>,
+    ) -> Res<GameRecord> {
+        rec.log_len += append.len() as u64;
+        rec.draw_offer = None;
+        rec.undo_offer = None;
+        retime(&mut rec, game, self.now());
+        self.save(
+            Loaded {
+                rec,
+                game: Some(game.clone()),
+            },
+            Some(version),
+            Change {
+                append,
+                truncate_from: None,
+            },
+        )
+        .await
     }
 
     async fn cmd_games(&self, req: &Request) -> Res<Vec<Reply>> {

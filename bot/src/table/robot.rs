@@ -213,26 +213,19 @@ impl Table {
         if self.is_robot(user) {
             return Vec::new();
         }
-        let robot = self.robot().id;
-        let ids = match self.records_of_user(user).await {
-            Ok(recs) => recs
-                .into_iter()
-                .filter(|r| r.phase == Phase::Playing && r.turn.waiting.contains(&robot))
-                .map(|r| r.id)
-                .collect(),
-            Err(e) => {
-                warn!(error = %e, "cannot list the games waiting for the bot");
-                return Vec::new();
-            }
-        };
-        self.robot_moves(ids).await
+        self.robot_moves_in_games_of(user).await
     }
 
     /// The bot's moves in every game that waits for it: at start-up (after a
     /// restart) and on each tick.
     pub(super) async fn robot_moves_due(&self) -> Vec<Reply> {
+        self.robot_moves_in_games_of(self.robot().id).await
+    }
+
+    /// The bot's moves in those of `user`'s games that wait for it.
+    async fn robot_moves_in_games_of(&self, user: u64) -> Vec<Reply> {
         let robot = self.robot().id;
-        let ids = match self.records_of_user(robot).await {
+        let ids = match self.records_of_user(user).await {
             Ok(recs) => recs
                 .into_iter()
                 .filter(|r| r.phase == Phase::Playing && r.turn.waiting.contains(&robot))

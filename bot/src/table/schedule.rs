@@ -16,9 +16,9 @@
 //! concedes the absent seats; until someone claims, the absent player may
 //! still move.
 
-use super::commands::{describe, marks, retime};
+use super::commands::{describe, marks};
 use super::text::{self, seats_label};
-use super::{Change, ChannelRef, Loaded, Reply, Res, Table, UserRef};
+use super::{Change, ChannelRef, Reply, Res, Table, UserRef};
 use crate::clock::Millis;
 use crate::duration::{self, HOUR};
 use crate::record::{GameRecord, LogAction, LogEntry, Named, Phase, UserRecord, FORMAT};
@@ -162,30 +162,14 @@ impl Table {
                     *game = trial;
                     let game = game.clone();
                     let before = l.rec.turn.waiting.clone();
-                    l.rec.log_len += append.len() as u64;
                     l.rec.last_marks = marks(&events);
-                    l.rec.draw_offer = None;
-                    l.rec.undo_offer = None;
-                    retime(&mut l.rec, &game, now);
+                    let saved = self.commit_entries(l.rec, &game, version, append).await?;
                     let mut lines = vec![format!(
                         "Game #{id}: {who} did not act within {}; the turn is skipped.",
-                        duration::format(l.rec.deadline)
+                        duration::format(saved.deadline)
                     )];
                     lines.extend(events.iter().map(|e| format!("· {}", e.text)));
-                    lines.push(text::status(&l.rec, &game));
-                    let saved = self
-                        .save(
-                            Loaded {
-                                rec: l.rec,
-                                game: Some(game.clone()),
-                            },
-                            Some(version),
-                            Change {
-                                append,
-                                truncate_from: None,
-                            },
-                        )
-                        .await?;
+                    lines.push(text::status(&saved, &game));
                     replies.push(
                         self.turn_message(&channel, &saved, &game, lines.join("\n"), &before)
                             .await,

@@ -4,9 +4,10 @@
 //! ```text
 //! cargo run --release -p tokar-engine --example strength -- \
 //!     [--games 200] [--iterations 200] [--level normal] [--max-plies 400] \
-//!     [--opponent random|greedy|both] [--game NAME]... \
+//!     [--opponent random|greedy|both] [--game NAME]... [--option KEY=VALUE]... \
 //!     [--plies N] [--playout random|best:N] [--prior none|events|heuristic] \
-//!     [--c X] [--prior-weight W] [--widening W] [--win-check on|off]
+//!     [--c X] [--prior-weight W] [--widening W] [--win-check on|off] \
+//!     [--first-play on|off]
 //! ```
 //!
 //! The last flags change the level's settings (for trying alternatives).
@@ -31,6 +32,7 @@ struct Args {
     max_plies: usize,
     opponents: Vec<Opponent>,
     only: Vec<String>,
+    options: Options,
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -54,20 +56,20 @@ type Runner = fn(&Args, &str);
 fn games() -> Vec<(&'static str, Runner)> {
     vec![
         ("arcana", |a, n| run_game(a, n, setup::<arcana::Arcana>)),
-        ("magic-chess", |a, n| {
-            run_game(a, n, setup::<magic::MagicChess>)
-        }),
-        ("gladiator", |a, n| {
-            run_game(a, n, setup::<gladiator::Gladiator>)
-        }),
+        ("magic-chess", |a, n| run_game(a, n, setup::<magic::MagicChess>)),
+        ("gladiator", |a, n| run_game(a, n, setup::<gladiator::Gladiator>)),
         ("arachne", |a, n| run_game(a, n, setup::<arachne::Arachne>)),
     ]
 }
 
-/// Game number `seed` with the default options (for Arcana: Human against
-/// Undead; Magic Chess: four players, each for itself).
-fn setup<G: Variant>(seed: u64) -> G {
-    G::setup(&Options::new(), seed).expect("the default options set up")
+/// Game number `seed` with the options given by `--option` (by default, for
+/// Arcana: Human against Undead; Magic Chess: four players, each for itself;
+/// Arachne: the original capture dice).
+fn setup<G: Variant>(args: &Args, seed: u64) -> G {
+    G::setup(&args.options, seed).unwrap_or_else(|e| {
+        eprintln!("these options do not set up a game: {e}");
+        std::process::exit(2)
+    })
 }
 
 fn main() {
@@ -116,6 +118,7 @@ fn parse_args() -> Result<Args, String> {
         max_plies: 400,
         opponents: vec![Opponent::Random, Opponent::Greedy],
         only: Vec::new(),
+        options: Options::new(),
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -170,6 +173,13 @@ fn parse_args() -> Result<Args, String> {
                 }
             }
             "--game" => args.only.push(value()?),
+            "--option" => {
+                let v = value()?;
+                let (key, val) = v
+                    .split_once('=')
+                    .ok_or_else(|| format!("--option wants key=value, not {v}"))?;
+                args.options.insert(key.to_string(), val.to_string());
+            }
             other => return Err(format!("unknown flag {other}")),
         }
     }
@@ -186,12 +196,12 @@ struct Tally {
 }
 
 /// Runs the rows of one game.
-fn run_game<G: Game>(args: &Args, name: &str, setup: impl Fn(u64) -> G) {
+fn run_game<G: Game>(args: &Args, name: &str, setup: impl Fn(&Args, u64) -> G) {
     for &opponent in &args.opponents {
         let mut tally = Tally::default();
         for n in 0..args.games {
             let seed = n as u64;
-            let game = setup(seed);
+            let game = setup(args, seed);
             let sides = sides(&game);
             let side = &sides[n % sides.len()];
             play_one(args, game, side, opponent, seed, &mut tally);

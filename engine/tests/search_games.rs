@@ -157,17 +157,19 @@ fn choose_any_answers_in_notation_the_game_accepts() {
     }
 }
 
-/// S7 (engine/rules/search.md): the bot searches Gladiator with first-play
-/// urgency at the searching levels and nothing else changes for the other
-/// games; the urgency path chooses only listed actions over whole turns.
+/// S7 and S8 (engine/rules/search.md): the bot searches Gladiator and
+/// Arachne with first-play urgency at the searching levels and nothing else
+/// changes for the other games; the urgency path chooses only listed actions
+/// over whole turns.
 #[test]
-fn gladiator_searches_with_first_play_urgency() {
+fn gladiator_and_arachne_search_with_first_play_urgency() {
     use tokar_engine::{AnyGame, GameKind};
     for kind in GameKind::ALL {
         let game = AnyGame::setup(kind, &Options::new(), 1).expect("setup");
         for level in Level::ALL {
             let s = search::settings_for(&game, level);
-            let want = kind == GameKind::Gladiator && level != Level::Easy;
+            let want = matches!(kind, GameKind::Gladiator | GameKind::Arachne)
+                && level != Level::Easy;
             assert_eq!(s.first_play, want, "{kind} {level}");
             assert_eq!(
                 search::Settings {
@@ -179,27 +181,29 @@ fn gladiator_searches_with_first_play_urgency() {
             );
         }
     }
-    let mut game = AnyGame::setup(GameKind::Gladiator, &Options::new(), 7).expect("setup");
-    let mut rng = Rng::new(7);
-    for ply in 0..24 {
-        if game.outcome().is_over() {
-            break;
+    for kind in [GameKind::Gladiator, GameKind::Arachne] {
+        let mut game = AnyGame::setup(kind, &Options::new(), 7).expect("setup");
+        let mut rng = Rng::new(7);
+        for ply in 0..24 {
+            if game.outcome().is_over() {
+                break;
+            }
+            let to_act = game.to_act();
+            let seat = to_act[rng.below(to_act.len() as u64) as usize];
+            let choice = search::choose_any(
+                &game,
+                seat,
+                Level::Normal,
+                &Budget::iterations(200),
+                rng.next_u64(),
+            )
+            .unwrap_or_else(|| panic!("{kind} ply {ply}: no choice for {seat}"));
+            assert!(
+                game.legal_actions(seat).contains(&choice.action),
+                "{kind} ply {ply}: {}",
+                choice.why
+            );
+            game.play(seat, &choice.action).expect("the choice plays");
         }
-        let to_act = game.to_act();
-        let seat = to_act[rng.below(to_act.len() as u64) as usize];
-        let choice = search::choose_any(
-            &game,
-            seat,
-            Level::Normal,
-            &Budget::iterations(200),
-            rng.next_u64(),
-        )
-        .unwrap_or_else(|| panic!("ply {ply}: no choice for {seat}"));
-        assert!(
-            game.legal_actions(seat).contains(&choice.action),
-            "ply {ply}: {}",
-            choice.why
-        );
-        game.play(seat, &choice.action).expect("the choice plays");
     }
 }

@@ -4,10 +4,12 @@
 //! The Matron is the game, so the estimate is built around her: the chance
 //! that the side to move captures the opposing Matron with its next action,
 //! the danger to its own Matron on the turn after, and otherwise the material
-//! that decides the long fights. It reads the web directly and never lists
-//! legal actions: it is called at every leaf of the search.
+//! that decides the long fights, counting the capture the side to move can
+//! make now (a piece left where it can be taken is as good as lost, by the
+//! odds of the dice). The Matron threats read the web directly; the capture
+//! now lists the mover's actions once.
 
-use super::{other, Arachne, CaptureRules, Kind};
+use super::{other, Action, Arachne, CaptureRules, Kind};
 use crate::board::Cell;
 use crate::seat::{Outcome, Seat};
 
@@ -50,8 +52,9 @@ pub(crate) fn capture_chance(sides: u8, attack: u8, defence: u8) -> f64 {
 
 impl Arachne {
     /// `Game::heuristic`: the side to move first tries to capture the opposing
-    /// Matron (chance `p`); failing that, its material share, cut by the
-    /// part of the threat to its own Matron it may not answer.
+    /// Matron (chance `p`); failing that, its material share after its best
+    /// capture now (by expected gain), cut by the part of the threat to its
+    /// own Matron it may not answer.
     pub(crate) fn estimate(&self, seat: Seat) -> f32 {
         match &self.outcome {
             Outcome::Won { winners, .. } => return if winners.contains(&seat) { 1.0 } else { 0.0 },
@@ -61,7 +64,7 @@ impl Arachne {
         let mover = self.to_move;
         let p = self.matron_threat(mover, self.pending.map(|p| p.cell));
         let q = self.matron_threat(other(mover), None);
-        let m = self.material_share(mover);
+        let m = self.material_share(mover, self.best_capture(mover));
         let h = p + (1.0 - p) * (1.0 - UNANSWERED * q) * m;
         let h = h.clamp(0.0, 1.0) as f32;
         if seat == mover {
@@ -72,8 +75,9 @@ impl Arachne {
     }
 
     /// Each side's material by rank plus its Matron's guards, sharpened by
-    /// cubes as the shared default is, so that a piece up reads clearly.
-    fn material_share(&self, seat: Seat) -> f64 {
+    /// cubes as the shared default is, so that a piece up reads clearly;
+    /// `gain` is taken off the other side (an expected capture).
+    fn material_share(&self, seat: Seat, gain: f64) -> f64 {
         let mut sum = [0.0f64; 2];
         for (i, sq) in self.squares.iter().enumerate() {
             let Some(p) = sq else { continue };
@@ -82,6 +86,8 @@ impl Arachne {
                 sum[p.seat.index() % 2] += GUARD * self.guards(Cell(i as u16), p.seat) as f64;
             }
         }
+        let theirs = &mut sum[1 - seat.index() % 2];
+        *theirs = (*theirs - gain).max(0.0);
         let (a, b) = (
             sum[seat.index() % 2].powf(3.0),
             sum[1 - seat.index() % 2].powf(3.0),
@@ -91,6 +97,56 @@ impl Arachne {
         } else {
             a / (a + b)
         }
+    }
+
+    /// The best expected gain in material of one capture `mover` can make
+    /// now: the capture chance of the dice (R12, the defender's Grunts
+    /// included) times the victim's worth. Her Matron is left to
+    /// [`Self::matron_threat`]; punishments and turncoats take nothing from
+    /// the other side.
+    fn best_capture(&self, mover: Seat) -> f64 {
+        let mut best = 0.0f64;
+        for action in crate::game::Game::legal_actions(self, mover) {
+            let (from, target) = match action {
+                Action::Move {
+                    turncoat: false,
+                    from,
+                    capture: Some(target),
+                    ..
+                }
+                | Action::Jump {
+                    turncoat: false,
+                    from,
+                    capture: Some(target),
+                    ..
+                }
+                | Action::Strike {
+                    turncoat: false,
+                    from,
+                    target,
+                    ..
+                } => (from, target),
+                _ => continue,
+            };
+            let (Some(attacker), Some(victim)) =
+                (self.squares[from.index()], self.squares[target.index()])
+            else {
+                continue;
+            };
+            if victim.seat == mover || victim.kind == Kind::Matron {
+                continue;
+            }
+            let chance = match self.rules {
+                CaptureRules::Strategist => 1.0,
+                rules => capture_chance(
+                    rules.sides(),
+                    attacker.kind.rank(),
+                    victim.kind.rank() + self.guards(target, victim.seat),
+                ),
+            };
+            best = best.max(chance * worth(victim.kind));
+        }
+        best
     }
 
     /// Grunts of `seat` connected to `cell` (the defence bonus of R12).
@@ -296,6 +352,47 @@ mod tests {
         assert_eq!(threat(s, &[("b3", BLACK, Wizard)]), 0.0);
         // Anything connected to her captures without moving.
         assert_eq!(threat(s, &[("g5", BLACK, Grunt)]), 1.0);
+    }
+
+    /// The capture the mover can make now counts by its odds: a White
+    /// Priestess next to a Black Wizard in line (c5, c4) takes him with
+    /// 4+d8 against 3+d8 (or always, in the strategist); a Black Grunt beside
+    /// him lowers the odds (R12); nothing counts where she cannot reach him,
+    /// nor when her target is her own piece (a punishment takes nothing from
+    /// Black) or the Matron (left to the Matron threat).
+    #[test]
+    fn the_capture_now_counts_by_its_odds() {
+        let gain = |rules: CaptureRules, pieces: &[(&str, Seat, Kind)]| {
+            let mut all = vec![("f5", WHITE, Matron), ("i1", BLACK, Matron)];
+            all.extend_from_slice(pieces);
+            let g = Arachne::position(rules, WHITE, &all, 1).unwrap();
+            g.best_capture(WHITE)
+        };
+        let (o, s) = (CaptureRules::Original, CaptureRules::Strategist);
+        let wizard = [("c5", WHITE, Priestess), ("c4", BLACK, Wizard)];
+        assert_eq!(gain(s, &wizard), 3.0);
+        assert_eq!(gain(o, &wizard), 3.0 * capture_chance(8, 4, 3));
+        let guarded = [
+            ("c5", WHITE, Priestess),
+            ("c4", BLACK, Wizard),
+            ("d4", BLACK, Grunt),
+        ];
+        assert_eq!(gain(o, &guarded), 3.0 * capture_chance(8, 4, 4));
+        assert_eq!(
+            gain(s, &[("c5", WHITE, Priestess), ("c3", WHITE, Grunt), ("c1", BLACK, Wizard)]),
+            0.0
+        );
+        assert_eq!(gain(s, &[("c5", WHITE, Priestess), ("c4", WHITE, Wizard)]), 0.0);
+        assert_eq!(gain(s, &[("i3", WHITE, Priestess)]), 0.0);
+        // The same material scores better for the side that can take now
+        // (the Matrons on i5 and f1 out of every reach).
+        let h = |pieces: &[(&str, Seat, Kind)]| {
+            let mut all = vec![("i5", WHITE, Matron), ("f1", BLACK, Matron)];
+            all.extend_from_slice(pieces);
+            Arachne::position(o, WHITE, &all, 1).unwrap().estimate(WHITE)
+        };
+        let (near, far) = (h(&wizard), h(&[("c5", WHITE, Priestess), ("j3", BLACK, Wizard)]));
+        assert!(near > far + 0.05, "{near} against {far}");
     }
 
     #[test]

@@ -39,13 +39,15 @@ pub fn choose_any(
     }
 }
 
-/// A level's settings for one kind of game. Gladiator's searching levels use
-/// first-play urgency (S7 in engine/rules/search.md): a team's turn is four
-/// commander moves, so the answer that punishes a move lies deep, and must be
-/// followed up before every quiet reply has been tried once.
+/// A level's settings for one kind of game. Gladiator's and Arachne's
+/// searching levels use first-play urgency (S7 and S8 in
+/// engine/rules/search.md): the answer that punishes a move must be followed
+/// up before every quiet reply has been tried once. In Gladiator it lies deep
+/// (a team's turn is four commander moves); in Arachne it is one capture roll
+/// among forty replies, and averaged with the rest it would vanish.
 pub fn settings_for(game: &AnyGame, level: Level) -> Settings {
     let mut settings = level.settings();
-    if matches!(game, AnyGame::Gladiator(_)) && level != Level::Easy {
+    if matches!(game, AnyGame::Gladiator(_) | AnyGame::Arachne(_)) && level != Level::Easy {
         settings.first_play = true;
     }
     settings

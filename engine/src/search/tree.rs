@@ -179,17 +179,10 @@ impl<G: Game> Search<G> {
     /// UCB1 over the edges legal in this guess, with availability counts in
     /// place of the parent's visits, plus the fading prior.
     fn select(&self, node: usize, matched: &[usize]) -> usize {
-        let c = self.settings.exploration as f64;
-        let w = self.settings.prior_weight as f64;
-        let edges = &self.nodes[node].edges;
         let mut best = matched[0];
         let mut best_score = f64::NEG_INFINITY;
         for &e in matched {
-            let edge = &edges[e];
-            let n = edge.visits.max(1) as f64;
-            let score = edge.reward / n
-                + c * ((edge.available as f64).ln() / n).sqrt()
-                + w * edge.prior as f64 / (n + 1.0);
+            let score = self.score(node, e);
             if score > best_score {
                 best_score = score;
                 best = e;

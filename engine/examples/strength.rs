@@ -56,8 +56,12 @@ type Runner = fn(&Args, &str);
 fn games() -> Vec<(&'static str, Runner)> {
     vec![
         ("arcana", |a, n| run_game(a, n, setup::<arcana::Arcana>)),
-        ("magic-chess", |a, n| run_game(a, n, setup::<magic::MagicChess>)),
-        ("gladiator", |a, n| run_game(a, n, setup::<gladiator::Gladiator>)),
+        ("magic-chess", |a, n| {
+            run_game(a, n, setup::<magic::MagicChess>)
+        }),
+        ("gladiator", |a, n| {
+            run_game(a, n, setup::<gladiator::Gladiator>)
+        }),
         ("arachne", |a, n| run_game(a, n, setup::<arachne::Arachne>)),
     ]
 }

@@ -168,8 +168,8 @@ fn gladiator_and_arachne_search_with_first_play_urgency() {
         let game = AnyGame::setup(kind, &Options::new(), 1).expect("setup");
         for level in Level::ALL {
             let s = search::settings_for(&game, level);
-            let want = matches!(kind, GameKind::Gladiator | GameKind::Arachne)
-                && level != Level::Easy;
+            let want =
+                matches!(kind, GameKind::Gladiator | GameKind::Arachne) && level != Level::Easy;
             assert_eq!(s.first_play, want, "{kind} {level}");
             assert_eq!(
                 search::Settings {

@@ -379,19 +379,34 @@ mod tests {
         ];
         assert_eq!(gain(o, &guarded), 3.0 * capture_chance(8, 4, 4));
         assert_eq!(
-            gain(s, &[("c5", WHITE, Priestess), ("c3", WHITE, Grunt), ("c1", BLACK, Wizard)]),
+            gain(
+                s,
+                &[
+                    ("c5", WHITE, Priestess),
+                    ("c3", WHITE, Grunt),
+                    ("c1", BLACK, Wizard)
+                ]
+            ),
             0.0
         );
-        assert_eq!(gain(s, &[("c5", WHITE, Priestess), ("c4", WHITE, Wizard)]), 0.0);
+        assert_eq!(
+            gain(s, &[("c5", WHITE, Priestess), ("c4", WHITE, Wizard)]),
+            0.0
+        );
         assert_eq!(gain(s, &[("i3", WHITE, Priestess)]), 0.0);
         // The same material scores better for the side that can take now
         // (the Matrons on i5 and f1 out of every reach).
         let h = |pieces: &[(&str, Seat, Kind)]| {
             let mut all = vec![("i5", WHITE, Matron), ("f1", BLACK, Matron)];
             all.extend_from_slice(pieces);
-            Arachne::position(o, WHITE, &all, 1).unwrap().estimate(WHITE)
+            Arachne::position(o, WHITE, &all, 1)
+                .unwrap()
+                .estimate(WHITE)
         };
-        let (near, far) = (h(&wizard), h(&[("c5", WHITE, Priestess), ("j3", BLACK, Wizard)]));
+        let (near, far) = (
+            h(&wizard),
+            h(&[("c5", WHITE, Priestess), ("j3", BLACK, Wizard)]),
+        );
         assert!(near > far + 0.05, "{near} against {far}");
     }
 

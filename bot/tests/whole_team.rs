@@ -118,3 +118,29 @@ async fn the_bot_holding_a_whole_team_moves_each_commander() {
         "the bot played every move as its King: {bot_seats:?}"
     );
 }
+
+/// A user holding the commander to move and his King who types an override
+/// the King may not make is told the King's reason, not the commander's
+/// "only the King can override".
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refused_override_gives_the_kings_reason() {
+    let e = env("whole-team-override").await;
+    e.ok("@alice /new game:gladiator opponent:@bob").await;
+    let status = e.ok("@bob /accept game:1").await[0].content.clone();
+    assert_eq!(seats_to_act(&status)[0], "White King");
+    let hint = e.ok("@alice /hint game:1").await[0].content.clone();
+    let action = hinted_action(&hint);
+    let r = e
+        .ok(&format!("@alice /play action:\"{action}\" game:1"))
+        .await;
+    let seats = seats_to_act(&r[0].content);
+    assert_eq!(seats, ["White Queen", "White King"], "{}", r[0].content);
+    let refusal = e
+        .refused("@alice /play action:\"king: e6-e7\" game:1")
+        .await;
+    assert!(refusal.contains("is refused in game #1"), "{refusal}");
+    assert!(!refusal.contains("Only the King"), "{refusal}");
+    // A user with no seat to act is told whose turn it is.
+    let plain = e.refused("@bob /play action:\"king: e6-e7\" game:1").await;
+    assert!(plain.contains("not your turn"), "{plain}");
+}

@@ -10,7 +10,7 @@ use crate::clock::Millis;
 use crate::duration;
 use crate::record::{GameRecord, LogAction, LogEntry, Offer, Phase, TurnClock, FORMAT};
 use tokar_engine::catalog::{AnyGame, GameKind};
-use tokar_engine::{Event, Outcome, Seat, Viewer};
+use tokar_engine::{ActionError, Event, Outcome, Seat, Viewer};
 
 /// Which of the user's games a command may mean when none is named.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -270,7 +270,7 @@ impl Table {
                 seats_label(&l.rec, game, &to_act)
             ));
         }
-        let mut first_error = None;
+        let mut errors = Vec::new();
         let mut chosen = None;
         for &seat in &mine {
             match game.normalize(seat, &action) {
@@ -278,15 +278,20 @@ impl Table {
                     chosen = Some((seat, n));
                     break;
                 }
-                Err(e) => {
-                    first_error.get_or_insert(e);
-                }
+                Err(e) => errors.push(e),
             }
         }
         let (seat, notation) = match chosen {
             Some(c) => c,
             None => {
-                let e = first_error.map(|e| e.to_string()).unwrap_or_default();
+                // The reason of a seat whose decision it was (a King's
+                // override refused as a move), else the first seat's.
+                let e = errors
+                    .iter()
+                    .find(|e| !matches!(e, ActionError::NotYourTurn(_)))
+                    .or(errors.first())
+                    .map(|e| e.to_string())
+                    .unwrap_or_default();
                 return Err(format!("'{action}' is refused in game #{id}: {e}"));
             }
         };

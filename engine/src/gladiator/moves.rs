@@ -429,8 +429,9 @@ impl Gladiator {
         }
         let role = Commander::ORDER[seat.index() % 4];
         if by_king {
+            // The override is the King's seat's decision, not this one's.
             if role != Commander::King {
-                return Err(ActionError::Illegal(
+                return Err(ActionError::NotYourTurn(
                     "Only the King can override another commander's move.".into(),
                 ));
             }

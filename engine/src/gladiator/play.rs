@@ -49,7 +49,7 @@ impl Gladiator {
                 self.release_frozen(&p, from, events);
                 self.cells[to.index()] = Some(p);
                 events.push(
-                    Event::new(format!("{who} {}-{}", name(from), name(to)))
+                    Event::new(format!("{who} {}-{}.", name(from), name(to)))
                         .mark(from, Mark::From)
                         .mark(to, Mark::To),
                 );

@@ -101,9 +101,9 @@ impl Arachne {
 
     /// The best expected gain in material of one capture `mover` can make
     /// now: the capture chance of the dice (R12, the defender's Grunts
-    /// included) times the victim's worth. Her Matron is left to
-    /// [`Self::matron_threat`]; punishments and turncoats take nothing from
-    /// the other side.
+    /// included) times the victim's worth; during a Blademaster's second
+    /// move, only his. Her Matron is left to [`Self::matron_threat`];
+    /// punishments and turncoats take nothing from the other side.
     fn best_capture(&self, mover: Seat) -> f64 {
         let mut best = 0.0f64;
         for action in crate::game::Game::legal_actions(self, mover) {
@@ -126,6 +126,12 @@ impl Arachne {
                     target,
                     ..
                 } => (from, target),
+                // A Blademaster's second move, unless he is a turncoat.
+                Action::Again {
+                    from,
+                    capture: Some(target),
+                    ..
+                } if !self.pending.is_some_and(|p| p.turncoat) => (from, target),
                 _ => continue,
             };
             let (Some(attacker), Some(victim)) =
@@ -292,6 +298,7 @@ impl Arachne {
 mod tests {
     use super::*;
     use crate::arachne::{BLACK, WHITE};
+    use crate::game::Game;
     use Kind::*;
 
     /// Black's chance to capture White's Matron on f5, Black's on a5.
@@ -394,6 +401,26 @@ mod tests {
             0.0
         );
         assert_eq!(gain(s, &[("i3", WHITE, Priestess)]), 0.0);
+        // During a Blademaster's second move only his captures count.
+        let mut g = Arachne::position(
+            s,
+            WHITE,
+            &[
+                ("f5", WHITE, Matron),
+                ("i1", BLACK, Matron),
+                ("c5", WHITE, Priestess),
+                ("c4", BLACK, Wizard),
+                ("e3", WHITE, Blademaster),
+                ("hub", BLACK, Grunt),
+            ],
+            1,
+        )
+        .unwrap();
+        assert_eq!(g.best_capture(WHITE), 3.0);
+        let first = g.parse(WHITE, "e3-e2").unwrap();
+        g.play(WHITE, &first).unwrap();
+        assert!(g.pending.is_some());
+        assert_eq!(g.best_capture(WHITE), 1.0);
         // The same material scores better for the side that can take now
         // (the Matrons on i5 and f1 out of every reach).
         let h = |pieces: &[(&str, Seat, Kind)]| {

@@ -250,17 +250,26 @@ impl Parser<'_> {
         self.symbols.push(symbol);
     }
 
+    /// Records a match of `bytes` bytes against a nearby candidate (its
+    /// distance slot of the band's own code).
     fn matched(&mut self, bytes: usize, candidate: usize) {
         let slot = self.slots[candidate];
+        self.push_match(bytes, slot, DISTANCES_AT + candidate as u16, 0);
+    }
+
+    /// Records a match of `bytes` bytes `dist` bytes back (a DEFLATE
+    /// distance code and its extra bits).
+    fn matched_far(&mut self, bytes: usize, dist: usize) {
+        let (code, _, extra) = distance_code(dist);
+        self.push_match(bytes, code, DISTANCE_CODES_AT + code as u16, extra as u16);
+    }
+
+    fn push_match(&mut self, bytes: usize, dist_code: usize, dist_symbol: u16, extra: u16) {
         let counts = self.counts();
         counts.lit[LENGTH_CODES[bytes].0 as usize] += 1;
-        counts.dist[slot] += 1;
-        self.symbols.push([
-            LENGTHS_AT + bytes as u16,
-            DISTANCES_AT + candidate as u16,
-            NOTHING,
-            0,
-        ]);
+        counts.dist[dist_code] += 1;
+        self.symbols
+            .push([LENGTHS_AT + bytes as u16, dist_symbol, NOTHING, extra]);
     }
 
     /// A match elsewhere for the pixels from `p` on in row `r`, where nothing
@@ -286,19 +295,6 @@ impl Parser<'_> {
         let max = (w - p).min(w - fp).min(MAX_RUN);
         let n = run(self.rgba, at, self.rgba, from, max);
         (n >= 2).then_some((n, dist))
-    }
-
-    fn matched_far(&mut self, bytes: usize, dist: usize) {
-        let (code, _, extra) = distance_code(dist);
-        let counts = self.counts();
-        counts.lit[LENGTH_CODES[bytes].0 as usize] += 1;
-        counts.dist[code] += 1;
-        self.symbols.push([
-            LENGTHS_AT + bytes as u16,
-            DISTANCE_CODES_AT + code as u16,
-            NOTHING,
-            extra as u16,
-        ]);
     }
 
     /// Parses row `r`: `cur` and `above` are RGBA (`above` empty on the first

@@ -61,6 +61,20 @@ async fn play_first_choice(fake: &FakeDiscord, who: &FakeUser, ch: u64) -> FakeM
     m
 }
 
+/// Clicks the button `custom_id` of message `message_id` as `who`; returns the
+/// answer, which must be private to `who`.
+async fn click_privately(
+    fake: &FakeDiscord,
+    who: &FakeUser,
+    message_id: u64,
+    custom_id: &str,
+) -> FakeMessage {
+    let click = fake.click(who, message_id, custom_id).await.unwrap();
+    let a = fake.answer(click).await.unwrap();
+    assert_eq!(a.ephemeral_to, Some(who.id), "answered privately: {a:#?}");
+    a
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn arcana_game_through_discord_with_a_restart() {
     init_logging();
@@ -166,24 +180,10 @@ async fn arcana_game_through_discord_with_a_restart() {
     // player to act; the current message's button answers them privately.
     let who = if next == alice.id { &alice } else { &bob };
     let old = first_turn.expect("turn messages were posted");
-    let click = fake
-        .click(who, old.id, &old.buttons[0].custom_id)
-        .await
-        .unwrap();
-    let a = fake.answer(click).await.unwrap();
-    assert_eq!(
-        a.ephemeral_to,
-        Some(who.id),
-        "stale click refused privately: {a:#?}"
-    );
+    let a = click_privately(&fake, who, old.id, &old.buttons[0].custom_id).await;
     assert!(a.content.contains("earlier position"), "{}", a.content);
     let current = latest.expect("turn messages after the restart");
-    let click = fake
-        .click(who, current.id, &current.buttons[0].custom_id)
-        .await
-        .unwrap();
-    let a = fake.answer(click).await.unwrap();
-    assert_eq!(a.ephemeral_to, Some(who.id), "{a:#?}");
+    let a = click_privately(&fake, who, current.id, &current.buttons[0].custom_id).await;
     assert!(
         a.content.starts_with("Game #") && !a.content.contains("earlier position"),
         "the current button lists the moves: {}",
@@ -325,9 +325,7 @@ async fn magic_chess_hands_stay_private_through_discord() {
     };
     let mut cards: Vec<String> = Vec::new();
     for p in &players {
-        let click = fake.click(p, turn.id, &hand_button(&turn)).await.unwrap();
-        let a = fake.answer(click).await.unwrap();
-        assert_eq!(a.ephemeral_to, Some(p.id), "{a:#?}");
+        let a = click_privately(&fake, p, turn.id, &hand_button(&turn)).await;
         for o in players.iter().filter(|o| o.id != p.id) {
             assert!(!fake.visible_to(o, ch).iter().any(|v| v.id == a.id));
         }
@@ -363,12 +361,7 @@ async fn magic_chess_hands_stay_private_through_discord() {
         }
     }
 
-    let click = fake
-        .click(&players[0], first.id, &hand_button(&first))
-        .await
-        .unwrap();
-    let a = fake.answer(click).await.unwrap();
-    assert_eq!(a.ephemeral_to, Some(players[0].id));
+    let a = click_privately(&fake, &players[0], first.id, &hand_button(&first)).await;
     assert!(a.content.contains("earlier position"), "{}", a.content);
 
     println!("{}", fake.latency_report());

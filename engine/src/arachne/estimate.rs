@@ -64,7 +64,7 @@ impl Arachne {
         let mover = self.to_move;
         let p = self.matron_threat(mover, self.pending.map(|p| p.cell));
         let q = self.matron_threat(other(mover), None);
-        let m = self.material_share(mover, self.best_capture(mover));
+        let m = self.material_share(mover, self.best_capture());
         let h = p + (1.0 - p) * (1.0 - UNANSWERED * q) * m;
         let h = h.clamp(0.0, 1.0) as f32;
         if seat == mover {
@@ -99,14 +99,15 @@ impl Arachne {
         }
     }
 
-    /// The best expected gain in material of one capture `mover` can make
-    /// now: the capture chance of the dice (R12, the defender's Grunts
+    /// The best expected gain in material of one capture the side to move
+    /// can make now: the capture chance of the dice (R12, the defender's Grunts
     /// included) times the victim's worth; during a Blademaster's second
     /// move, only his. Her Matron is left to [`Self::matron_threat`];
     /// punishments and turncoats take nothing from the other side.
-    fn best_capture(&self, mover: Seat) -> f64 {
+    fn best_capture(&self) -> f64 {
+        let mover = self.to_move;
         let mut best = 0.0f64;
-        for action in crate::game::Game::legal_actions(self, mover) {
+        for action in self.actions() {
             let (from, target) = match action {
                 Action::Move {
                     turncoat: false,
@@ -373,7 +374,7 @@ mod tests {
             let mut all = vec![("f5", WHITE, Matron), ("i1", BLACK, Matron)];
             all.extend_from_slice(pieces);
             let g = Arachne::position(rules, WHITE, &all, 1).unwrap();
-            g.best_capture(WHITE)
+            g.best_capture()
         };
         let (o, s) = (CaptureRules::Original, CaptureRules::Strategist);
         let wizard = [("c5", WHITE, Priestess), ("c4", BLACK, Wizard)];
@@ -416,11 +417,11 @@ mod tests {
             1,
         )
         .unwrap();
-        assert_eq!(g.best_capture(WHITE), 3.0);
+        assert_eq!(g.best_capture(), 3.0);
         let first = g.parse(WHITE, "e3-e2").unwrap();
         g.play(WHITE, &first).unwrap();
         assert!(g.pending.is_some());
-        assert_eq!(g.best_capture(WHITE), 1.0);
+        assert_eq!(g.best_capture(), 1.0);
         // The same material scores better for the side that can take now
         // (the Matrons on i5 and f1 out of every reach).
         let h = |pieces: &[(&str, Seat, Kind)]| {

@@ -122,12 +122,20 @@ pub fn parse_line(line: &str) -> Result<Line, String> {
         Some(c) if c.starts_with('/') && c.len() > 1 => c[1..].to_ascii_lowercase(),
         _ => return Err("After the user (and channel) comes a command: @alice /board".into()),
     };
-    let options = it
-        .map(|t| match t.split_once(':') {
-            Some((k, v)) if is_name(k) => (k.to_string(), v.to_string()),
-            _ => (String::new(), t),
-        })
-        .collect();
+    // A word without a name continues the value before it, so that an
+    // action with spaces needs no quotes (`action:h5-h4-i4-j4 xk4`); the
+    // first one, with nothing before it, is the command's main option.
+    let mut options: Vec<(String, String)> = Vec::new();
+    for t in it {
+        match (t.split_once(':'), options.last_mut()) {
+            (Some((k, v)), _) if is_name(k) => options.push((k.to_string(), v.to_string())),
+            (_, Some((_, value))) => {
+                value.push(' ');
+                value.push_str(&t);
+            }
+            (_, None) => options.push((String::new(), t)),
+        }
+    }
     Ok(Line::Command {
         user,
         channel,
@@ -477,6 +485,19 @@ mod tests {
                 "play",
                 &[("action", "b1-c3")]
             ))
+        );
+        assert_eq!(
+            parse_line("@alice /play action:h5-h4-i4-j4 xk4 game:2"),
+            Ok(cmd(
+                "alice",
+                None,
+                "play",
+                &[("action", "h5-h4-i4-j4 xk4"), ("game", "2")]
+            ))
+        );
+        assert_eq!(
+            parse_line("@alice /play turncoat l5 xa5"),
+            Ok(cmd("alice", None, "play", &[("", "turncoat l5 xa5")]))
         );
         assert_eq!(
             parse_line("@bob /vacation on"),

@@ -11,7 +11,8 @@ use crate::table::{ChannelRef, Table, UserRef};
 pub(crate) struct Data {
     /// The table service; every command goes through it.
     pub table: Table,
-    /// Past this, an interaction still waiting on the table is deferred.
+    /// Past this, an interaction still waiting on the table is deferred (zero:
+    /// every one is, which the tests use to exercise the deferred path).
     pub defer_after: Duration,
 }
 

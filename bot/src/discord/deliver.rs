@@ -122,13 +122,18 @@ pub(crate) async fn serve(
     let table = data.table.clone();
     let command = request.command.clone();
     let mut work = tokio::spawn(async move { table.handle(request).await });
-    let mut deferred = false;
-    let joined = tokio::select! {
-        joined = &mut work => joined,
-        () = tokio::time::sleep(data.defer_after) => {
+    // A zero `defer_after` defers every answer, however fast the table is.
+    let early = if data.defer_after.is_zero() {
+        None
+    } else {
+        tokio::time::timeout(data.defer_after, &mut work).await.ok()
+    };
+    let deferred = early.is_none();
+    let joined = match early {
+        Some(joined) => joined,
+        None => {
             debug!(%command, "table is slow: deferring");
             responder.defer().await?;
-            deferred = true;
             work.await
         }
     };

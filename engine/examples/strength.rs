@@ -4,7 +4,7 @@
 //! ```text
 //! cargo run --release -p tokar-engine --example strength -- \
 //!     [--games 200] [--iterations 200] [--level normal] [--max-plies 400] \
-//!     [--opponent random|greedy|both] [--game NAME]... [--option KEY=VALUE]... \
+//!     [--opponent random|greedy|material|both] [--game NAME]... [--option KEY=VALUE]... \
 //!     [--plies N] [--playout random|best:N] [--prior none|events|heuristic] \
 //!     [--c X] [--prior-weight W] [--widening W] [--win-check on|off] \
 //!     [--first-play on|off]
@@ -39,6 +39,10 @@ struct Args {
 enum Opponent {
     Random,
     Greedy,
+    /// One-ply greedy by the material share alone (`search::material_share`
+    /// of the public view), not the game's estimate: a conventional greedy
+    /// capturer, for context beside the table's greedy rows.
+    Material,
 }
 
 impl Opponent {
@@ -46,6 +50,7 @@ impl Opponent {
         match self {
             Opponent::Random => "random",
             Opponent::Greedy => "greedy",
+            Opponent::Material => "material",
         }
     }
 }
@@ -172,6 +177,7 @@ fn parse_args() -> Result<Args, String> {
                 args.opponents = match value()?.as_str() {
                     "random" => vec![Opponent::Random],
                     "greedy" => vec![Opponent::Greedy],
+                    "material" => vec![Opponent::Material],
                     "both" => vec![Opponent::Random, Opponent::Greedy],
                     v => return Err(format!("no opponent '{v}'")),
                 }
@@ -187,6 +193,9 @@ fn parse_args() -> Result<Args, String> {
             other => return Err(format!("unknown flag {other}")),
         }
     }
+    // `--iterations` is the count played, so it lifts the level's own cap
+    // (3000 at normal) rather than being silently cut to it.
+    args.settings.max_iterations = args.settings.max_iterations.max(args.iterations);
     Ok(args)
 }
 
@@ -289,6 +298,9 @@ fn play_one<G: Game>(
             match opponent {
                 Opponent::Random => search::random(&game, seat, s),
                 Opponent::Greedy => search::greedy(&game, seat, s),
+                Opponent::Material => search::greedy_by(&game, seat, s, |g, seat| {
+                    search::material_share(&g.view(Viewer::Spectator), seat)
+                }),
             }
         };
         let action = action.expect("a seat to act has a legal action");

@@ -847,6 +847,17 @@ fn greedy_takes_a_win_in_one() {
     );
 }
 
+/// The greedy player with another score (the strength example's
+/// material-only opponent) follows that score, not the heuristic: scoring
+/// the corner 8 best, it passes up the win in one on 2.
+#[test]
+fn greedy_by_follows_the_score_it_is_given() {
+    let g = Ttt::from("xx.oo....");
+    let corner = |t: &Ttt, _: Seat| if t.cells[8] == 1 { 1.0 } else { 0.0 };
+    assert_eq!(search::greedy_by(&g, Seat(0), 1, corner), Some(8));
+    assert_eq!(search::greedy(&g, Seat(0), 1), Some(2));
+}
+
 #[test]
 fn material_share_counts_teams_and_hit_points() {
     use tokar_engine::{Cell, Glyph, PieceView};

@@ -27,7 +27,7 @@ mod reward;
 mod tree;
 
 pub use any::{choose_any, settings_for};
-pub use players::{greedy, random};
+pub use players::{greedy, greedy_by, random};
 pub use reward::material_share;
 
 use crate::game::Game;

@@ -23,6 +23,18 @@ pub fn random<G: Game>(game: &G, seat: Seat, seed: u64) -> Option<G::Action> {
 /// `seed`. Each score is averaged over a few guesses of the hidden state and
 /// the dice, so the player does not bet on one particular roll or card.
 pub fn greedy<G: Game>(game: &G, seat: Seat, seed: u64) -> Option<G::Action> {
+    greedy_by(game, seat, seed, score)
+}
+
+/// [`greedy`] scoring with `score` instead of [`Game::heuristic`] (for
+/// comparisons: the strength example's material-only greedy player).
+/// `score` is called on positions after the action, finished ones included.
+pub fn greedy_by<G: Game>(
+    game: &G,
+    seat: Seat,
+    seed: u64,
+    score: impl Fn(&G, Seat) -> f32,
+) -> Option<G::Action> {
     let mut rng = Rng::new(seed);
     let guesses: Vec<G> = (0..GREEDY_GUESSES)
         .map(|_| game.redeal(seat, rng.next_u64()))

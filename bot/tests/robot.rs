@@ -79,6 +79,9 @@ async fn play_against_bot(e: &Env, setup: &str, plies: usize, pick: u64) -> (u64
                 "game #{id} waits for the bot: {m:#?}"
             );
             bot_moves += t.iter().filter(|r| bot_move(r)).count();
+            assert!(t
+                .iter()
+                .all(|r| r.ephemeral_to.as_ref().is_none_or(|u| u.name != "Tokar")));
             ticks += 1;
             assert!(ticks < 100, "game #{id} goes on without alice for ever");
             acts = e.actions("alice", id).await;
@@ -99,6 +102,11 @@ async fn play_against_bot(e: &Env, setup: &str, plies: usize, pick: u64) -> (u64
             );
         }
         bot_moves += r.iter().filter(|r| bot_move(r)).count();
+        assert!(
+            r.iter()
+                .all(|r| r.ephemeral_to.as_ref().is_none_or(|u| u.name != "Tokar")),
+            "nothing private goes to the bot itself: {r:#?}"
+        );
     }
     (id, bot_moves, false)
 }

@@ -352,9 +352,11 @@ impl Table {
             self.turn_message(&req.channel, rec, game, lines.join("\n"), before)
                 .await,
         ];
+        // A bot seat's secrets (its drawn cards) are for nobody: the bot reads
+        // its own hand from the game, and Discord cannot message it.
         for e in events {
             if let Some(secret) = &e.secret {
-                if let Some(u) = text::holder(rec, secret.seat) {
+                if let Some(u) = text::holder(rec, secret.seat).filter(|u| !self.is_robot(u.id)) {
                     out.push(Reply::private(
                         &req.channel,
                         &UserRef::from(u),

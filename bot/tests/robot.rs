@@ -9,6 +9,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 use std::sync::Arc;
 use tokar_bot::clock::VirtualClock;
+use tokar_bot::duration::DAY;
 use tokar_bot::table::robot::RobotConfig;
 use tokar_bot::{Reply, Table, TableConfig};
 
@@ -255,6 +256,40 @@ async fn after_a_restart_the_bot_moves_where_it_is_to_act() {
     assert_eq!(e.to_act(id, &["alice", "Tokar"]).await, Some("alice"));
     // Nothing more to do on the next tick.
     assert!(!e.table.tick().await.iter().any(bot_move));
+}
+
+/// Ruling T10: past the deadline of a duel against the bot, the notice
+/// offers the bot nothing and pings nobody, the game waits, reminders stop,
+/// and the absent player may still move.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_bot_waits_at_the_deadline_and_never_claims() {
+    let e = open_with_robot(&fresh_dir("robot-deadline"), 5).await;
+    let r = e.ok("@alice /new game:arachne opponent:@Tokar").await;
+    let id = game_number(&r);
+    assert_eq!(e.to_act(id, &["alice", "Tokar"]).await, Some("alice"));
+    e.clock.advance(8 * DAY).unwrap();
+    let r = e.table.tick().await;
+    let notice = r
+        .iter()
+        .find(|r| r.content.contains("has not acted"))
+        .unwrap_or_else(|| panic!("a deadline notice: {r:#?}"));
+    assert!(
+        notice.content.contains("the bot does not claim"),
+        "{}",
+        notice.content
+    );
+    assert!(!notice.content.contains("/claim"), "{}", notice.content);
+    assert!(notice.mentions.is_empty(), "{notice:#?}");
+    e.clock.advance(30 * DAY).unwrap();
+    assert!(
+        e.table.tick().await.is_empty(),
+        "no reminders after the notice"
+    );
+    let a = e.actions("alice", id).await[0].clone();
+    let r = e
+        .ok(&format!("@alice /play action:\"{a}\" game:{id}"))
+        .await;
+    assert!(r.iter().any(bot_move), "the bot answers: {r:#?}");
 }
 
 /// The real binary: a console transcript of a whole game against the bot,

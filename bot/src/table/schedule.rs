@@ -178,21 +178,27 @@ impl Table {
                 }
                 append.clear();
                 l.rec.turn.deadline_told = true;
+                // The bot never claims (ruling T10): it is neither offered the
+                // win nor pinged, and a game against it alone just waits.
                 let claimants: Vec<UserRef> = l
                     .rec
                     .members
                     .iter()
-                    .filter(|m| !l.rec.turn.waiting.contains(&m.user.id))
+                    .filter(|m| {
+                        !l.rec.turn.waiting.contains(&m.user.id) && !self.is_robot(m.user.id)
+                    })
                     .map(|m| UserRef::from(&m.user))
                     .collect();
-                let mut r = Reply::public(
-                    &channel,
+                let idle = duration::format(now - l.rec.turn.since);
+                let text = if claimants.is_empty() {
+                    format!("Game #{id}: {who} has not acted for {idle}. The game waits; the bot does not claim the win.")
+                } else {
                     format!(
-                        "Game #{id}: {who} has not acted for {}. {}: /claim game:{id} takes the win, or keep waiting.",
-                        duration::format(now - l.rec.turn.since),
+                        "Game #{id}: {who} has not acted for {idle}. {}: /claim game:{id} takes the win, or keep waiting.",
                         claimants.iter().map(|u| u.name.as_str()).collect::<Vec<_>>().join(", ")
-                    ),
-                );
+                    )
+                };
+                let mut r = Reply::public(&channel, text);
                 r.mentions = claimants;
                 replies.push(r);
             } else if !l.rec.turn.deadline_told {

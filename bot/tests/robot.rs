@@ -292,6 +292,51 @@ async fn the_bot_waits_at_the_deadline_and_never_claims() {
     assert!(r.iter().any(bot_move), "the bot answers: {r:#?}");
 }
 
+/// Ruling T11: against the bot, /undo takes back the asker's action and the
+/// bot's answer at once, never across a roll; a draw offer is refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_bot_grants_takebacks_and_refuses_draws() {
+    let e = open_with_robot(&fresh_dir("robot-undo"), 6).await;
+    let r = e
+        .ok("@alice /new game:arcana army:human opponent:@Tokar")
+        .await;
+    let id = game_number(&r);
+    // (The bot may have moved first: Arcana's first side is drawn.)
+    let start = e.actions("alice", id).await;
+    let history = e.ok(&format!("@alice /history game:{id}")).await;
+    let a = start[0].clone();
+    let r = e
+        .ok(&format!("@alice /play action:\"{a}\" game:{id}"))
+        .await;
+    assert!(r.iter().any(bot_move), "the bot answers: {r:#?}");
+    let r = e.ok(&format!("@alice /undo game:{id}")).await;
+    assert!(
+        !r.iter().any(bot_move),
+        "the bot waits after a takeback: {r:#?}"
+    );
+    assert!(
+        r.iter()
+            .all(|r| r.mentions.iter().all(|m| m.name != "Tokar")),
+        "{r:#?}"
+    );
+    assert_eq!(e.to_act(id, &["alice", "Tokar"]).await, Some("alice"));
+    assert_eq!(e.actions("alice", id).await, start, "back where alice was");
+    let h = e.ok(&format!("@alice /history game:{id}")).await;
+    assert_eq!(h[0].content, history[0].content);
+
+    let msg = e.refused(&format!("@alice /draw game:{id}")).await;
+    assert!(msg.contains("does not agree to draws"), "{msg}");
+
+    // Arachne rolls the next turn's dice after every turn: nothing goes back.
+    let r = e.ok("@alice /new game:arachne opponent:@Tokar").await;
+    let id = game_number(&r);
+    let a = e.actions("alice", id).await[0].clone();
+    e.ok(&format!("@alice /play action:\"{a}\" game:{id}"))
+        .await;
+    let msg = e.refused(&format!("@alice /undo game:{id}")).await;
+    assert!(msg.contains("chance"), "{msg}");
+}
+
 /// The real binary: a console transcript of a whole game against the bot,
 /// the same on every run. alice plays the first action /moves lists.
 #[test]

@@ -665,6 +665,18 @@ impl Table {
                 o
             }
         };
+        // Ruling T11: the bot agrees to every takeback at once (as a
+        // computer opponent does) and to no draw.
+        let robot = self.robot().id;
+        if Self::others(&l.rec, offer.by).contains(&robot) {
+            if kind == "draw" {
+                return Err(format!(
+                    "Game #{id}: {} does not agree to draws; play on, or /resign.",
+                    self.robot().name
+                ));
+            }
+            offer.agreed.push(robot);
+        }
         offer.agreed.sort_unstable();
         offer.agreed.dedup();
         let missing: Vec<u64> = Self::others(&l.rec, offer.by)
@@ -757,12 +769,33 @@ impl Table {
     }
 
     /// Where an undo asked by `user` returns to: before the user's own last
-    /// actions (those since anyone else acted), never past chance.
+    /// actions (those since anyone else acted, the bot's answers after them
+    /// aside), never past chance.
     async fn undo_target(&self, l: &Loaded, user: u64) -> Res<u64> {
         let id = l.rec.id;
         let log = self.blocking(move |s| s.log(id)).await?;
         let mut to = log.len();
-        while to > 0 && log[to - 1].user == user {
+        // Against the bot, its answers go back with the asker's actions
+        // (ruling T11): first the bot's trailing actions, then the asker's.
+        let mut bot_answers = 0;
+        while to > bot_answers && self.is_robot(log[to - 1 - bot_answers].user) {
+            bot_answers += 1;
+        }
+        let mine = |e: &LogEntry| e.user == user;
+        if bot_answers > 0 && to > bot_answers && mine(&log[to - 1 - bot_answers]) {
+            to -= bot_answers;
+            if let Some(e) = log[to..].iter().find(|e| e.chance) {
+                return Err(format!(
+                    "Game #{id}: the bot's answer {} ({}) drew on chance; it cannot be taken back.",
+                    e.seq + 1,
+                    describe(&e.action)
+                ));
+            }
+        } else {
+            to = log.len();
+        }
+        let trailing = to;
+        while to > 0 && mine(&log[to - 1]) {
             let e = &log[to - 1];
             if e.chance {
                 return Err(format!(
@@ -778,7 +811,7 @@ impl Table {
             }
             to -= 1;
         }
-        if to == log.len() {
+        if to == trailing {
             return Err(match log.last() {
                 None => format!("Game #{id}: nothing has been played yet."),
                 Some(_) => format!("Game #{id}: the last action is not yours, so there is nothing of yours to take back."),

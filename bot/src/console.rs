@@ -122,20 +122,14 @@ pub fn parse_line(line: &str) -> Result<Line, String> {
         Some(c) if c.starts_with('/') && c.len() > 1 => c[1..].to_ascii_lowercase(),
         _ => return Err("After the user (and channel) comes a command: @alice /board".into()),
     };
-    // A word without a name continues the value before it, so that an
-    // action with spaces needs no quotes (`action:h5-h4-i4-j4 xk4`); the
-    // first one, with nothing before it, is the command's main option.
-    let mut options: Vec<(String, String)> = Vec::new();
-    for t in it {
-        match (t.split_once(':'), options.last_mut()) {
-            (Some((k, v)), _) if is_name(k) => options.push((k.to_string(), v.to_string())),
-            (_, Some((_, value))) => {
-                value.push(' ');
-                value.push_str(&t);
-            }
-            (_, None) => options.push((String::new(), t)),
-        }
-    }
+    // Words without a name stay separate; the table joins them into the
+    // command's main option (`Args::new`).
+    let options = it
+        .map(|t| match t.split_once(':') {
+            Some((k, v)) if is_name(k) => (k.to_string(), v.to_string()),
+            _ => (String::new(), t),
+        })
+        .collect();
     Ok(Line::Command {
         user,
         channel,
@@ -492,12 +486,8 @@ mod tests {
                 "alice",
                 None,
                 "play",
-                &[("action", "h5-h4-i4-j4 xk4"), ("game", "2")]
+                &[("action", "h5-h4-i4-j4"), ("", "xk4"), ("game", "2")]
             ))
-        );
-        assert_eq!(
-            parse_line("@alice /play turncoat l5 xa5"),
-            Ok(cmd("alice", None, "play", &[("", "turncoat l5 xa5")]))
         );
         assert_eq!(
             parse_line("@bob /vacation on"),

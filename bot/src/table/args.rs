@@ -8,19 +8,33 @@ pub struct Args {
 }
 
 impl Args {
-    /// `main` is the option a value given without a name belongs to.
+    /// `main` is the option that values given without a name belong to:
+    /// they are joined with spaces, after its named value if there is one,
+    /// so that a typed action with spaces needs no quotes (`/play
+    /// action:h5-h4-i4-j4 xk4`, `/play game:2 turncoat l5 xa5`).
     pub fn new(options: &[(String, String)], main: Option<&str>) -> Result<Args, String> {
         let mut map = BTreeMap::new();
+        let mut nameless: Vec<&str> = Vec::new();
         for (k, v) in options {
-            let mut key = k.trim().to_ascii_lowercase();
+            let key = k.trim().to_ascii_lowercase();
             if key.is_empty() {
-                match main {
-                    Some(m) => key = m.to_string(),
-                    None => return Err(format!("'{v}' needs an option name (name:value).")),
+                if main.is_none() {
+                    return Err(format!("'{v}' needs an option name (name:value)."));
                 }
+                nameless.push(v.trim());
+                continue;
             }
             if map.insert(key.clone(), v.trim().to_string()).is_some() {
                 return Err(format!("Option '{key}' is given twice."));
+            }
+        }
+        if let (Some(main), false) = (main, nameless.is_empty()) {
+            let value: &mut String = map.entry(main.to_string()).or_default();
+            for word in nameless {
+                if !value.is_empty() {
+                    value.push(' ');
+                }
+                value.push_str(word);
             }
         }
         Ok(Args { map })
@@ -83,4 +97,34 @@ pub fn parse_mention(v: &str) -> Result<u64, String> {
     inner
         .parse::<u64>()
         .map_err(|_| format!("'{v}' is not a user (mention them: @name)."))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn opts(list: &[(&str, &str)]) -> Vec<(String, String)> {
+        list.iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn nameless_words_join_the_main_option() {
+        let mut a = Args::new(
+            &opts(&[("action", "h5-h4-i4-j4"), ("", "xk4"), ("game", "2")]),
+            Some("action"),
+        )
+        .unwrap();
+        assert_eq!(a.take("action").as_deref(), Some("h5-h4-i4-j4 xk4"));
+        assert_eq!(a.take("game").as_deref(), Some("2"));
+        let mut a = Args::new(
+            &opts(&[("game", "2"), ("", "turncoat"), ("", "l5"), ("", "xa5")]),
+            Some("action"),
+        )
+        .unwrap();
+        assert_eq!(a.take("action").as_deref(), Some("turncoat l5 xa5"));
+        assert!(Args::new(&opts(&[("", "on")]), None).is_err());
+        assert!(Args::new(&opts(&[("game", "1"), ("game", "2")]), Some("action")).is_err());
+    }
 }

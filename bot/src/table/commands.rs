@@ -791,8 +791,6 @@ impl Table {
                     describe(&e.action)
                 ));
             }
-        } else {
-            to = log.len();
         }
         let trailing = to;
         while to > 0 && mine(&log[to - 1]) {

@@ -144,3 +144,23 @@ async fn a_refused_override_gives_the_kings_reason() {
     let plain = e.refused("@bob /play action:\"king: e6-e7\" game:1").await;
     assert!(plain.contains("not your turn"), "{plain}");
 }
+
+/// A user holding the whole team who types a plain move of a King's piece at
+/// the Queen's move is asked to type the override in full: an override costs
+/// the Queen her move, and rule 7 has the King state it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_whole_team_overrides_only_when_it_says_so() {
+    let e = env("whole-team-explicit-override").await;
+    e.ok("@alice /new game:gladiator opponent:@bob").await;
+    let status = e.ok("@bob /accept game:1").await[0].content.clone();
+    assert_eq!(seats_to_act(&status)[0], "White King");
+    e.ok("@alice /play action:j2-j4 game:1").await;
+    let refusal = e.refused("@alice /play action:b2-b4 game:1").await;
+    assert!(refusal.contains("type action:\"king: b2-b4\""), "{refusal}");
+    let r = e.ok("@alice /play action:\"King:b2b4\" game:1").await;
+    assert!(
+        r[0].content.contains("overrides the Queen's move"),
+        "{}",
+        r[0].content
+    );
+}

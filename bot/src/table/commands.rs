@@ -282,6 +282,17 @@ impl Table {
             }
         }
         let (seat, notation) = match chosen {
+            // A later seat's action is played only when typed in its full
+            // notation: a user holding a Gladiator commander and his King who
+            // types a plain move the commander may not make has not said "I
+            // override" (rule 7), and an override costs the commander's move.
+            Some((seat, n)) if seat != mine[0] && squeeze(&n) != squeeze(&action) => {
+                return Err(format!(
+                    "'{action}' is refused in game #{id}: {} To play it as {}, type action:\"{n}\".",
+                    errors.first().map(|e| e.to_string()).unwrap_or_default(),
+                    game.seat_name(seat)
+                ));
+            }
             Some(c) => c,
             None => {
                 // The reason of a seat whose decision it was (a King's
@@ -1203,4 +1214,13 @@ pub(super) fn cells_in(board: &tokar_engine::Board, notation: &str) -> Vec<tokar
         }
     }
     out
+}
+
+/// A typed action compared loosely with a notation: case, spaces and dashes
+/// aside (`King:B2B4` is `king: b2-b4`).
+fn squeeze(text: &str) -> String {
+    text.chars()
+        .filter(|c| !c.is_whitespace() && *c != '-')
+        .flat_map(char::to_lowercase)
+        .collect()
 }

@@ -678,8 +678,9 @@ impl Table {
         };
         // Ruling T11: the bot agrees to every takeback at once (as a
         // computer opponent does) and to no draw.
+        let others = Self::others(&l.rec, offer.by);
         let robot = self.robot().id;
-        if Self::others(&l.rec, offer.by).contains(&robot) {
+        if others.contains(&robot) {
             if kind == "draw" {
                 return Err(format!(
                     "Game #{id}: {} does not agree to draws; play on, or /resign.",
@@ -690,7 +691,7 @@ impl Table {
         }
         offer.agreed.sort_unstable();
         offer.agreed.dedup();
-        let missing: Vec<u64> = Self::others(&l.rec, offer.by)
+        let missing: Vec<u64> = others
             .into_iter()
             .filter(|u| !offer.agreed.contains(u))
             .collect();
@@ -788,10 +789,11 @@ impl Table {
         let mut to = log.len();
         // Against the bot, its answers go back with the asker's actions
         // (ruling T11): first the bot's trailing actions, then the asker's.
-        let mut bot_answers = 0;
-        while to > bot_answers && self.is_robot(log[to - 1 - bot_answers].user) {
-            bot_answers += 1;
-        }
+        let bot_answers = log
+            .iter()
+            .rev()
+            .take_while(|e| self.is_robot(e.user))
+            .count();
         let mine = |e: &LogEntry| e.user == user;
         if bot_answers > 0 && to > bot_answers && mine(&log[to - 1 - bot_answers]) {
             to -= bot_answers;

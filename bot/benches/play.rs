@@ -32,6 +32,7 @@ fn req(u: usize, command: &str, options: &[(&str, String)]) -> Request {
             .iter()
             .map(|(k, v)| (k.to_string(), v.clone()))
             .collect(),
+        interaction_token: None,
     }
 }
 

@@ -243,6 +243,9 @@ where
         out,
         images_written: 0,
     };
+    // What an earlier run stored but did not print (it stopped in between).
+    let pending = console.table.outbox_replies().await;
+    console.print(&pending).await?;
     let startup = console.table.tick().await;
     console.print(&startup).await?;
     let mut lines = input.lines();
@@ -346,6 +349,7 @@ impl<W: AsyncWrite + Unpin> Console<W> {
             },
             command,
             options: opts,
+            interaction_token: None,
         })
     }
 
@@ -364,6 +368,7 @@ impl<W: AsyncWrite + Unpin> Console<W> {
             images: Vec::new(),
             buttons: Vec::new(),
             ok: false,
+            outbox: None,
         }
     }
 
@@ -438,7 +443,15 @@ impl<W: AsyncWrite + Unpin> Console<W> {
             .write_all(text.as_bytes())
             .await
             .map_err(|e| e.to_string())?;
-        self.out.flush().await.map_err(|e| e.to_string())
+        self.out.flush().await.map_err(|e| e.to_string())?;
+        // Printed is delivered: the outbox entries behind these replies are
+        // done.
+        for id in replies.iter().filter_map(|r| r.outbox) {
+            if let Err(e) = self.table.outbox_delivered(id, Vec::new()).await {
+                tracing::warn!(entry = id, error = %e, "cannot mark an outbox entry delivered");
+            }
+        }
+        Ok(())
     }
 }
 

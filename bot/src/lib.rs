@@ -9,6 +9,8 @@ pub mod clock;
 pub mod console;
 pub mod discord;
 pub mod duration;
+pub mod metrics;
+pub mod outbox;
 pub mod record;
 pub mod storage;
 pub mod table;

@@ -106,6 +106,20 @@ pub struct GameRecord {
     /// The computer opponent's level and whether /hint answers (chosen at /new).
     #[serde(default)]
     pub play: PlayOptions,
+    /// Set while the game's channel is gone or closed to the bot: its
+    /// messages wait and its move clock stands still until a player moves it
+    /// to another channel (/resume).
+    #[serde(default)]
+    pub channel_lost: Option<LostChannel>,
+}
+
+/// Why and since when a game cannot post in its channel.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LostChannel {
+    pub since: Millis,
+    /// The channel exists but the bot may not post there (missing
+    /// permissions); otherwise it was deleted or the bot left the server.
+    pub permission: bool,
 }
 
 /// What the players chose at /new about the computer: how strong the bot's

@@ -8,18 +8,25 @@
 //! | `m` user id | nothing: the games a user plays or is invited to |
 //! | `c` channel id | nothing: the games of a channel |
 //! | `u` user | [`UserRecord`] |
+//! | `o` id | [`OutboxEntry`]: a message to deliver |
+//! | `p` id n | the raw PNG bytes of the entry's n-th picture |
 //! | `next-game` | the next game number |
 //!
 //! Every write of a game is one transaction on this tree (record, log entries,
-//! schedule and index keys together), guarded by a compare-and-swap on the
-//! record's version, and flushed to disk before it returns. All of it is
-//! blocking: the table calls it from `spawn_blocking`.
+//! schedule and index keys, and the outbox entries announcing the change
+//! together), guarded by a compare-and-swap on the record's version, and
+//! flushed to disk before it returns. All of it is blocking: the table calls it
+//! from `spawn_blocking`.
 
 use crate::clock::Millis;
+use crate::outbox::{decode_entry, NewEntry, OutboxEntry};
 use crate::record::{
     decode_game, decode_log, decode_user, encode, GameRecord, LogEntry, UserRecord,
 };
-use sled::transaction::{ConflictableTransactionError, TransactionError};
+use crate::table::Image;
+use sled::transaction::{
+    ConflictableTransactionError, TransactionError, TransactionalTree, UnabortableTransactionError,
+};
 use std::path::Path;
 use thiserror::Error;
 
@@ -45,6 +52,8 @@ pub struct GameWrite {
     pub append: Vec<LogEntry>,
     /// Log entries from this sequence number on are removed (an undo).
     pub truncate_from: Option<u64>,
+    /// What the change says to others, delivered after it is stored.
+    pub outbox: Vec<NewEntry>,
 }
 
 #[derive(Clone)]
@@ -71,11 +80,105 @@ fn tail_u64(k: &[u8]) -> u64 {
 pub type RawItem = (Vec<u8>, Vec<u8>);
 
 const NEXT_GAME: &[u8] = b"next-game";
+/// A random number drawn when the store is created: tells stores apart (the outbox's nonces).
+const IDENTITY: &[u8] = b"store-id";
+
+/// Stores one outbox entry and its pictures inside a transaction, giving it
+/// the next id.
+fn put_entry(tx: &TransactionalTree, e: &NewEntry) -> Result<u64, UnabortableTransactionError> {
+    // sled's ids only grow, across restarts too: entries sort in the order
+    // they were stored.
+    let id = tx.generate_id()?;
+    let mut entry = e.entry.clone();
+    entry.id = id;
+    tx.insert(key(b'o', &[id]), encode(&entry))?;
+    for (n, img) in e.images.iter().enumerate() {
+        tx.insert(key(b'p', &[id, n as u64]), img.png.as_slice())?;
+    }
+    Ok(id)
+}
+
+fn tx_error(e: TransactionError<StoreError>) -> StoreError {
+    match e {
+        TransactionError::Abort(e) => e,
+        TransactionError::Storage(e) => e.into(),
+    }
+}
 
 impl Store {
     pub fn open(dir: &Path) -> Result<Store, StoreError> {
         let db = sled::Config::new().path(dir.join("db")).open()?;
+        if db.get(IDENTITY)?.is_none() {
+            use std::hash::{BuildHasher, Hasher};
+            let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+            h.write_u128(
+                std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map(|d| d.as_nanos())
+                    .unwrap_or_default(),
+            );
+            // Only the first writer's number counts.
+            let _ = db.compare_and_swap(
+                IDENTITY,
+                None as Option<&[u8]>,
+                Some(&h.finish().to_be_bytes()[..]),
+            )?;
+            db.flush()?;
+        }
         Ok(Store { db })
+    }
+
+    /// The store's identity, drawn when it was created.
+    pub fn identity(&self) -> Result<u64, StoreError> {
+        Ok(self.db.get(IDENTITY)?.map(|b| tail_u64(&b)).unwrap_or(0))
+    }
+
+    /// Points the waiting entries of `game` that go to `from` at `to`, due now; with `to` as
+    /// `None`, holds them until `until` (a channel the bot cannot post in). Flushed.
+    pub fn outbox_retarget(
+        &self,
+        game: u64,
+        from: u64,
+        to: Option<&crate::record::Named>,
+        until: crate::clock::Millis,
+    ) -> Result<usize, StoreError> {
+        use crate::outbox::Target;
+        let mut n = 0;
+        for kv in self.db.scan_prefix([b'o']) {
+            let (k, v) = kv?;
+            let Ok(mut e) = decode_entry(&v) else {
+                continue;
+            };
+            if e.game != Some(game) {
+                continue;
+            }
+            let target_channel = match &mut e.target {
+                Target::Channel(c) => c,
+                Target::Direct { channel, .. } => channel,
+            };
+            if target_channel.id != from {
+                continue;
+            }
+            match to {
+                Some(c) => {
+                    *target_channel = c.clone();
+                    e.not_before = 0;
+                    // A new channel: the interaction that may have carried it is of no use.
+                    e.carrier = None;
+                }
+                None => {
+                    if matches!(e.target, Target::Direct { .. }) {
+                        continue;
+                    }
+                    e.not_before = until;
+                }
+            }
+            // Only if nobody delivered it meanwhile.
+            let _ = self.db.compare_and_swap(&k, Some(v), Some(encode(&e)))?;
+            n += 1;
+        }
+        self.db.flush()?;
+        Ok(n)
     }
 
     /// Allocates the next game number (1, 2, 3...), durably.
@@ -147,8 +250,9 @@ impl Store {
         Ok(())
     }
 
-    /// Writes one game atomically, refusing a stale write, and flushes.
-    pub fn commit(&self, w: &GameWrite) -> Result<(), StoreError> {
+    /// Writes one game atomically with its outbox entries, refusing a stale
+    /// write, and flushes. Returns the ids given to the outbox entries.
+    pub fn commit(&self, w: &GameWrite) -> Result<Vec<u64>, StoreError> {
         let id = w.record.id;
         let gkey = key(b'g', &[id]);
         let result = self.db.transaction(|tx| {
@@ -189,15 +293,122 @@ impl Store {
             }
             tx.insert(key(b'c', &[record.channel.id, id]), &[][..])?;
             tx.insert(gkey.clone(), encode(&record))?;
-            Ok(())
+            let mut ids = Vec::with_capacity(w.outbox.len());
+            for e in &w.outbox {
+                ids.push(put_entry(tx, e)?);
+            }
+            Ok(ids)
         });
-        match result {
-            Ok(()) => {}
+        let ids = match result {
+            Ok(ids) => ids,
             Err(TransactionError::Abort(e)) => return Err(e),
             Err(TransactionError::Storage(e)) => return Err(e.into()),
+        };
+        self.db.flush()?;
+        Ok(ids)
+    }
+
+    /// Stores outbox entries that go with no game change (a notice about a
+    /// delivery problem), flushed.
+    pub fn enqueue(&self, entries: &[NewEntry]) -> Result<Vec<u64>, StoreError> {
+        let ids = self
+            .db
+            .transaction(|tx| {
+                let mut ids = Vec::new();
+                for e in entries {
+                    ids.push(put_entry(tx, e)?);
+                }
+                Ok::<_, ConflictableTransactionError<StoreError>>(ids)
+            })
+            .map_err(tx_error)?;
+        self.db.flush()?;
+        Ok(ids)
+    }
+
+    /// Up to `limit` entries waiting for delivery, oldest first. An entry that
+    /// cannot be read is logged by the caller through its error and skipped
+    /// here, so one damaged entry never stops the others.
+    pub fn outbox(
+        &self,
+        limit: usize,
+    ) -> Result<Vec<Result<OutboxEntry, (u64, String)>>, StoreError> {
+        let mut out = Vec::new();
+        for kv in self.db.scan_prefix([b'o']).take(limit) {
+            let (k, v) = kv?;
+            let id = tail_u64(&k);
+            out.push(decode_entry(&v).map_err(|e| (id, e)));
         }
+        Ok(out)
+    }
+
+    /// How many entries wait for delivery.
+    pub fn outbox_len(&self) -> usize {
+        self.db.scan_prefix([b'o']).count()
+    }
+
+    pub fn outbox_entry(&self, id: u64) -> Result<Option<OutboxEntry>, StoreError> {
+        match self.db.get(key(b'o', &[id]))? {
+            None => Ok(None),
+            Some(b) => decode_entry(&b).map(Some).map_err(StoreError::Corrupt),
+        }
+    }
+
+    /// The pictures stored with an entry.
+    pub fn outbox_images(&self, entry: &OutboxEntry) -> Result<Vec<Image>, StoreError> {
+        let mut out = Vec::new();
+        for (n, name) in entry.images.iter().enumerate() {
+            if let Some(png) = self.db.get(key(b'p', &[entry.id, n as u64]))? {
+                out.push(Image {
+                    name: name.clone(),
+                    png: png.to_vec(),
+                });
+            }
+        }
+        Ok(out)
+    }
+
+    /// Records a delivery's progress or failure (attempts, parts sent, the
+    /// next try), flushed. An entry already removed stays removed.
+    pub fn outbox_update(&self, entry: &OutboxEntry) -> Result<(), StoreError> {
+        let k = key(b'o', &[entry.id]);
+        let bytes = encode(entry);
+        self.db
+            .transaction(|tx| {
+                if tx.get(&k)?.is_some() {
+                    tx.insert(k.clone(), bytes.clone())?;
+                }
+                Ok::<_, ConflictableTransactionError<StoreError>>(())
+            })
+            .map_err(tx_error)?;
         self.db.flush()?;
         Ok(())
+    }
+
+    /// Removes a delivered entry and its pictures; `then` entries are stored in
+    /// the same transaction (what replaces an entry that cannot be delivered).
+    /// Flushed. Returns the ids of `then`.
+    pub fn outbox_done(&self, id: u64, then: &[NewEntry]) -> Result<Vec<u64>, StoreError> {
+        let pictures = self
+            .db
+            .scan_prefix(key(b'p', &[id]))
+            .keys()
+            .collect::<Result<Vec<sled::IVec>, _>>()?;
+        let ids = self
+            .db
+            .transaction(|tx| {
+                tx.remove(key(b'o', &[id]))?;
+                for k in &pictures {
+                    tx.remove(k)?;
+                }
+                let mut ids = Vec::new();
+                for e in then {
+                    ids.push(put_entry(tx, e)?);
+                }
+                Ok::<_, ConflictableTransactionError<StoreError>>(ids)
+            })
+            .map_err(tx_error)?;
+        self.db.flush()?;
+        Ok(ids)
     }
 
     /// Every stored key and value of one game (record and log), for fixtures

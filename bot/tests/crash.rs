@@ -1,5 +1,7 @@
 //! The real `tokar` binary in console mode, killed with SIGKILL while commands
-//! stream in, restarted: every acknowledged action is still there.
+//! stream in, restarted: every acknowledged action is still there, and every
+//! stored action's announcement is printed, if not before the kill then from
+//! the outbox at the next start.
 
 mod common;
 use common::*;
@@ -117,10 +119,30 @@ async fn acknowledged_actions_survive_sigkill() {
     }
     bot.child.kill().unwrap(); // SIGKILL
     bot.child.wait().unwrap();
+    // What the killed process printed and this test had not read yet.
+    let mut announced: Vec<String> = Vec::new();
+    while let Ok(v) = bot
+        .lines
+        .recv_timeout(std::time::Duration::from_millis(300))
+    {
+        announced.extend(v["content"].as_str().map(str::to_owned));
+    }
 
     let mut bot = spawn(&dir);
     bot.send("@alice /export game:1");
-    let v = bot.next();
+    // Announcements stored but not printed before the kill come first.
+    let v = loop {
+        let v = bot.next();
+        let content = v["content"].as_str().unwrap_or_default();
+        if content.contains("tokar1|") {
+            break v;
+        }
+        assert!(
+            content.contains(" plays "),
+            "only announcements come before: {v}"
+        );
+        announced.push(content.to_owned());
+    };
     let content = v["content"].as_str().unwrap();
     let record = content.split('`').nth(1).unwrap();
     let stored: Vec<&str> = record
@@ -135,6 +157,19 @@ async fn acknowledged_actions_survive_sigkill() {
     );
     for (i, s) in stored.iter().enumerate() {
         assert_eq!(*s, moves[i].1, "action {} differs", i + 1);
+    }
+    // Announcements read before the kill were counted in `acknowledged`; every
+    // stored action after those was announced by the dying process or by the
+    // new one's outbox.
+    for (i, s) in stored.iter().enumerate().skip(acknowledged) {
+        let (who, _) = &moves[i];
+        assert!(
+            announced
+                .iter()
+                .any(|c| c.contains(&format!("{who} (")) && c.contains(&format!(" plays {s}"))),
+            "stored action {} ({s}) was never announced; announced: {announced:#?}",
+            i + 1
+        );
     }
     // Play on from where it stopped.
     let (who, a) = &moves[stored.len().min(moves.len() - 1)];

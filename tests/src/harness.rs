@@ -45,6 +45,7 @@ impl Bot {
             defer_after: start.defer_after,
             test_api_base: Some(fake.api_base()),
             stop: Some(rx),
+            ..DiscordSettings::default()
         };
         let task = tokio::spawn(discord::run(table, TOKEN.to_owned(), settings));
         Bot { stop, task }

@@ -9,17 +9,11 @@ use super::deliver::{serve, Responder};
 use super::errors::{fresh_flag, report};
 use crate::table::Request;
 
-/// poise's event hook: routes component interactions to the table; other events are ignored.
-pub(crate) async fn on_event(
+/// Answers one button click.
+pub(crate) async fn on_click(
     framework: poise::FrameworkContext<'_, Data, CommandError>,
-    event: &serenity::FullEvent,
+    click: &serenity::ComponentInteraction,
 ) -> Result<(), CommandError> {
-    let serenity::FullEvent::InteractionCreate {
-        interaction: serenity::Interaction::Component(click),
-    } = event
-    else {
-        return Ok(());
-    };
     let acknowledged = fresh_flag();
     let user = user_ref(&click.user, click.member.as_ref());
     let channel = channel_ref(click.channel_id, click.channel.as_ref());
@@ -30,12 +24,15 @@ pub(crate) async fn on_event(
         acknowledged: &acknowledged,
         invoker: user.clone(),
         channel: channel.clone(),
+        // Today's buttons (hand, moves) answer the clicker only.
+        private: true,
     };
     let request = Request {
         user,
         channel,
         command: "button".to_owned(),
         options: vec![("custom_id".to_owned(), click.data.custom_id.clone())],
+        interaction_token: Some(click.token.clone()),
     };
     if let Err(e) = serve(&responder, framework.user_data, request).await {
         report(&responder, &e).await;

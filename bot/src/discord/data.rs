@@ -14,13 +14,68 @@ pub(crate) struct Data {
     /// Past this, an interaction still waiting on the table is deferred (zero:
     /// every one is, which the tests use to exercise the deferred path).
     pub defer_after: Duration,
+    /// Commands in flight, and whether new ones are still taken.
+    pub gate: std::sync::Arc<Gate>,
 }
 
 impl Data {
-    pub fn new(table: Table, settings: &DiscordSettings) -> Self {
+    pub fn new(table: Table, settings: &DiscordSettings, gate: std::sync::Arc<Gate>) -> Self {
         Self {
             table,
             defer_after: settings.defer_after,
+            gate,
+        }
+    }
+}
+
+/// Counts the commands in flight so that a stop lets them finish, and refuses new ones once
+/// the stop began.
+#[derive(Default)]
+pub(crate) struct Gate {
+    state: std::sync::Mutex<(bool, usize)>,
+    idle: tokio::sync::Notify,
+}
+
+/// Held while a command runs.
+pub(crate) struct Pass<'a>(&'a Gate);
+
+impl Gate {
+    /// A pass for one command; `None` once the bot is stopping.
+    pub fn enter(&self) -> Option<Pass<'_>> {
+        let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        if st.0 {
+            return None;
+        }
+        st.1 += 1;
+        Some(Pass(self))
+    }
+
+    /// Refuses new commands and waits (at most `limit`) for those in flight.
+    pub async fn close(&self, limit: Duration) -> usize {
+        self.state.lock().unwrap_or_else(|e| e.into_inner()).0 = true;
+        let deadline = tokio::time::Instant::now() + limit;
+        loop {
+            let idle = self.idle.notified();
+            tokio::pin!(idle);
+            // Registered before the count is read, so a command ending in between wakes it.
+            idle.as_mut().enable();
+            let n = self.state.lock().unwrap_or_else(|e| e.into_inner()).1;
+            if n == 0 {
+                return 0;
+            }
+            if tokio::time::timeout_at(deadline, idle).await.is_err() {
+                return self.state.lock().unwrap_or_else(|e| e.into_inner()).1;
+            }
+        }
+    }
+}
+
+impl Drop for Pass<'_> {
+    fn drop(&mut self) {
+        let mut st = self.0.state.lock().unwrap_or_else(|e| e.into_inner());
+        st.1 -= 1;
+        if st.1 == 0 {
+            self.0.idle.notify_waiters();
         }
     }
 }
@@ -38,6 +93,9 @@ pub(crate) enum CommandError {
     /// A command arrived in a shape the adapter cannot serve (e.g. as a prefix command).
     #[error("unsupported invocation: {0}")]
     Unsupported(&'static str),
+    /// The bot is stopping and takes no new commands.
+    #[error("stopping")]
+    Stopping,
 }
 
 impl CommandError {
@@ -51,6 +109,9 @@ impl CommandError {
                 "The table hit an internal error; nothing was changed. Please try again."
             }
             CommandError::Unsupported(_) => "Please use this as a slash command.",
+            CommandError::Stopping => {
+                "Tokar is restarting and took nothing from this command; please try again in a minute."
+            }
         }
     }
 }

@@ -84,6 +84,7 @@ async fn tell(ctx: Context<'_>, text: &str) {
         acknowledged: actx.has_sent_initial_response,
         invoker: user_ref(&i.user, i.member.as_deref()),
         channel: channel_ref(i.channel_id, i.channel.as_ref()),
+        private: true,
     };
     if let Err(e) = responder.tell(text).await {
         warn!(error = %e, "could not tell the player about the failure");

@@ -2,8 +2,9 @@
 //!
 //! The adapter holds no game logic. A slash command or a button click becomes one table
 //! [`Request`]; the table's [`Reply`]s become the interaction's response (ephemeral when
-//! private), follow-ups, channel messages with pings, or direct messages. The scheduler's
-//! replies (reminders, deadline claims) are swept on a timer and posted in each game's channel.
+//! private) and follow-ups; what a change announces to others (turn pings, reminders, notices,
+//! private notes, results) is stored in the table's outbox and delivered by [`outbox`]'s
+//! worker, which retries until Discord accepts it.
 
 mod autocomplete;
 mod buttons;
@@ -11,11 +12,17 @@ mod commands;
 mod data;
 mod deliver;
 mod errors;
+mod events;
+mod outbox;
+mod outgoing;
 mod settings;
 mod ticker;
 
+use std::sync::Arc;
+use std::time::Duration;
+
 use poise::serenity_prelude as serenity;
-use tracing::{error, info};
+use tracing::{error, info, warn};
 
 use crate::table::Table;
 pub use settings::DiscordSettings;
@@ -34,10 +41,20 @@ pub enum DiscordError {
     /// Serenity failed to connect or lost the connection for good.
     #[error("discord client: {0}")]
     Client(#[from] Box<serenity::Error>),
+    /// Connected, but start-up failed (command registration refused).
+    #[error("start-up failed: {0}")]
+    Startup(String),
 }
 
 /// Runs the bot until it is stopped (Ctrl-C, SIGTERM or `settings.stop`) or the gateway
 /// connection fails for good.
+///
+/// Start-up that fails (a token Discord refuses, command registration refused) is an error, so
+/// the process exits non-zero and a supervisor restarts it. The outbox's delivery worker and
+/// the scheduler start only once the gateway is ready and the commands are registered. At a
+/// stop: new commands are refused with a line, those in flight finish, the outbox drains (each
+/// for at most `settings.drain`), then the gateway closes; all of this also when no shard is
+/// connected at the time.
 pub async fn run(
     table: Table,
     token: String,
@@ -45,6 +62,13 @@ pub async fn run(
 ) -> Result<(), DiscordError> {
     let token = token.trim().to_owned();
     serenity::utils::validate_token(&token).map_err(|e| DiscordError::Token(e.to_string()))?;
+    if let Some(addr) = settings.metrics_addr {
+        crate::metrics::serve(addr).map_err(|reason| DiscordError::Setting {
+            name: "TOKAR_METRICS_ADDR",
+            reason,
+        })?;
+        info!(%addr, "metrics served");
+    }
 
     let http = match &settings.test_api_base {
         Some(base) => serenity::HttpBuilder::new(&token)
@@ -55,11 +79,15 @@ pub async fn run(
     };
 
     let guild_id = settings.guild_id;
-    let data = Data::new(table.clone(), &settings);
+    let gate = Arc::new(data::Gate::default());
+    let data = Data::new(table.clone(), &settings, gate.clone());
+    // Set by the setup when the bot is registered; read after the client stops.
+    let (ready_tx, mut ready_rx) = tokio::sync::watch::channel(Readiness::Starting);
+    let ready_check = ready_rx.clone();
     let options = poise::FrameworkOptions {
         commands: commands::all(),
         on_error: |err| Box::pin(errors::on_error(err)),
-        event_handler: |framework, event| Box::pin(buttons::on_event(framework, event)),
+        event_handler: |framework, event| Box::pin(events::on_event(framework, event)),
         // Only the users each reply names may be pinged; never @everyone or roles.
         allowed_mentions: Some(serenity::CreateAllowedMentions::new()),
         initialize_owners: false,
@@ -72,21 +100,25 @@ pub async fn run(
             Box::pin(async move {
                 info!(bot = %ready.user.name, "connected to Discord");
                 let commands = &framework.options().commands;
-                match guild_id
+                let registered = match guild_id
                     .and_then(std::num::NonZeroU64::new)
                     .map(serenity::GuildId::from)
                 {
-                    Some(guild) => {
-                        poise::builtins::register_in_guild(&ctx.http, commands, guild).await?;
-                        info!(
-                            guild = guild.get(),
-                            count = commands.len(),
-                            "commands registered in guild"
-                        );
+                    Some(guild) => poise::builtins::register_in_guild(&ctx.http, commands, guild)
+                        .await
+                        .map(|()| format!("in guild {guild}")),
+                    None => poise::builtins::register_globally(&ctx.http, commands)
+                        .await
+                        .map(|()| "globally".to_owned()),
+                };
+                match registered {
+                    Ok(scope) => {
+                        info!(count = commands.len(), %scope, "commands registered");
+                        let _ = ready_tx.send(Readiness::Ready);
                     }
-                    None => {
-                        poise::builtins::register_globally(&ctx.http, commands).await?;
-                        info!(count = commands.len(), "commands registered globally");
+                    Err(e) => {
+                        let _ = ready_tx.send(Readiness::Failed(e.to_string()));
+                        return Err(e.into());
                     }
                 }
                 Ok::<Data, CommandError>(data)
@@ -94,31 +126,94 @@ pub async fn run(
         })
         .build();
 
-    // Slash commands and buttons need no privileged intent; GUILDS keeps the cache useful.
+    // Slash commands and buttons need no privileged intent. GUILDS brings the channel and
+    // guild deletions (a game whose channel is gone must be told) and keeps the cache useful.
     let intents = serenity::GatewayIntents::GUILDS;
     let mut client = serenity::ClientBuilder::new_with_http(http, intents)
         .framework(framework)
         .await
         .map_err(Box::new)?;
 
-    let _ticker = AbortOnDrop(ticker::spawn(
-        table,
-        client.http.clone(),
-        settings.tick_every,
-    ));
     let shards = client.shard_manager.clone();
-    let stop = settings.stop.clone();
-    let _stopper = AbortOnDrop(tokio::spawn(async move {
-        wait_for_stop(stop).await;
-        info!("stopping the Discord client");
+    let http = client.http.clone();
+    let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
+    let drain = settings.drain;
+    let tick_every = settings.tick_every;
+    let embedder_stop = settings.stop.clone();
+    let mut lifecycle = tokio::spawn(async move {
+        // Nothing is sent before the bot is registered: an outage or a bad token at start-up
+        // leaves every stored message to deliver.
+        let started = tokio::select! {
+            r = ready_rx.wait_for(|r| *r != Readiness::Starting) => r.map(|r| *r == Readiness::Ready).unwrap_or(false),
+            _ = wait_for_stop(embedder_stop.clone()) => false,
+        };
+        let mut worker = None;
+        let mut ticker = None;
+        if started {
+            crate::metrics::gateway_ready(true);
+            worker = Some(outbox::spawn(
+                table.clone(),
+                http.clone(),
+                stop_rx.clone(),
+                drain,
+            ));
+            ticker = Some(AbortOnDrop(ticker::spawn(table.clone(), tick_every)));
+            wait_for_stop(embedder_stop).await;
+        }
+        info!("stopping: no new commands; finishing those in flight");
+        drop(ticker);
+        let left = gate.close(drain).await;
+        if left > 0 {
+            warn!(left, "commands still running at the stop");
+        }
+        let _ = stop_tx.send(true);
+        if let Some(w) = worker {
+            let _ = w.await;
+        }
+        info!("closing the gateway");
         shards.shutdown_all().await;
-    }));
+    });
 
-    let result = client.start().await;
+    // The client runs until its shards are shut down. When the stop sequence is done and the
+    // client does not come back by itself (no shard was connected), it is dropped.
+    let start = client.start();
+    tokio::pin!(start);
+    let result = tokio::select! {
+        r = &mut start => {
+            // The client stopped first: a failed start-up, or the gateway failed for good.
+            lifecycle.abort();
+            r
+        }
+        _ = &mut lifecycle => {
+            match tokio::time::timeout(Duration::from_secs(5), &mut start).await {
+                Ok(r) => r,
+                Err(_) => {
+                    warn!("the gateway did not close in time; stopping without it");
+                    Ok(())
+                }
+            }
+        }
+    };
+    crate::metrics::gateway_ready(false);
+    if let Readiness::Failed(why) = &*ready_check.borrow() {
+        error!(error = %why, "start-up failed");
+        return Err(DiscordError::Startup(why.clone()));
+    }
     if let Err(e) = &result {
         error!(error = %e, "Discord client stopped with an error");
     }
+    info!("stopped");
     result.map_err(|e| DiscordError::from(Box::new(e)))
+}
+
+/// How far start-up got.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Readiness {
+    Starting,
+    /// Connected and the commands registered.
+    Ready,
+    /// Registration failed.
+    Failed(String),
 }
 
 /// Resolves on Ctrl-C, SIGTERM, or when the embedder's stop signal turns true.

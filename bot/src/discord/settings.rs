@@ -25,6 +25,12 @@ pub struct DiscordSettings {
     /// Stops the bot cleanly when it receives `true`, besides Ctrl-C / SIGTERM. Lets an
     /// embedder (and the end-to-end tests, which restart the bot in one process) shut it down.
     pub stop: Option<tokio::sync::watch::Receiver<bool>>,
+    /// At a stop, how long commands in flight may take to finish, and then how long the outbox
+    /// may take to drain. From `TOKAR_DRAIN_SECONDS`, default 10 s.
+    pub drain: Duration,
+    /// Where to serve the Prometheus metrics (see `crate::metrics`); `None`: nowhere. From
+    /// `TOKAR_METRICS_ADDR` (e.g. `127.0.0.1:9464`).
+    pub metrics_addr: Option<std::net::SocketAddr>,
 }
 
 impl Default for DiscordSettings {
@@ -35,12 +41,15 @@ impl Default for DiscordSettings {
             defer_after: Duration::from_millis(1500),
             test_api_base: None,
             stop: None,
+            drain: Duration::from_secs(10),
+            metrics_addr: None,
         }
     }
 }
 
 impl DiscordSettings {
-    /// Reads `DISCORD_GUILD_ID` and `TOKAR_TICK_SECONDS`; anything unset keeps its default.
+    /// Reads `DISCORD_GUILD_ID`, `TOKAR_TICK_SECONDS`, `TOKAR_DRAIN_SECONDS` and
+    /// `TOKAR_METRICS_ADDR`; anything unset keeps its default.
     pub fn from_env() -> Result<Self, DiscordError> {
         let mut settings = Self::default();
         if let Some(raw) = non_empty_var("DISCORD_GUILD_ID") {
@@ -64,6 +73,24 @@ impl DiscordSettings {
                     reason: format!("`{raw}` is not a number of seconds between 1 and 86400"),
                 })?;
             settings.tick_every = Duration::from_secs(secs);
+        }
+        if let Some(raw) = non_empty_var("TOKAR_DRAIN_SECONDS") {
+            let secs = raw
+                .parse::<u64>()
+                .ok()
+                .filter(|s| *s <= 600)
+                .ok_or_else(|| DiscordError::Setting {
+                    name: "TOKAR_DRAIN_SECONDS",
+                    reason: format!("`{raw}` is not a number of seconds between 0 and 600"),
+                })?;
+            settings.drain = Duration::from_secs(secs);
+        }
+        if let Some(raw) = non_empty_var("TOKAR_METRICS_ADDR") {
+            let addr = raw.parse().map_err(|_| DiscordError::Setting {
+                name: "TOKAR_METRICS_ADDR",
+                reason: format!("`{raw}` is not an address and port such as 127.0.0.1:9464"),
+            })?;
+            settings.metrics_addr = Some(addr);
         }
         Ok(settings)
     }

@@ -26,6 +26,11 @@ pub struct Request {
     pub channel: ChannelRef,
     pub command: String,
     pub options: Vec<(String, String)>,
+    /// The Discord interaction this command came from, when its first
+    /// response may carry the command's announcement (see
+    /// [`Reply::outbox`]); `None` on the console and for buttons that answer
+    /// privately.
+    pub interaction_token: Option<String>,
 }
 
 /// One message to send.
@@ -41,6 +46,11 @@ pub struct Reply {
     pub buttons: Vec<Button>,
     /// False when the command was refused (nothing changed).
     pub ok: bool,
+    /// Set when the reply is stored in the outbox (it announces a change to
+    /// others): the adapter must not send it directly unless it holds the
+    /// entry's claim, and reports it delivered with
+    /// [`Table::outbox_delivered`](crate::table::Table::outbox_delivered).
+    pub outbox: Option<u64>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -104,6 +114,7 @@ impl Reply {
             images: Vec::new(),
             buttons: Vec::new(),
             ok: true,
+            outbox: None,
         }
     }
 

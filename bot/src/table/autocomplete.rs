@@ -45,6 +45,7 @@ impl Table {
             channel: channel.clone(),
             command: String::new(),
             options: Vec::new(),
+            interaction_token: None,
         };
         match option.to_ascii_lowercase().as_str() {
             "action" | "square" => {

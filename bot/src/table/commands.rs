@@ -26,7 +26,8 @@ pub(super) enum Pick {
 const HELP: &str = "Commands: /new game:<arcana|magic-chess|gladiator|arachne> [options] [opponent:@user] [players:n] · \
 /accept · /decline · /join · /play action:<move> · /hint · /board · /moves [square] · /hand · /resign · \
 /draw [answer:accept|decline] · /undo [answer:accept|decline] · /claim · /games · /history · /export · \
-/rules [game] [unit] · /settings [reminder:24h] [deadline:7d] · /vacation on|off. \
+/rules [game] [unit] · /settings [reminder:24h] [deadline:7d] · /vacation on|off · \
+/resume game:<n> (a game whose channel was lost continues where you type it). \
 Add game:<n> when you play several games in a channel.";
 
 /// Sets who the game waits for; the clock restarts when that changes.
@@ -46,13 +47,6 @@ pub(super) fn retime(rec: &mut GameRecord, game: &AnyGame, now: Millis) {
     }
     if outcome(rec, game).is_over() {
         rec.phase = Phase::Finished;
-    }
-}
-
-fn no_change() -> Change {
-    Change {
-        append: Vec::new(),
-        truncate_from: None,
     }
 }
 
@@ -79,6 +73,7 @@ impl Table {
             "settings" => self.cmd_settings(req).await,
             "vacation" => self.cmd_vacation(req).await,
             "button" => self.cmd_button(req).await,
+            "resume" => self.cmd_resume(req).await,
             "help" => Ok(vec![Reply::private(&req.channel, &req.user, HELP)]),
             "" => Err("Type a command, such as /help.".into()),
             other => Err(format!("There is no command /{other}; /help lists them.")),
@@ -209,7 +204,12 @@ impl Table {
 
     /// Refuses changes to a game from another channel than its own.
     fn own_channel(rec: &GameRecord, req: &Request) -> Res<()> {
-        if rec.channel.id == req.channel.id {
+        if rec.channel_lost.is_some() {
+            Err(format!(
+                "Game #{} lost its channel #{}: run /resume game:{} in the channel where it should go on.",
+                rec.id, rec.channel.name, rec.id
+            ))
+        } else if rec.channel.id == req.channel.id {
             Ok(())
         } else {
             Err(format!(
@@ -322,13 +322,13 @@ impl Table {
             text: events.iter().map(|e| e.text.clone()).collect(),
         };
         l.rec.last_marks = marks(&events);
-        let saved = self
-            .commit_entries(l.rec, &game, version, vec![entry])
+        let staged = self
+            .stage_entries(l.rec, &game, version, vec![entry])
             .await?;
-        Ok(self
+        let replies = self
             .announce(
                 req,
-                &saved,
+                &staged.rec,
                 &game,
                 &format!(
                     "{} ({}) plays {notation}",
@@ -338,7 +338,8 @@ impl Table {
                 &events,
                 &before,
             )
-            .await)
+            .await;
+        self.store(Some(req), staged, replies).await
     }
 
     /// The public message for an applied change, and each seat's secrets.
@@ -574,8 +575,9 @@ impl Table {
                         text::lobby_status(&l.rec)
                     )
                 };
-                self.save(l, Some(version), no_change()).await?;
-                return Ok(vec![Reply::public(&req.channel, content)]);
+                let staged = self.stage(l, Some(version), Change::none()).await?;
+                let reply = Reply::public(&req.channel, content);
+                return self.store(Some(req), staged, vec![reply]).await;
             }
             Phase::Playing => {}
         }
@@ -663,8 +665,9 @@ impl Table {
                 } else {
                     l.rec.undo_offer = None
                 }
-                self.save(l, Some(version), no_change()).await?;
-                return Ok(vec![Reply::public(&req.channel, content)]);
+                let staged = self.stage(l, Some(version), Change::none()).await?;
+                let reply = Reply::public(&req.channel, content);
+                return self.store(Some(req), staged, vec![reply]).await;
             }
             (Some(o), _) if o.agreed.contains(&user) => {
                 return Err(format!(
@@ -722,10 +725,10 @@ impl Table {
             } else {
                 l.rec.undo_offer = Some(offer)
             }
-            self.save(l, Some(version), no_change()).await?;
+            let staged = self.stage(l, Some(version), Change::none()).await?;
             let mut reply = Reply::public(&req.channel, content);
             reply.mentions = names;
-            return Ok(vec![reply]);
+            return self.store(Some(req), staged, vec![reply]).await;
         }
         l.rec.draw_offer = None;
         l.rec.undo_offer = None;
@@ -736,17 +739,18 @@ impl Table {
             });
             let game = l.game.clone().ok_or("The game has not started.")?;
             retime(&mut l.rec, &game, self.now());
-            let saved = self.save(l, Some(version), no_change()).await?;
-            return Ok(vec![
-                self.turn_message(
+            let staged = self.stage(l, Some(version), Change::none()).await?;
+            let saved = &staged.rec;
+            let reply = self
+                .turn_message(
                     &req.channel,
-                    &saved,
+                    saved,
                     &game,
-                    text::status(&saved, &game),
+                    text::status(saved, &game),
                     &before,
                 )
-                .await,
-            ]);
+                .await;
+            return self.store(Some(req), staged, vec![reply]).await;
         }
         let to_len = offer.to_len;
         let log = self.blocking(move |s| s.log(id)).await?;
@@ -756,8 +760,8 @@ impl Table {
         l.rec.log_len = to_len;
         l.rec.last_marks.clear();
         retime(&mut l.rec, &game, self.now());
-        let saved = self
-            .save(
+        let staged = self
+            .stage(
                 Loaded {
                     rec: l.rec,
                     game: Some(game.clone()),
@@ -769,15 +773,16 @@ impl Table {
                 },
             )
             .await?;
+        let saved = &staged.rec;
         let content = format!(
             "Game #{id}: {undone} action{} taken back by agreement.\n{}",
             if undone == 1 { "" } else { "s" },
-            text::status(&saved, &game)
+            text::status(saved, &game)
         );
-        Ok(vec![
-            self.turn_message(&req.channel, &saved, &game, content, &before)
-                .await,
-        ])
+        let reply = self
+            .turn_message(&req.channel, saved, &game, content, &before)
+            .await;
+        self.store(Some(req), staged, vec![reply]).await
     }
 
     /// Where an undo asked by `user` returns to: before the user's own last
@@ -898,28 +903,29 @@ impl Table {
             events.extend(ev);
         }
         let game = game.clone();
-        let saved = self.commit_entries(l.rec, &game, version, append).await?;
-        Ok(self
-            .announce(req, &saved, &game, headline, &events, before)
-            .await)
+        let staged = self.stage_entries(l.rec, &game, version, append).await?;
+        let replies = self
+            .announce(req, &staged.rec, &game, headline, &events, before)
+            .await;
+        self.store(Some(req), staged, replies).await
     }
 
-    /// Stores `append`, entries whose actions made `rec`'s game into `game`:
+    /// Stages `append`, entries whose actions made `rec`'s game into `game`:
     /// the log grows by them, pending draw and undo offers lapse, the next
-    /// turn's clock starts, and all of it is saved at once (if `rec` is still
-    /// at `version`).
-    pub(super) async fn commit_entries(
+    /// turn's clock starts; [`Table::store`] then saves all of it at once (if
+    /// `rec` is still at `version`) with what it announces.
+    pub(super) async fn stage_entries(
         &self,
         mut rec: GameRecord,
         game: &AnyGame,
         version: u64,
         append: Vec<LogEntry>,
-    ) -> Res<GameRecord> {
+    ) -> Res<super::outbox::Staged> {
         rec.log_len += append.len() as u64;
         rec.draw_offer = None;
         rec.undo_offer = None;
         retime(&mut rec, game, self.now());
-        self.save(
+        self.stage(
             Loaded {
                 rec,
                 game: Some(game.clone()),
@@ -959,6 +965,15 @@ impl Table {
                             String::new()
                         },
                         text::lobby_status(r)
+                    ));
+                }
+                Phase::Playing if r.channel_lost.is_some() => {
+                    lines.push(format!(
+                        "#{} {} lost its channel #{}: its clock is stopped; /resume game:{} where it should go on.",
+                        r.id,
+                        r.kind.title(),
+                        r.channel.name,
+                        r.id
                     ));
                 }
                 Phase::Playing => {

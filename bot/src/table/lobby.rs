@@ -196,6 +196,7 @@ impl Table {
             last_marks: Vec::new(),
             preset: from.map(|e| e.actions).unwrap_or_default(),
             play,
+            channel_lost: None,
         };
         for _ in 0..robots {
             rec.members.push(self.robot_member().await);
@@ -203,8 +204,8 @@ impl Table {
         if rec.members.len() == rec.players {
             return self.start_and_save(rec, None, req, "").await;
         }
-        let saved = self
-            .save(
+        let staged = self
+            .stage(
                 Loaded { rec, game: None },
                 None,
                 Change {
@@ -213,6 +214,7 @@ impl Table {
                 },
             )
             .await?;
+        let saved = &staged.rec;
         let mut content = format!(
             "{} created game #{} ({}).",
             req.user.name,
@@ -231,7 +233,7 @@ impl Table {
                 options_help(kind, true)
             ));
         }
-        let open = open_seats(&saved);
+        let open = open_seats(saved);
         if open > 0 {
             content.push_str(&format!(
                 " {open} open seat{}: /join game:{id}{}.",
@@ -241,7 +243,7 @@ impl Table {
         }
         let mut reply = Reply::public(&req.channel, content);
         reply.mentions = saved.invited.iter().map(UserRef::from).collect();
-        Ok(vec![reply])
+        self.store(Some(req), staged, vec![reply]).await
     }
 
     /// Invitations to the user (or the one named).
@@ -370,8 +372,8 @@ impl Table {
         if rec.members.len() == rec.players {
             return self.start_and_save(rec, Some(version), req, verb).await;
         }
-        let saved = self
-            .save(
+        let staged = self
+            .stage(
                 Loaded { rec, game: None },
                 Some(version),
                 Change {
@@ -380,15 +382,16 @@ impl Table {
                 },
             )
             .await?;
-        Ok(vec![Reply::public(
+        let reply = Reply::public(
             &req.channel,
             format!(
                 "{} {verb} game #{}. {}",
                 req.user.name,
-                saved.id,
-                lobby_status(&saved)
+                staged.rec.id,
+                lobby_status(&staged.rec)
             ),
-        )])
+        );
+        self.store(Some(req), staged, vec![reply]).await
     }
 
     pub(super) async fn cmd_decline(&self, req: &Request) -> Res<Vec<Reply>> {
@@ -405,8 +408,8 @@ impl Table {
         let version = rec.version;
         rec.invited.retain(|i| i.id != req.user.id);
         rec.phase = Phase::Cancelled;
-        let saved = self
-            .save(
+        let staged = self
+            .stage(
                 Loaded { rec, game: None },
                 Some(version),
                 Change {
@@ -415,6 +418,7 @@ impl Table {
                 },
             )
             .await?;
+        let saved = &staged.rec;
         let mut reply = Reply::public(
             &req.channel,
             format!(
@@ -427,7 +431,7 @@ impl Table {
             .iter()
             .map(|m| UserRef::from(&m.user))
             .collect();
-        Ok(vec![reply])
+        self.store(Some(req), staged, vec![reply]).await
     }
 
     /// Seats everyone, sets the game up, replays a record's actions, saves,
@@ -495,8 +499,8 @@ impl Table {
         let before = Vec::new();
         super::commands::retime(&mut rec, &game, now);
         let id = rec.id;
-        let saved = self
-            .save(
+        let staged = self
+            .stage(
                 Loaded {
                     rec,
                     game: Some(game.clone()),
@@ -508,6 +512,7 @@ impl Table {
                 },
             )
             .await?;
+        let saved = &staged.rec;
         let lead = if verb.is_empty() {
             String::new()
         } else {
@@ -527,12 +532,12 @@ impl Table {
         let content = format!(
             "{lead}Game #{id} ({}) begins: {}.\n{first_roll}{}",
             saved.kind.title(),
-            text::lineup(&saved, &game),
-            text::status(&saved, &game)
+            text::lineup(saved, &game),
+            text::status(saved, &game)
         );
-        Ok(vec![
-            self.turn_message(&req.channel, &saved, &game, content, &before)
-                .await,
-        ])
+        let reply = self
+            .turn_message(&req.channel, saved, &game, content, &before)
+            .await;
+        self.store(Some(req), staged, vec![reply]).await
     }
 }

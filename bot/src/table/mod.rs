@@ -8,9 +8,11 @@
 pub mod api;
 mod args;
 mod autocomplete;
+mod channels;
 mod commands;
 mod export;
 mod lobby;
+mod outbox;
 pub mod robot;
 mod schedule;
 mod text;
@@ -19,7 +21,7 @@ pub use api::{Button, ChannelRef, Image, Reply, Request, UserRef};
 
 use crate::clock::{Clock, Millis, SystemClock};
 use crate::record::{GameRecord, LogAction, LogEntry, Named, Phase, UserRecord};
-use crate::storage::{GameWrite, Store, StoreError};
+use crate::storage::{Store, StoreError};
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -81,6 +83,11 @@ struct Inner {
     renderer: Arc<tokar_render::Renderer>,
     /// The computer opponent's settings and the games it is thinking about.
     robot: robot::Robot,
+    /// Interactions that may still carry their command's announcement (see
+    /// `outbox.rs`): the delivery worker leaves their entries alone.
+    claims: std::sync::Mutex<std::collections::HashSet<String>>,
+    /// Woken when outbox entries are stored or released.
+    outbox_ready: tokio::sync::Notify,
 }
 
 /// A refusal: one line for the user, nothing changed.
@@ -96,6 +103,16 @@ struct Loaded {
 struct Change {
     append: Vec<LogEntry>,
     truncate_from: Option<u64>,
+}
+
+impl Change {
+    /// The record alone changes.
+    fn none() -> Change {
+        Change {
+            append: Vec::new(),
+            truncate_from: None,
+        }
+    }
 }
 
 impl Table {
@@ -122,6 +139,8 @@ impl Table {
                 entropy,
                 renderer: Arc::new(tokar_render::Renderer::new()),
                 robot: robot::Robot::new(config.robot),
+                claims: Default::default(),
+                outbox_ready: tokio::sync::Notify::new(),
             }),
         })
     }
@@ -162,7 +181,15 @@ impl Table {
             Ok(mut replies) => {
                 info!(user = %req.user.name, %command, "done");
                 // The command is committed; the bot's answers follow it.
-                replies.extend(self.robot_moves_for(req.user.id).await);
+                if self.robot_answers_later() {
+                    let this = self.clone();
+                    let user = req.user.id;
+                    tokio::spawn(async move {
+                        this.robot_moves_for(user).await;
+                    });
+                } else {
+                    replies.extend(self.robot_moves_for(req.user.id).await);
+                }
                 replies
             }
             Err(reason) => {
@@ -278,46 +305,6 @@ impl Table {
             rec,
             game: Some(game),
         })
-    }
-
-    /// Writes a game changed by a command: the new snapshot, the schedule, and
-    /// the log change, in one flushed transaction that fails if anyone else
-    /// wrote the game since `version` was read.
-    async fn save(
-        &self,
-        mut loaded: Loaded,
-        version: Option<u64>,
-        change: Change,
-    ) -> Res<GameRecord> {
-        if let Some(g) = &loaded.game {
-            loaded.rec.snapshot = Some(serde_json::to_string(g).map_err(|e| e.to_string())?);
-        }
-        let now = self.now();
-        let waiting = loaded.rec.turn.waiting.clone();
-        let mut rec = loaded.rec;
-        self.blocking(move |s| {
-            let users = waiting
-                .iter()
-                .map(|&u| {
-                    Ok(s.user(u)?.unwrap_or_else(|| {
-                        UserRecord::new(Named {
-                            id: u,
-                            name: String::new(),
-                        })
-                    }))
-                })
-                .collect::<Result<Vec<_>, StoreError>>()?;
-            rec.scheduled = schedule::next_due(&rec, &users, now);
-            s.commit(&GameWrite {
-                expected: version,
-                record: rec.clone(),
-                append: change.append,
-                truncate_from: change.truncate_from,
-            })?;
-            rec.version = version.map_or(0, |v| v + 1);
-            Ok(rec)
-        })
-        .await
     }
 
     /// A fresh game seed: derived from `--seed` and the game number, or random.

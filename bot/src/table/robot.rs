@@ -48,6 +48,11 @@ pub struct RobotConfig {
     /// bot's moves then depend only on the position and the table's seed
     /// (tests, reproducible console transcripts).
     pub iterations: Option<u32>,
+    /// The bot answers a person's move in the background instead of before
+    /// the person's command returns: its moves reach the players through the
+    /// outbox. On Discord, so that the person's own answer is not held up by
+    /// the bot's thinking; the console and tests keep the answer in order.
+    pub answer_later: bool,
 }
 
 impl Default for RobotConfig {
@@ -59,6 +64,7 @@ impl Default for RobotConfig {
             },
             think: Duration::from_secs(2),
             iterations: None,
+            answer_later: false,
         }
     }
 }
@@ -74,6 +80,7 @@ impl RobotConfig {
                 id,
                 name: name.to_string(),
             },
+            answer_later: true,
             ..RobotConfig::default()
         })
     }
@@ -180,6 +187,11 @@ impl Table {
         &self.inner.robot.cfg.user
     }
 
+    /// Whether the bot's answers run in the background (see [`RobotConfig::answer_later`]).
+    pub(super) fn robot_answers_later(&self) -> bool {
+        self.inner.robot.cfg.answer_later
+    }
+
     pub(super) fn is_robot(&self, user: u64) -> bool {
         user == self.robot().id
     }
@@ -229,6 +241,8 @@ impl Table {
             Ok(recs) => recs
                 .into_iter()
                 .filter(|r| r.phase == Phase::Playing && r.turn.waiting.contains(&robot))
+                // Its messages could not be posted; it waits for /resume.
+                .filter(|r| r.channel_lost.is_none())
                 .map(|r| r.id)
                 .collect(),
             Err(e) => {
@@ -299,6 +313,7 @@ impl Table {
                     ("action".into(), notation.clone()),
                     ("game".into(), id.to_string()),
                 ],
+                interaction_token: None,
             };
             match self.dispatch("play", &req).await {
                 Ok(replies) => {

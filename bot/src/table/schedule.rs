@@ -4,10 +4,12 @@
 //! something may next be due: a reminder (every reminder interval of the
 //! waiting players, default 24 h) or the move deadline (default 7 days; time a
 //! waiting player spends on vacation does not count). [`Table::tick`] sweeps
-//! the entries that are due, at start-up and then on a timer. What was sent is
-//! recorded in the game's [`TurnClock`](crate::record::TurnClock) in the same
-//! flushed write, so a restart catches up without sending anything twice:
-//! after downtime a player gets one reminder, not one per missed interval.
+//! the entries that are due, at start-up and then on a timer. What is said is
+//! recorded in the game's [`TurnClock`](crate::record::TurnClock) and stored in
+//! the outbox in the same flushed write, so a restart catches up without
+//! saying anything twice and a message that could not be sent yet is sent
+//! later: after downtime a player gets one reminder, not one per missed
+//! interval.
 //!
 //! At the deadline (ruling T1): the table first asks the game to skip the
 //! absent seats ([`AnyGame::skip`]); games with more than two sides that have
@@ -42,7 +44,8 @@ fn vacation_pause(rec: &GameRecord, users: &[UserRecord], now: Millis) -> Millis
 
 /// When the game's schedule entry is next due, given the waiting users.
 pub(super) fn next_due(rec: &GameRecord, users: &[UserRecord], now: Millis) -> Option<Millis> {
-    if rec.phase != Phase::Playing || rec.turn.waiting.is_empty() {
+    // A game without a channel has its clock stopped until it is resumed.
+    if rec.phase != Phase::Playing || rec.turn.waiting.is_empty() || rec.channel_lost.is_some() {
         return None;
     }
     if users.iter().any(|u| u.on_vacation()) {
@@ -163,18 +166,19 @@ impl Table {
                     let game = game.clone();
                     let before = l.rec.turn.waiting.clone();
                     l.rec.last_marks = marks(&events);
-                    let saved = self.commit_entries(l.rec, &game, version, append).await?;
+                    let staged = self.stage_entries(l.rec, &game, version, append).await?;
+                    let saved = &staged.rec;
                     let mut lines = vec![format!(
                         "Game #{id}: {who} did not act within {}; the turn is skipped.",
                         duration::format(saved.deadline)
                     )];
                     lines.extend(events.iter().map(|e| format!("· {}", e.text)));
-                    lines.push(text::status(&saved, &game));
+                    lines.push(text::status(saved, &game));
                     replies.push(
-                        self.turn_message(&channel, &saved, &game, lines.join("\n"), &before)
+                        self.turn_message(&channel, saved, &game, lines.join("\n"), &before)
                             .await,
                     );
-                    return Ok(replies);
+                    return self.store(None, staged, replies).await;
                 }
                 append.clear();
                 l.rec.turn.deadline_told = true;
@@ -224,21 +228,23 @@ impl Table {
                 }
             }
         }
-        // Commit what was sent (or only move the schedule entry) before replying.
+        // What is said is stored with what it records (the reminder's time,
+        // the deadline told), or only the schedule entry moves.
         let due = next_due(&l.rec, &users, now);
         if replies.is_empty() && due == l.rec.scheduled {
             return Ok(replies);
         }
-        self.save(
-            l,
-            Some(version),
-            Change {
-                append,
-                truncate_from: None,
-            },
-        )
-        .await?;
-        Ok(replies)
+        let staged = self
+            .stage(
+                l,
+                Some(version),
+                Change {
+                    append,
+                    truncate_from: None,
+                },
+            )
+            .await?;
+        self.store(None, staged, replies).await
     }
 
     async fn last_action(&self, id: u64) -> Option<String> {

@@ -87,6 +87,7 @@ pub fn request(line: &str) -> Request {
                     None => (k, v),
                 })
                 .collect(),
+            interaction_token: None,
         },
         other => panic!("not a command line: {other:?}"),
     }

@@ -14,7 +14,7 @@ pub(crate) enum Switch {
 }
 
 /// Show or change when you are reminded and your move deadline.
-#[poise::command(slash_command)]
+#[poise::command(slash_command, interaction_context = "Guild|BotDm")]
 pub(crate) async fn settings(
     ctx: Context<'_>,
     #[description = "Remind me after (e.g. 12h, 1d, off)"]
@@ -35,7 +35,7 @@ pub(crate) async fn settings(
 }
 
 /// Pause your reminders and deadlines while you are away.
-#[poise::command(slash_command)]
+#[poise::command(slash_command, interaction_context = "Guild|BotDm")]
 pub(crate) async fn vacation(
     ctx: Context<'_>,
     #[description = "on: away; off: back (empty: show)"] state: Option<Switch>,

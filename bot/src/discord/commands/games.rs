@@ -9,7 +9,7 @@ use super::{invoke, GameKind, Options};
 /// Challenge players to a new game in this channel.
 // Each argument is one slash-command option: Discord's form, not a design choice.
 #[allow(clippy::too_many_arguments)]
-#[poise::command(slash_command)]
+#[poise::command(slash_command, guild_only)]
 pub(crate) async fn new(
     ctx: Context<'_>,
     #[description = "Which game"] game: GameKind,
@@ -52,7 +52,7 @@ pub(crate) async fn new(
 }
 
 /// Accept a challenge.
-#[poise::command(slash_command)]
+#[poise::command(slash_command, guild_only)]
 pub(crate) async fn accept(
     ctx: Context<'_>,
     #[description = "Game number (if you have several challenges)"]
@@ -71,7 +71,7 @@ pub(crate) async fn accept(
 }
 
 /// Decline a challenge.
-#[poise::command(slash_command)]
+#[poise::command(slash_command, guild_only)]
 pub(crate) async fn decline(
     ctx: Context<'_>,
     #[description = "Game number (if you have several challenges)"]
@@ -83,7 +83,7 @@ pub(crate) async fn decline(
 }
 
 /// Take a free seat in an open game.
-#[poise::command(slash_command)]
+#[poise::command(slash_command, guild_only)]
 pub(crate) async fn join(
     ctx: Context<'_>,
     #[description = "Game number"]
@@ -102,13 +102,13 @@ pub(crate) async fn join(
 }
 
 /// List your games and whose turn it is.
-#[poise::command(slash_command)]
+#[poise::command(slash_command, interaction_context = "Guild|BotDm")]
 pub(crate) async fn games(ctx: Context<'_>) -> Result<(), CommandError> {
     invoke(ctx, "games", Options::new()).await
 }
 
 /// Show the moves played so far.
-#[poise::command(slash_command)]
+#[poise::command(slash_command, guild_only)]
 pub(crate) async fn history(
     ctx: Context<'_>,
     #[description = "Game number"]
@@ -120,7 +120,7 @@ pub(crate) async fn history(
 }
 
 /// Export a game's record.
-#[poise::command(slash_command)]
+#[poise::command(slash_command, guild_only)]
 pub(crate) async fn export(
     ctx: Context<'_>,
     #[description = "Game number"]
@@ -129,4 +129,16 @@ pub(crate) async fn export(
     game: Option<u64>,
 ) -> Result<(), CommandError> {
     invoke(ctx, "export", Options::new().with("game", game)).await
+}
+
+/// Continue here a game whose channel was deleted or closed to the bot.
+#[poise::command(slash_command, guild_only)]
+pub(crate) async fn resume(
+    ctx: Context<'_>,
+    #[description = "Game number (see /games)"]
+    #[autocomplete = "ac::game"]
+    #[min = 1]
+    game: u64,
+) -> Result<(), CommandError> {
+    invoke(ctx, "resume", Options::new().with("game", Some(game))).await
 }

@@ -5,7 +5,7 @@ use super::super::data::{CommandError, Context};
 use super::{invoke, GameKind, Options};
 
 /// Read the rules of a game, or of one unit.
-#[poise::command(slash_command)]
+#[poise::command(slash_command, interaction_context = "Guild|BotDm")]
 pub(crate) async fn rules(
     ctx: Context<'_>,
     #[description = "Which game"] game: Option<GameKind>,
@@ -22,7 +22,7 @@ pub(crate) async fn rules(
 }
 
 /// List the commands, privately.
-#[poise::command(slash_command)]
+#[poise::command(slash_command, interaction_context = "Guild|BotDm")]
 pub(crate) async fn help(ctx: Context<'_>) -> Result<(), CommandError> {
     invoke(ctx, "help", Options::new()).await
 }

@@ -22,6 +22,7 @@ pub(crate) fn all() -> Vec<poise::Command<Data, CommandError>> {
         games::games(),
         games::history(),
         games::export(),
+        games::resume(),
         turns::play(),
         turns::board(),
         turns::moves(),
@@ -37,6 +38,11 @@ pub(crate) fn all() -> Vec<poise::Command<Data, CommandError>> {
         account::vacation(),
     ]
 }
+
+/// Commands whose answer is for the invoker only: when slow, they are deferred ephemerally.
+const PRIVATE: &[&str] = &[
+    "hint", "moves", "hand", "games", "rules", "help", "settings", "vacation",
+];
 
 /// The game families a new game can be.
 #[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
@@ -104,12 +110,14 @@ pub(crate) async fn invoke(
         acknowledged: actx.has_sent_initial_response,
         invoker: user.clone(),
         channel: channel.clone(),
+        private: PRIVATE.contains(&command),
     };
     let request = Request {
         user,
         channel,
         command: command.to_owned(),
         options: options.0,
+        interaction_token: Some(i.token.clone()),
     };
     serve(&responder, ctx.data(), request).await
 }
@@ -122,7 +130,7 @@ mod tests {
     #[test]
     fn every_command_fits_discord_registration_rules() {
         let commands = all();
-        assert_eq!(commands.len(), 20);
+        assert_eq!(commands.len(), 21);
         let name_ok = |n: &str| {
             (1..=32).contains(&n.chars().count())
                 && n.chars()
@@ -156,6 +164,16 @@ mod tests {
                     c.name
                 );
             }
+        }
+    }
+
+    /// Games live in server channels: a command that creates or changes one is offered only
+    /// in servers (a game made in a DM with the bot could not be seen by its opponent).
+    #[test]
+    fn game_commands_are_offered_only_in_servers() {
+        for c in all() {
+            let game_bound = !PRIVATE.contains(&&*c.name);
+            assert_eq!(c.guild_only, game_bound, "/{}", c.name);
         }
     }
 

@@ -16,7 +16,7 @@ pub(crate) enum Answer {
 }
 
 /// Make your move.
-#[poise::command(slash_command)]
+#[poise::command(slash_command, guild_only)]
 pub(crate) async fn play(
     ctx: Context<'_>,
     #[description = "Your move (start typing for the legal ones)"]
@@ -38,7 +38,7 @@ pub(crate) async fn play(
 }
 
 /// Show the board.
-#[poise::command(slash_command)]
+#[poise::command(slash_command, guild_only)]
 pub(crate) async fn board(
     ctx: Context<'_>,
     #[description = "Game number"]
@@ -50,7 +50,7 @@ pub(crate) async fn board(
 }
 
 /// Ask Tokar privately for your best action, with a line on why.
-#[poise::command(slash_command)]
+#[poise::command(slash_command, interaction_context = "Guild|BotDm")]
 pub(crate) async fn hint(
     ctx: Context<'_>,
     #[description = "Game number"]
@@ -62,7 +62,7 @@ pub(crate) async fn hint(
 }
 
 /// List the legal moves of a piece (or all of them), privately.
-#[poise::command(slash_command)]
+#[poise::command(slash_command, interaction_context = "Guild|BotDm")]
 pub(crate) async fn moves(
     ctx: Context<'_>,
     #[description = "The square of the piece"]
@@ -82,7 +82,7 @@ pub(crate) async fn moves(
 }
 
 /// Show your hidden cards, privately.
-#[poise::command(slash_command)]
+#[poise::command(slash_command, interaction_context = "Guild|BotDm")]
 pub(crate) async fn hand(
     ctx: Context<'_>,
     #[description = "Game number"]
@@ -94,7 +94,7 @@ pub(crate) async fn hand(
 }
 
 /// Offer, accept or decline taking back the last move.
-#[poise::command(slash_command)]
+#[poise::command(slash_command, guild_only)]
 pub(crate) async fn undo(
     ctx: Context<'_>,
     #[description = "offer, accept or decline (default: offer)"] answer: Option<Answer>,
@@ -112,7 +112,7 @@ pub(crate) async fn undo(
 }
 
 /// Resign the game.
-#[poise::command(slash_command)]
+#[poise::command(slash_command, guild_only)]
 pub(crate) async fn resign(
     ctx: Context<'_>,
     #[description = "Game number"]
@@ -124,7 +124,7 @@ pub(crate) async fn resign(
 }
 
 /// Offer, accept or decline a draw.
-#[poise::command(slash_command)]
+#[poise::command(slash_command, guild_only)]
 pub(crate) async fn draw(
     ctx: Context<'_>,
     #[description = "offer, accept or decline (default: offer)"] answer: Option<Answer>,
@@ -142,7 +142,7 @@ pub(crate) async fn draw(
 }
 
 /// Claim a win when your opponent let the move deadline pass.
-#[poise::command(slash_command)]
+#[poise::command(slash_command, guild_only)]
 pub(crate) async fn claim(
     ctx: Context<'_>,
     #[description = "Game number"]

@@ -1,0 +1,355 @@
+//! The delivery worker: sends the outbox's entries to Discord, in order per channel (and per
+//! user for direct messages), and removes each one only after Discord accepted it.
+//!
+//! - **At least once to Discord, once to players.** Every channel message carries a nonce made
+//!   from the store's identity, the entry and the part, with `enforce_nonce`: Discord then
+//!   answers a repeated send (after a lost response, a restart, a kill) with the message it
+//!   already created instead of posting it again. An entry an interaction may have carried as
+//!   its first response is checked against that response first (while its token is valid).
+//! - **Transient failures wait and retry**: 5xx, 429 and network errors, with exponential
+//!   backoff stored in the entry, so a restart keeps the pace. A failed entry holds back the
+//!   rest of its lane, so a channel never sees its messages out of order.
+//! - **Permanent failures get a human answer**: a direct message that cannot be sent (closed
+//!   DMs, 50007) becomes a line in the game's channel asking the player to look with a
+//!   command; a channel that is gone or closed to the bot (10003, 50001, 50013) is reported to
+//!   the table, which tells the players and holds the game's messages until it has a channel;
+//!   anything else Discord refuses for good is logged with its content and dropped, so that one
+//!   bad message cannot block a channel forever.
+//!
+//! The worker starts only once the gateway is ready (a token Discord refuses sends nothing),
+//! and stops when told, after a last drain bounded in time.
+
+use std::collections::HashSet;
+use std::num::NonZeroU64;
+use std::sync::Arc;
+use std::time::Duration;
+
+use poise::serenity_prelude as serenity;
+use tokio::sync::watch;
+use tracing::{debug, error, info, warn};
+
+use super::outgoing::Outgoing;
+use crate::clock::{Clock, SystemClock};
+use crate::outbox::{backoff, OutboxEntry, Target};
+use crate::table::{Reply, Table, UserRef};
+
+/// An interaction token is valid this long (Discord: 15 minutes); the check of a carried entry
+/// stops a minute short.
+const TOKEN_LIFE_MS: u64 = 14 * 60 * 1000;
+/// Entries read per pass.
+const BATCH: usize = 64;
+/// How often to look again when nothing wakes the worker (retries that came due).
+const IDLE: Duration = Duration::from_millis(500);
+
+/// What became of one attempt.
+#[derive(Debug)]
+enum Failure {
+    /// Try again after a backoff.
+    Retry(&'static str, String),
+    /// The user does not accept direct messages from the bot.
+    ClosedDms,
+    /// The channel is gone or closed to the bot.
+    ChannelLost { code: isize, detail: String },
+    /// Discord refuses this message for good.
+    Rejected { code: isize, detail: String },
+}
+
+fn classify(e: &serenity::Error) -> Failure {
+    use serenity::HttpError;
+    let serenity::Error::Http(http) = e else {
+        return Failure::Rejected {
+            code: 0,
+            detail: e.to_string(),
+        };
+    };
+    match http {
+        HttpError::UnsuccessfulRequest(r) => {
+            let status = r.status_code.as_u16();
+            let code = r.error.code;
+            let detail = format!("{status} {code} {}", r.error.message);
+            match (status, code) {
+                (429, _) => Failure::Retry("rate_limited", detail),
+                (500..=599, _) => Failure::Retry("server_error", detail),
+                (_, 50007) => Failure::ClosedDms,
+                (_, 10003 | 50001 | 50013) => Failure::ChannelLost { code, detail },
+                // A bad token or a gateway outage: the operator must act; keep the message.
+                (401, _) => Failure::Retry("unauthorized", detail),
+                _ => Failure::Rejected { code, detail },
+            }
+        }
+        HttpError::Request(_) => Failure::Retry("network", http.to_string()),
+        other => Failure::Rejected {
+            code: 0,
+            detail: other.to_string(),
+        },
+    }
+}
+
+/// The nonce of one part of an entry: at most 25 characters, as Discord allows.
+fn nonce(store: u64, entry: u64, part: usize) -> String {
+    // 6 + 1 + at most 12 + 1 + the part's digits: within 25 for any message Tokar splits.
+    format!(
+        "{:06x}.{:x}.{part}",
+        store & 0xff_ffff,
+        entry & 0xffff_ffff_ffff
+    )
+}
+
+/// Runs the worker until `stop` turns true; then delivers what it can within `drain`.
+pub(crate) fn spawn(
+    table: Table,
+    http: Arc<serenity::Http>,
+    mut stop: watch::Receiver<bool>,
+    drain: Duration,
+) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        let worker = Worker { table, http };
+        info!("outbox delivery started");
+        loop {
+            let progressed = worker.pass().await;
+            if *stop.borrow() {
+                break;
+            }
+            if !progressed {
+                tokio::select! {
+                    _ = worker.table.outbox_wait() => {}
+                    _ = tokio::time::sleep(IDLE) => {}
+                    _ = stop.changed() => {}
+                }
+            }
+        }
+        let until = tokio::time::Instant::now() + drain;
+        while tokio::time::Instant::now() < until {
+            if worker.table.outbox_due(1).await.is_empty() {
+                break;
+            }
+            if !worker.pass().await {
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+        }
+        let left = worker.table.outbox_len().await;
+        if left == 0 {
+            info!("outbox drained");
+        } else {
+            warn!(
+                left,
+                "stopping with messages still to deliver; they go out at the next start"
+            );
+        }
+    })
+}
+
+struct Worker {
+    table: Table,
+    http: Arc<serenity::Http>,
+}
+
+impl Worker {
+    /// Delivers what is due; true when something was delivered.
+    async fn pass(&self) -> bool {
+        let due = self.table.outbox_due(BATCH).await;
+        let now = SystemClock.now();
+        let oldest = due.iter().map(|e| e.created_at).min().unwrap_or(now);
+        crate::metrics::outbox(
+            self.table.outbox_len().await,
+            Duration::from_millis(now.saturating_sub(oldest)),
+        );
+        let mut held = HashSet::new();
+        let mut progressed = false;
+        for entry in due {
+            let lane = entry.lane();
+            if held.contains(&lane) {
+                continue;
+            }
+            if self.deliver(entry).await {
+                progressed = true;
+            } else {
+                held.insert(lane);
+            }
+        }
+        progressed
+    }
+
+    /// One entry; true when it is done with (delivered, replaced or dropped).
+    async fn deliver(&self, mut entry: OutboxEntry) -> bool {
+        let images = self.table.outbox_images(&entry).await;
+        let reply = entry.to_reply(images);
+        let parts = Outgoing::split(&reply);
+        match self.send(&mut entry, &reply, parts).await {
+            Ok(()) => {
+                let age = SystemClock.now().saturating_sub(entry.created_at);
+                crate::metrics::delivered(Duration::from_millis(age));
+                if let Err(e) = self.table.outbox_delivered(entry.id, Vec::new()).await {
+                    // Sent again at the next pass, where the nonce makes it a no-op.
+                    error!(entry = entry.id, error = %e, "delivered, but cannot record it");
+                    return false;
+                }
+                debug!(entry = entry.id, "delivered");
+                true
+            }
+            Err(f) => self.failed(entry, &reply, f).await,
+        }
+    }
+
+    async fn send(
+        &self,
+        entry: &mut OutboxEntry,
+        reply: &Reply,
+        parts: Vec<Outgoing>,
+    ) -> Result<(), Failure> {
+        if entry.parts_sent == 0 && self.carried(entry, parts.first()).await? {
+            entry.parts_sent = 1;
+        }
+        let channel = match &entry.target {
+            Target::Channel(c) => id_of(c.id)?,
+            Target::Direct { user, .. } => self.dm_channel(user.id).await?,
+        };
+        let store = self.table.store_identity();
+        let total = parts.len();
+        for (i, mut part) in parts
+            .into_iter()
+            .enumerate()
+            .skip(entry.parts_sent as usize)
+        {
+            part.ephemeral = false;
+            let message = part
+                .into_message()
+                .nonce(serenity::Nonce::String(nonce(store, entry.id, i)))
+                .enforce_nonce(true);
+            channel
+                .send_message(&self.http, message)
+                .await
+                .map_err(|e| classify(&e))?;
+            if i + 1 < total {
+                entry.parts_sent = (i + 1) as u32;
+                if let Err(e) = self.table.outbox_progress(entry.clone()).await {
+                    warn!(entry = entry.id, error = %e, "cannot record a part as sent");
+                }
+            }
+        }
+        debug!(entry = entry.id, to = ?reply.ephemeral_to.as_ref().map(|u| u.id), "sent");
+        Ok(())
+    }
+
+    /// Whether the interaction that caused the entry already carried it as its first response
+    /// (the bot stopped before it could record that). Asked only while the token is valid.
+    async fn carried(
+        &self,
+        entry: &OutboxEntry,
+        first: Option<&Outgoing>,
+    ) -> Result<bool, Failure> {
+        let (Some(c), Some(first)) = (&entry.carrier, first) else {
+            return Ok(false);
+        };
+        if SystemClock.now().saturating_sub(c.at) > TOKEN_LIFE_MS {
+            return Ok(false);
+        }
+        match self.http.get_original_interaction_response(&c.token).await {
+            Ok(m) => Ok(m.content == first.content),
+            Err(e) => match classify(&e) {
+                Failure::Retry(why, detail) => Err(Failure::Retry(why, detail)),
+                // Unknown message or webhook: it was never sent.
+                _ => Ok(false),
+            },
+        }
+    }
+
+    async fn dm_channel(&self, user: u64) -> Result<serenity::ChannelId, Failure> {
+        let id = serenity::UserId::from(id_of(user)?.get());
+        id.create_dm_channel(&self.http)
+            .await
+            .map(|c| c.id)
+            .map_err(|e| classify(&e))
+    }
+
+    /// Records a failure; true when the entry is done with.
+    async fn failed(&self, mut entry: OutboxEntry, reply: &Reply, f: Failure) -> bool {
+        match f {
+            Failure::Retry(reason, detail) => {
+                crate::metrics::retry(reason);
+                entry.attempts += 1;
+                entry.not_before = SystemClock.now() + backoff(entry.attempts - 1, entry.id);
+                warn!(entry = entry.id, attempts = entry.attempts, %detail, "delivery failed; will retry");
+                entry.last_error = Some(detail);
+                if let Err(e) = self.table.outbox_progress(entry).await {
+                    error!(error = %e, "cannot record a failed delivery");
+                }
+                false
+            }
+            Failure::ClosedDms => {
+                crate::metrics::failure("50007".into());
+                let Target::Direct { user, channel } = &entry.target else {
+                    return self
+                        .drop_entry(&entry, 50007, "closed DMs for a channel message")
+                        .await;
+                };
+                info!(
+                    entry = entry.id,
+                    user = user.id,
+                    "direct messages closed; telling the channel"
+                );
+                let who = UserRef::from(user);
+                let game = entry.game.map(|g| format!(" game:{g}")).unwrap_or_default();
+                let mut line = Reply::public(
+                    &crate::table::ChannelRef::from(channel),
+                    format!(
+                        "<@{}>: I cannot send you direct messages, so a private note{} did not reach you. \
+                         Look with /hand{game} or /moves{game}, or allow direct messages from server members.",
+                        who.id,
+                        entry.game.map(|g| format!(" about game #{g}")).unwrap_or_default(),
+                    ),
+                );
+                line.mentions = vec![who];
+                self.table
+                    .outbox_delivered(entry.id, vec![line])
+                    .await
+                    .is_ok()
+            }
+            Failure::ChannelLost { code, detail } => {
+                crate::metrics::failure(code.to_string());
+                warn!(entry = entry.id, %detail, "the channel is closed to the bot");
+                match entry.game {
+                    Some(game) => {
+                        self.table
+                            .channel_lost(game, reply.channel.id, code == 50013)
+                            .await;
+                    }
+                    None => return self.drop_entry(&entry, code, &detail).await,
+                }
+                false
+            }
+            Failure::Rejected { code, detail } => self.drop_entry(&entry, code, &detail).await,
+        }
+    }
+
+    async fn drop_entry(&self, entry: &OutboxEntry, code: isize, detail: &str) -> bool {
+        crate::metrics::failure(code.to_string());
+        error!(entry = entry.id, code, %detail, content = %entry.content, "Discord refuses this message for good; dropped");
+        self.table
+            .outbox_delivered(entry.id, Vec::new())
+            .await
+            .is_ok()
+    }
+}
+
+fn id_of(id: u64) -> Result<serenity::ChannelId, Failure> {
+    NonZeroU64::new(id)
+        .map(serenity::ChannelId::from)
+        .ok_or_else(|| Failure::Rejected {
+            code: 0,
+            detail: "id 0".into(),
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nonces_fit_discord() {
+        let n = nonce(u64::MAX, u64::MAX, 99);
+        assert!(n.len() <= 25, "{n} is {} characters", n.len());
+        assert_ne!(nonce(1, 2, 0), nonce(1, 2, 1));
+        assert_ne!(nonce(1, 2, 0), nonce(2, 2, 0));
+    }
+}

@@ -1,0 +1,62 @@
+//! What an operator watches: counters, gauges and histograms through the `metrics` facade,
+//! exported in the Prometheus text format on a local address when `TOKAR_METRICS_ADDR` is set
+//! (off by default). Without an exporter installed every call here costs next to nothing.
+//!
+//! | name | kind | what |
+//! | --- | --- | --- |
+//! | `tokar_commands_total{command}` | counter | interactions answered |
+//! | `tokar_command_seconds{command}` | histogram | from the table's start to its answer |
+//! | `tokar_outbox_depth` | gauge | entries waiting for delivery |
+//! | `tokar_outbox_oldest_seconds` | gauge | age of the oldest waiting entry |
+//! | `tokar_deliveries_total` | counter | entries delivered |
+//! | `tokar_delivery_retries_total{reason}` | counter | attempts that will be retried |
+//! | `tokar_delivery_failures_total{code}` | counter | entries that cannot be delivered as they are |
+//! | `tokar_delivery_seconds` | histogram | from an entry's commit to Discord's acceptance |
+//! | `tokar_games_in_play` | gauge | games started and not finished |
+//! | `tokar_gateway_ready` | gauge | 1 while the gateway is connected and ready |
+//!
+//! A scrape that answers is the health check: the process is up; `tokar_gateway_ready` and the
+//! outbox's age say whether it is doing its work.
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+/// Installs the Prometheus exporter, listening on `addr` (keep it local: 127.0.0.1).
+pub fn serve(addr: SocketAddr) -> Result<(), String> {
+    metrics_exporter_prometheus::PrometheusBuilder::new()
+        .with_http_listener(addr)
+        .install()
+        .map_err(|e| format!("metrics endpoint on {addr}: {e}"))
+}
+
+pub fn command_answered(command: &str, took: Duration) {
+    let command = command.to_owned();
+    metrics::counter!("tokar_commands_total", "command" => command.clone()).increment(1);
+    metrics::histogram!("tokar_command_seconds", "command" => command).record(took.as_secs_f64());
+}
+
+pub fn outbox(depth: usize, oldest: Duration) {
+    metrics::gauge!("tokar_outbox_depth").set(depth as f64);
+    metrics::gauge!("tokar_outbox_oldest_seconds").set(oldest.as_secs_f64());
+}
+
+pub fn delivered(since_commit: Duration) {
+    metrics::counter!("tokar_deliveries_total").increment(1);
+    metrics::histogram!("tokar_delivery_seconds").record(since_commit.as_secs_f64());
+}
+
+pub fn retry(reason: &'static str) {
+    metrics::counter!("tokar_delivery_retries_total", "reason" => reason).increment(1);
+}
+
+pub fn failure(code: String) {
+    metrics::counter!("tokar_delivery_failures_total", "code" => code).increment(1);
+}
+
+pub fn games_in_play(n: usize) {
+    metrics::gauge!("tokar_games_in_play").set(n as f64);
+}
+
+pub fn gateway_ready(ready: bool) {
+    metrics::gauge!("tokar_gateway_ready").set(if ready { 1.0 } else { 0.0 });
+}

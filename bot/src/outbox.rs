@@ -1,0 +1,238 @@
+//! The outbox: everything Tokar says about a change that someone other than
+//! the person typing must receive (turn messages with their pings, reminders,
+//! deadline and skip notices, the bot's moves, private notes such as drawn
+//! cards, results). Each entry is written in the same storage transaction as
+//! the change that causes it, so a stored move always has its announcement
+//! stored too; an adapter delivers entries in order and removes each one only
+//! after the destination accepted it. Only the invoker's own acknowledgement of
+//! a command is sent directly.
+//!
+//! An entry stores its pictures as raw PNG bytes beside it (see
+//! [`crate::storage`]), not inside the JSON.
+
+use crate::clock::Millis;
+use crate::record::Named;
+use crate::table::{Button, ChannelRef, Image, Reply, UserRef};
+use serde::{Deserialize, Serialize};
+
+/// The format of an outbox entry written today; older ones keep loading.
+pub const OUTBOX_FORMAT: u32 = 1;
+
+/// Where an entry goes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Target {
+    /// A message in a channel (or thread).
+    Channel(Named),
+    /// A private note for `user`; on Discord a direct message. `channel` is
+    /// the game's channel, where a note that cannot reach them is replaced by
+    /// a line asking them to look with a command.
+    Direct { user: Named, channel: Named },
+}
+
+/// An interaction that may carry an entry as its first response: the answer
+/// to the command that caused it, when that answer is sent in time.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Carrier {
+    /// The interaction's token, to ask Discord after a restart whether the
+    /// response was accepted (valid 15 minutes).
+    pub token: String,
+    pub at: Millis,
+}
+
+/// One stored message to deliver.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct OutboxEntry {
+    pub format: u32,
+    /// Assigned when stored; increasing in the order entries were stored.
+    pub id: u64,
+    /// The game it is about, if any.
+    pub game: Option<u64>,
+    pub created_at: Millis,
+    pub target: Target,
+    pub content: String,
+    /// The users this message pings, and only them.
+    pub mentions: Vec<Named>,
+    /// (custom id, label) of each button.
+    pub buttons: Vec<(String, String)>,
+    /// Names of the pictures stored beside the entry, in order.
+    pub images: Vec<String>,
+    /// How many parts of a message split by length were accepted already.
+    #[serde(default)]
+    pub parts_sent: u32,
+    /// Failed delivery attempts so far.
+    #[serde(default)]
+    pub attempts: u32,
+    /// Not before this time (a retry's backoff).
+    #[serde(default)]
+    pub not_before: Millis,
+    /// The last failure, for the operator.
+    #[serde(default)]
+    pub last_error: Option<String>,
+    #[serde(default)]
+    pub carrier: Option<Carrier>,
+}
+
+/// An entry to store, with its pictures.
+#[derive(Clone, Debug)]
+pub struct NewEntry {
+    pub entry: OutboxEntry,
+    pub images: Vec<Image>,
+}
+
+impl OutboxEntry {
+    /// The entry for a reply. `game` is the game the change concerned; the
+    /// reply's channel is the game's channel.
+    pub fn from_reply(reply: &Reply, game: Option<u64>, now: Millis) -> NewEntry {
+        let target = match &reply.ephemeral_to {
+            Some(user) => Target::Direct {
+                user: Named::from(user),
+                channel: Named::from(&reply.channel),
+            },
+            None => Target::Channel(Named::from(&reply.channel)),
+        };
+        NewEntry {
+            entry: OutboxEntry {
+                format: OUTBOX_FORMAT,
+                id: 0,
+                game,
+                created_at: now,
+                target,
+                content: reply.content.clone(),
+                mentions: reply.mentions.iter().map(Named::from).collect(),
+                buttons: reply
+                    .buttons
+                    .iter()
+                    .map(|b| (b.custom_id.clone(), b.label.clone()))
+                    .collect(),
+                images: reply.images.iter().map(|i| i.name.clone()).collect(),
+                parts_sent: 0,
+                attempts: 0,
+                not_before: 0,
+                last_error: None,
+                carrier: None,
+            },
+            images: reply.images.clone(),
+        }
+    }
+
+    /// The entry as a reply again (pictures given by the caller), marked with
+    /// its outbox id.
+    pub fn to_reply(&self, images: Vec<Image>) -> Reply {
+        let (channel, ephemeral_to) = match &self.target {
+            Target::Channel(c) => (ChannelRef::from(c), None),
+            Target::Direct { user, channel } => {
+                (ChannelRef::from(channel), Some(UserRef::from(user)))
+            }
+        };
+        Reply {
+            channel,
+            ephemeral_to,
+            content: self.content.clone(),
+            mentions: self.mentions.iter().map(UserRef::from).collect(),
+            images,
+            buttons: self
+                .buttons
+                .iter()
+                .map(|(custom_id, label)| Button {
+                    custom_id: custom_id.clone(),
+                    label: label.clone(),
+                })
+                .collect(),
+            ok: true,
+            outbox: Some(self.id),
+        }
+    }
+
+    /// The channel whose order this entry keeps: entries of one channel (or
+    /// one user's direct messages) are delivered one after the other.
+    pub fn lane(&self) -> (bool, u64) {
+        match &self.target {
+            Target::Channel(c) => (false, c.id),
+            Target::Direct { user, .. } => (true, user.id),
+        }
+    }
+}
+
+/// Reads a stored outbox entry of any known format.
+pub fn decode_entry(bytes: &[u8]) -> Result<OutboxEntry, String> {
+    #[derive(Deserialize)]
+    struct Head {
+        format: u32,
+    }
+    let head: Head = serde_json::from_slice(bytes)
+        .map_err(|e| format!("outbox entry without a format version: {e}"))?;
+    match head.format {
+        1 => serde_json::from_slice(bytes).map_err(|e| format!("outbox entry (format 1): {e}")),
+        n => Err(format!(
+            "outbox entry of unknown format {n} (this build reads up to {OUTBOX_FORMAT})"
+        )),
+    }
+}
+
+/// How long to wait before the next attempt after `attempts` failures:
+/// exponential from one second, at most ten minutes, plus jitter so that many
+/// entries failing together do not retry together. The policy is `backon`'s
+/// exponential backoff, indexed by the stored attempt count (so a restart keeps
+/// the pace) and seeded by the entry (so its jitter is repeatable).
+pub fn backoff(attempts: u32, jitter_seed: u64) -> Millis {
+    use backon::BackoffBuilder;
+    let max = std::time::Duration::from_secs(600);
+    backon::ExponentialBuilder::default()
+        .with_min_delay(std::time::Duration::from_secs(1))
+        .with_max_delay(max)
+        .with_factor(2.0)
+        .with_jitter()
+        .with_jitter_seed(jitter_seed)
+        .without_max_times()
+        .build()
+        .nth(attempts as usize)
+        .unwrap_or(max)
+        .as_millis() as Millis
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backoff_grows_and_is_capped() {
+        let d: Vec<Millis> = (0..14).map(|a| backoff(a, 7)).collect();
+        assert!((1_000..2_000).contains(&d[0]), "{d:?}");
+        assert!((8_000..16_000).contains(&d[3]), "{d:?}");
+        assert!(d[13] <= 1_200_000 && d[13] >= 600_000, "{d:?}");
+        assert_eq!(
+            backoff(3, 7),
+            d[3],
+            "the same entry retries at the same pace"
+        );
+    }
+
+    #[test]
+    fn a_reply_round_trips_through_an_entry() {
+        let ch = ChannelRef {
+            id: 5,
+            name: "games".into(),
+        };
+        let bob = UserRef {
+            id: 7,
+            name: "bob".into(),
+        };
+        let mut r = Reply::private(&ch, &bob, "Game #1: you drew Freeze.");
+        r.mentions = vec![bob.clone()];
+        r.buttons = vec![Button {
+            custom_id: "tokar:1:3:hand".into(),
+            label: "Show my hand".into(),
+        }];
+        let new = OutboxEntry::from_reply(&r, Some(1), 10);
+        let mut e = new.entry;
+        e.id = 42;
+        let bytes = serde_json::to_vec(&e).expect("encodes");
+        let back = decode_entry(&bytes).expect("decodes");
+        assert_eq!(back, e);
+        let again = back.to_reply(Vec::new());
+        assert_eq!(again.outbox, Some(42));
+        assert_eq!(again.ephemeral_to, Some(bob));
+        assert_eq!(again.content, r.content);
+        assert_eq!(again.buttons, r.buttons);
+    }
+}

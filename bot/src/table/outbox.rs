@@ -1,0 +1,254 @@
+//! How a change and what it says are stored together, and how adapters take
+//! the outbox's entries for delivery.
+//!
+//! A command that changes a game first *stages* the write ([`Table::stage`]:
+//! the record as it will be stored, its version and schedule included), builds
+//! its replies from the staged record, and then *stores* both at once
+//! ([`Table::store`]): every reply that someone other than the invoker must
+//! receive becomes an outbox entry in the same flushed transaction as the
+//! change. The invoker's own private answers are not stored: they are the
+//! command's acknowledgement, sent directly.
+//!
+//! One entry may be *claimed* by the interaction that ran the command: the
+//! public announcement in the invoker's channel, which Discord can carry as
+//! the interaction's first response (a first response notifies its mentions,
+//! so the move costs one message). The claim is held in memory under the
+//! interaction's token, which the entry also stores; entries of that channel
+//! wait behind it until the adapter reports it delivered or releases the
+//! claim. After a restart no claim is held, and the delivery worker first asks
+//! Discord whether the interaction carried it.
+
+use super::{Change, Loaded, Reply, Request, Res, Table};
+use crate::outbox::{Carrier, NewEntry, OutboxEntry};
+use crate::record::{GameRecord, Named, UserRecord};
+use crate::storage::{GameWrite, StoreError};
+use crate::table::Image;
+use tracing::{error, warn};
+
+/// A game write built but not stored yet: `rec` is the record as it will be.
+pub(super) struct Staged {
+    pub(super) rec: GameRecord,
+    version: Option<u64>,
+    change: Change,
+}
+
+impl Table {
+    /// Prepares a write of a changed game: its snapshot, its schedule entry
+    /// and its next version, as [`Table::store`] will write them.
+    pub(super) async fn stage(
+        &self,
+        mut loaded: Loaded,
+        version: Option<u64>,
+        change: Change,
+    ) -> Res<Staged> {
+        if let Some(g) = &loaded.game {
+            loaded.rec.snapshot = Some(serde_json::to_string(g).map_err(|e| e.to_string())?);
+        }
+        let now = self.now();
+        let waiting = loaded.rec.turn.waiting.clone();
+        let users = self
+            .blocking(move |s| {
+                waiting
+                    .iter()
+                    .map(|&u| {
+                        Ok(s.user(u)?.unwrap_or_else(|| {
+                            UserRecord::new(Named {
+                                id: u,
+                                name: String::new(),
+                            })
+                        }))
+                    })
+                    .collect::<Result<Vec<_>, StoreError>>()
+            })
+            .await?;
+        let mut rec = loaded.rec;
+        rec.scheduled = super::schedule::next_due(&rec, &users, now);
+        rec.version = version.map_or(0, |v| v + 1);
+        Ok(Staged {
+            rec,
+            version,
+            change,
+        })
+    }
+
+    /// Stores a staged write with the outbox entries of its replies, in one
+    /// flushed transaction, and returns the replies marked with their entry
+    /// ids. `req` is the command that caused it (`None` for the schedule and
+    /// the bot's own turns): its user's private answers stay direct.
+    pub(super) async fn store(
+        &self,
+        req: Option<&Request>,
+        staged: Staged,
+        mut replies: Vec<Reply>,
+    ) -> Res<Vec<Reply>> {
+        let now = self.now();
+        let game = staged.rec.id;
+        let mut announced = Vec::new();
+        let mut carrier = None;
+        for (i, r) in replies.iter().enumerate() {
+            let to_invoker = match (&r.ephemeral_to, req) {
+                (Some(u), Some(req)) => u.id == req.user.id,
+                _ => false,
+            };
+            if to_invoker || !r.ok {
+                continue;
+            }
+            let mut new = OutboxEntry::from_reply(r, Some(game), now);
+            if let Some(req) = req {
+                let carries =
+                    carrier.is_none() && r.ephemeral_to.is_none() && r.channel.id == req.channel.id;
+                if let (true, Some(token)) = (carries, &req.interaction_token) {
+                    new.entry.carrier = Some(Carrier {
+                        token: token.clone(),
+                        at: now,
+                    });
+                    carrier = Some(announced.len());
+                }
+            }
+            announced.push((i, new));
+        }
+        let entries: Vec<NewEntry> = announced.iter().map(|(_, e)| e.clone()).collect();
+        let write = GameWrite {
+            expected: staged.version,
+            record: staged.rec,
+            append: staged.change.append,
+            truncate_from: staged.change.truncate_from,
+            outbox: entries,
+        };
+        // The claim is taken before the entry exists, so the worker can never
+        // pick the carried entry up before the adapter had its chance.
+        let token = carrier.and_then(|_| req.and_then(|r| r.interaction_token.clone()));
+        if let Some(t) = &token {
+            self.claims().insert(t.clone());
+        }
+        let ids = match self.blocking(move |s| s.commit(&write)).await {
+            Ok(ids) => ids,
+            Err(e) => {
+                if let Some(t) = &token {
+                    self.claims().remove(t);
+                }
+                return Err(e);
+            }
+        };
+        for ((i, _), id) in announced.iter().zip(&ids) {
+            replies[*i].outbox = Some(*id);
+        }
+        if !ids.is_empty() {
+            self.inner.outbox_ready.notify_one();
+        }
+        Ok(replies)
+    }
+
+    /// Entries waiting for delivery, oldest first, leaving out those an
+    /// interaction still holds and, in each lane (a channel, or one user's direct
+    /// messages), everything behind a held or not-yet-due entry: a lane is
+    /// delivered in order. Entries that cannot be read are logged and left
+    /// for the operator.
+    pub async fn outbox_due(&self, limit: usize) -> Vec<OutboxEntry> {
+        let now = self.now();
+        let stored = match self.blocking(move |s| s.outbox(limit)).await {
+            Ok(v) => v,
+            Err(e) => {
+                warn!(error = %e, "cannot read the outbox");
+                return Vec::new();
+            }
+        };
+        let held = self.claims().clone();
+        let mut blocked = std::collections::HashSet::new();
+        let mut out = Vec::new();
+        for e in stored {
+            match e {
+                Ok(e) => {
+                    let lane = e.lane();
+                    if blocked.contains(&lane) {
+                        continue;
+                    }
+                    let claimed = e.carrier.as_ref().is_some_and(|c| held.contains(&c.token));
+                    if claimed || e.not_before > now {
+                        blocked.insert(lane);
+                        continue;
+                    }
+                    out.push(e);
+                }
+                Err((id, why)) => error!(entry = id, error = %why, "outbox entry unreadable"),
+            }
+        }
+        out
+    }
+
+    /// The pictures stored with an entry.
+    pub async fn outbox_images(&self, entry: &OutboxEntry) -> Vec<Image> {
+        let e = entry.clone();
+        match self.blocking(move |s| s.outbox_images(&e)).await {
+            Ok(v) => v,
+            Err(e) => {
+                warn!(entry = entry.id, error = %e, "outbox pictures unreadable; sent without");
+                Vec::new()
+            }
+        }
+    }
+
+    /// The entry was accepted by its destination: it is removed, durably,
+    /// with any entries that `then` replaces it by.
+    pub async fn outbox_delivered(&self, id: u64, then: Vec<Reply>) -> Res<()> {
+        let now = self.now();
+        let entries: Vec<NewEntry> = then
+            .iter()
+            .map(|r| OutboxEntry::from_reply(r, None, now))
+            .collect();
+        self.blocking(move |s| s.outbox_done(id, &entries)).await?;
+        Ok(())
+    }
+
+    /// Records a failed or partial delivery (attempts, parts sent, when to
+    /// try again).
+    pub async fn outbox_progress(&self, entry: OutboxEntry) -> Res<()> {
+        self.blocking(move |s| s.outbox_update(&entry)).await
+    }
+
+    /// Stores entries that belong to no game change (notices about delivery
+    /// itself), flushed.
+    pub async fn outbox_enqueue(&self, replies: Vec<Reply>, game: Option<u64>) -> Res<()> {
+        let now = self.now();
+        let entries: Vec<NewEntry> = replies
+            .iter()
+            .map(|r| OutboxEntry::from_reply(r, game, now))
+            .collect();
+        self.blocking(move |s| s.enqueue(&entries)).await?;
+        self.inner.outbox_ready.notify_one();
+        Ok(())
+    }
+
+    /// Ends an interaction's claim: what it did not carry (and report
+    /// delivered) goes to the delivery worker.
+    pub fn outbox_release(&self, interaction_token: &str) {
+        if self.claims().remove(interaction_token) {
+            self.inner.outbox_ready.notify_one();
+        }
+    }
+
+    fn claims(&self) -> std::sync::MutexGuard<'_, std::collections::HashSet<String>> {
+        self.inner.claims.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Resolves when entries were stored or released since the call.
+    pub async fn outbox_wait(&self) {
+        self.inner.outbox_ready.notified().await;
+    }
+
+    /// How many entries wait for delivery.
+    pub async fn outbox_len(&self) -> usize {
+        self.blocking(|s| Ok(s.outbox_len())).await.unwrap_or(0)
+    }
+
+    /// Every entry waiting, as replies (console delivery: printing is
+    /// delivering).
+    pub async fn outbox_replies(&self) -> Vec<Reply> {
+        let mut out = Vec::new();
+        for e in self.outbox_due(usize::MAX).await {
+            let images = self.outbox_images(&e).await;
+            out.push(e.to_reply(images));
+        }
+        out
+    }
+}

@@ -1,11 +1,14 @@
 //! A fake Discord on 127.0.0.1 for end-to-end tests of the real bot: the REST API under
 //! /api/v10 and the gateway websocket, enforcing the rules of Discord that serenity does not
-//! check (3 s first response, "already acknowledged", 25 autocomplete choices, custom_id and
-//! embed limits, who may see an ephemeral message, who gets pinged).
+//! check (3 s first response, 15-minute interaction tokens, "already acknowledged", 25
+//! autocomplete choices, custom_id and embed limits, who may see an ephemeral message, who
+//! gets notified, nonces, permissions, threads, closed DMs, deleted channels).
 //!
 //! Tests act as Discord users: [`FakeDiscord::slash`] dispatches a slash command the way the
 //! Discord client would build it from the registered command, [`FakeDiscord::click`] clicks a
-//! button, [`FakeDiscord::autocomplete`] types into an option.
+//! button, [`FakeDiscord::autocomplete`] types into an option (client.rs). They change the
+//! world (world.rs): channels, threads, permissions, closed DMs, the bot's removal, injected
+//! faults ([`Faults`]), the age of interactions, a dropped gateway connection.
 
 mod client;
 pub mod faults;

@@ -98,28 +98,6 @@ pub(super) fn channel_message(shared: &Shared, channel: &str, body: Body2) -> Re
         Ok(n) => n,
         Err(e) => return invalid_form(&mut st, what, &e),
     };
-    // "If true and nonce is present, it will be checked for uniqueness in the past few
-    // minutes. If another message was created by the same author with the same nonce, that
-    // message will be returned and no new message will be created." (Create Message). Every
-    // message the fake stores through this route is the bot's own.
-    if body.json["enforce_nonce"].as_bool() == Some(true) {
-        if let Some(n) = &nonce {
-            let now = Instant::now();
-            let earlier = st
-                .messages
-                .iter()
-                .find(|m| {
-                    m.origin == Origin::Channel
-                        && m.nonce.as_ref() == Some(n)
-                        && now.saturating_duration_since(m.received_at) <= NONCE_WINDOW
-                })
-                .cloned();
-            if let Some(m) = earlier {
-                st.nonce_dedupes += 1;
-                return Json(payloads::message(&m, payloads::bot_user())).into_response();
-            }
-        }
-    }
     let perms = st.bot_permissions(c.id);
     match c.kind {
         ChannelKind::Voice => {
@@ -197,6 +175,29 @@ pub(super) fn channel_message(shared: &Shared, channel: &str, body: Body2) -> Re
     }
     if let Err(e) = limits::check_message(&body.json, body.files.len(), false) {
         return invalid_form(&mut st, what, &e);
+    }
+    // "If true and nonce is present, it will be checked for uniqueness in the past few
+    // minutes. If another message was created by the same author with the same nonce, that
+    // message will be returned and no new message will be created." (Create Message). Every
+    // message the fake stores through this route is the bot's own. The check comes after
+    // the channel's own refusals (permissions, closed DMs), which a retry meets again.
+    if body.json["enforce_nonce"].as_bool() == Some(true) {
+        if let Some(n) = &nonce {
+            let now = Instant::now();
+            let earlier = st
+                .messages
+                .iter()
+                .find(|m| {
+                    m.origin == Origin::Channel
+                        && m.nonce.as_ref() == Some(n)
+                        && now.saturating_duration_since(m.received_at) <= NONCE_WINDOW
+                })
+                .cloned();
+            if let Some(m) = earlier {
+                st.nonce_dedupes += 1;
+                return Json(payloads::message(&m, payloads::bot_user())).into_response();
+            }
+        }
     }
     if c.archived {
         if let Some(t) = st.channels.get_mut(&c.id) {

@@ -364,6 +364,13 @@ async fn threads_are_created_unarchived_and_locked_as_discord_does() {
     assert_eq!(code_of(&e), (400, 50083));
     fake.set_permissions(t.id.get(), perm::DEFAULT | perm::MANAGE_THREADS);
     t.id.say(&http, "a moderator may").await.unwrap();
+    // A locked thread that is still active takes no messages either, nor a voice channel.
+    let t3 = fake.add_thread(ch, "locked");
+    fake.lock_thread(t3);
+    let e = ChannelId::new(t3).say(&http, "x").await.unwrap_err();
+    assert_eq!(code_of(&e), (403, 160005));
+    let e = ChannelId::new(voice).say(&http, "x").await.unwrap_err();
+    assert_eq!(code_of(&e), (400, 50008));
     // GET /channels/{id}.
     let got = http.get_channel(t.id).await.unwrap().guild().unwrap();
     assert_eq!(got.parent_id, Some(ChannelId::new(ch)));

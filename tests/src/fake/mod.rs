@@ -1,33 +1,45 @@
 //! A fake Discord on 127.0.0.1 for end-to-end tests of the real bot: the REST API under
 //! /api/v10 and the gateway websocket, enforcing the rules of Discord that serenity does not
-//! check (3 s first response, "already acknowledged", 25 autocomplete choices, custom_id and
-//! embed limits, who may see an ephemeral message, who gets pinged).
+//! check (3 s first response, 15-minute interaction tokens, "already acknowledged", 25
+//! autocomplete choices, custom_id and embed limits, who may see an ephemeral message, who
+//! gets notified, nonces, permissions, threads, closed DMs, deleted channels).
 //!
 //! Tests act as Discord users: [`FakeDiscord::slash`] dispatches a slash command the way the
 //! Discord client would build it from the registered command, [`FakeDiscord::click`] clicks a
-//! button, [`FakeDiscord::autocomplete`] types into an option.
+//! button, [`FakeDiscord::autocomplete`] types into an option (client.rs). They change the
+//! world (world.rs): channels, threads, permissions, closed DMs, the bot's removal, injected
+//! faults ([`Faults`]), the age of interactions, a dropped gateway connection.
 
+mod client;
+pub mod faults;
 mod gateway;
 pub mod limits;
 mod payloads;
+pub mod permissions;
 mod rest;
 mod state;
+#[cfg(test)]
+mod tests;
+mod world;
 
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use axum::extract::{State as AxState, WebSocketUpgrade};
 use axum::response::Response;
 use axum::routing::get;
 use axum::Router;
-use serde_json::{json, Value};
+use serde_json::Value;
 use tokio::sync::watch;
 
+pub use client::MAX_STRING_OPTION;
+pub use faults::{Fault, FaultCounts, Faults, RouteFilter};
 use state::State;
 pub use state::{
-    FakeButton, FakeFile, FakeInteraction, FakeMessage, FakeUser, Kind, Origin, APPLICATION_ID,
-    GUILD_ID,
+    ChannelKind, FakeButton, FakeChannel, FakeFile, FakeInteraction, FakeMessage, FakeUser, Kind,
+    Origin, APPLICATION_ID, GUILD_ID, NONCE_WINDOW, TOKEN_LIFETIME,
 };
+pub use world::{CLOSE_SESSION_TIMED_OUT, CLOSE_UNKNOWN_ERROR};
 
 /// The fake's state and a change signal that waiters listen to.
 #[derive(Clone)]
@@ -104,8 +116,10 @@ impl FakeDiscord {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
         let port = listener.local_addr()?.port();
         let (tick, _) = watch::channel(0);
+        let mut state = State::new();
+        state.base_url = format!("http://127.0.0.1:{port}");
         let shared = Shared {
-            state: Arc::new(Mutex::new(State::new())),
+            state: Arc::new(Mutex::new(state)),
             tick: Arc::new(tick),
         };
         let app = AppState {
@@ -136,25 +150,12 @@ impl FakeDiscord {
         format!("http://127.0.0.1:{}", self.port)
     }
 
-    pub fn add_user(&self, id: u64, name: &str) -> FakeUser {
-        let u = FakeUser::new(id, name);
-        self.shared.lock().users.insert(id, u.clone());
-        u
-    }
-
-    pub fn add_channel(&self, name: &str) -> u64 {
-        let mut st = self.shared.lock();
-        let id = st.fresh_id();
-        st.channels.insert(id, name.to_owned());
-        id
-    }
-
     /// Waits until a bot has identified on the gateway and registered its commands
     /// `registrations` times in all (once per start).
     pub async fn wait_ready(&self, registrations: usize) -> Result<(), String> {
         self.shared
             .wait_for(WAIT, "the bot to connect and register its commands", |st| {
-                (st.session.is_some() && st.registrations >= registrations).then_some(())
+                (st.connected() && st.registrations >= registrations).then_some(())
             })
             .await
     }
@@ -163,7 +164,7 @@ impl FakeDiscord {
     pub async fn wait_disconnected(&self) -> Result<(), String> {
         self.shared
             .wait_for(WAIT, "the bot to disconnect", |st| {
-                st.session.is_none().then_some(())
+                (!st.connected()).then_some(())
             })
             .await
     }
@@ -177,242 +178,33 @@ impl FakeDiscord {
         self.shared.lock().identifies
     }
 
+    /// Gateway sessions resumed after a dropped connection.
+    pub fn resumes(&self) -> usize {
+        self.shared.lock().resumes
+    }
+
+    /// Waits until the bot has resumed `n` times in all.
+    pub async fn wait_resumed(&self, n: usize) -> Result<(), String> {
+        self.shared
+            .wait_for(WAIT, "the bot to resume its gateway session", |st| {
+                (st.connected() && st.resumes >= n).then_some(())
+            })
+            .await
+    }
+
+    /// Channel messages that `enforce_nonce` turned into the earlier message.
+    pub fn nonce_dedupes(&self) -> usize {
+        self.shared.lock().nonce_dedupes
+    }
+
+    /// Every refused request so far: (what, HTTP status, Discord error code).
+    pub fn rejections(&self) -> Vec<(String, u16, u32)> {
+        self.shared.lock().rejections.clone()
+    }
+
     /// Every rule the bot broke so far.
     pub fn violations(&self) -> Vec<String> {
         self.shared.lock().violations.clone()
-    }
-
-    fn command_def(&self, name: &str) -> Result<Value, String> {
-        self.shared
-            .lock()
-            .commands
-            .iter()
-            .find(|(_, c)| c["name"] == name)
-            .map(|(_, c)| c.clone())
-            .ok_or_else(|| format!("/{name} is not registered"))
-    }
-
-    /// Builds option objects the way the Discord client does from a registered command.
-    fn typed_options(
-        &self,
-        def: &Value,
-        given: &[(&str, &str)],
-        focused: Option<(&str, &str)>,
-    ) -> Result<(Vec<Value>, Vec<FakeUser>), String> {
-        let cmd = def["name"].as_str().unwrap_or("?");
-        let defs = def["options"].as_array().cloned().unwrap_or_default();
-        let mut out = Vec::new();
-        let mut resolved = Vec::new();
-        for (name, raw) in given {
-            let d = defs
-                .iter()
-                .find(|d| d["name"] == *name)
-                .ok_or_else(|| format!("/{cmd} has no option `{name}`"))?;
-            let kind = d["type"].as_u64().unwrap_or(0);
-            let value = if let Some(choices) = d["choices"].as_array().filter(|c| !c.is_empty()) {
-                // The player picks a choice by its shown name.
-                choices
-                    .iter()
-                    .find(|c| c["name"] == *raw || c["value"].to_string().trim_matches('"') == *raw)
-                    .map(|c| c["value"].clone())
-                    .ok_or_else(|| format!("/{cmd} {name}: `{raw}` is not one of the choices"))?
-            } else {
-                match kind {
-                    3 => json!(raw),
-                    4 => json!(raw
-                        .parse::<i64>()
-                        .map_err(|_| format!("/{cmd} {name}: `{raw}` is not an integer"))?),
-                    5 => json!(raw
-                        .parse::<bool>()
-                        .map_err(|_| format!("/{cmd} {name}: `{raw}` is not true/false"))?),
-                    6 => {
-                        let id: u64 = raw
-                            .trim_start_matches("<@")
-                            .trim_end_matches('>')
-                            .parse()
-                            .map_err(|_| format!("/{cmd} {name}: `{raw}` is not a user"))?;
-                        let u = self
-                            .shared
-                            .lock()
-                            .users
-                            .get(&id)
-                            .cloned()
-                            .ok_or_else(|| format!("no user {id}"))?;
-                        resolved.push(u);
-                        json!(id.to_string())
-                    }
-                    other => {
-                        return Err(format!(
-                            "/{cmd} {name}: option type {other} not supported by the fake"
-                        ))
-                    }
-                }
-            };
-            out.push(json!({"name": name, "type": kind, "value": value}));
-        }
-        if let Some((name, typed)) = focused {
-            let d = defs
-                .iter()
-                .find(|d| d["name"] == name)
-                .ok_or_else(|| format!("/{cmd} has no option `{name}`"))?;
-            if d["autocomplete"].as_bool() != Some(true) {
-                return Err(format!("/{cmd} {name} has no autocomplete"));
-            }
-            out.push(json!({"name": name, "type": d["type"], "value": typed, "focused": true}));
-        } else {
-            for d in &defs {
-                if d["required"].as_bool() == Some(true)
-                    && !given.iter().any(|(n, _)| d["name"] == *n)
-                {
-                    return Err(format!(
-                        "/{cmd}: the required option `{}` is missing",
-                        d["name"]
-                    ));
-                }
-            }
-        }
-        Ok((out, resolved))
-    }
-
-    fn register_interaction(
-        &self,
-        kind: Kind,
-        user: &FakeUser,
-        channel: u64,
-    ) -> (u64, String, String) {
-        let mut st = self.shared.lock();
-        let id = st.fresh_id();
-        let token = format!("token-{id}");
-        let channel_name = st.channels.get(&channel).cloned().unwrap_or_default();
-        st.interactions.insert(
-            id,
-            FakeInteraction {
-                id,
-                token: token.clone(),
-                kind,
-                user: user.clone(),
-                channel_id: channel,
-                dispatched: Instant::now(),
-                first_response: None,
-                deferred: false,
-                original: None,
-                choices: None,
-                ephemeral: false,
-            },
-        );
-        (id, token, channel_name)
-    }
-
-    fn send(&self, id: u64, payload: Value) -> Result<(), String> {
-        payloads::check_interaction(&payload)?;
-        // The 3 s clock starts when the event leaves for the bot.
-        if let Some(i) = self.shared.lock().interactions.get_mut(&id) {
-            i.dispatched = Instant::now();
-        }
-        if gateway::dispatch(&self.shared, "INTERACTION_CREATE", payload) {
-            Ok(())
-        } else {
-            Err("no bot is connected to the gateway".into())
-        }
-    }
-
-    /// A user runs a slash command; returns the interaction id.
-    pub async fn slash(
-        &self,
-        user: &FakeUser,
-        channel: u64,
-        command: &str,
-        options: &[(&str, &str)],
-    ) -> Result<u64, String> {
-        let def = self.command_def(command)?;
-        let (opts, resolved) = self.typed_options(&def, options, None)?;
-        let (id, token, channel_name) = self.register_interaction(Kind::Command, user, channel);
-        let payload = payloads::command_interaction(
-            id,
-            &token,
-            false,
-            user,
-            (channel, &channel_name),
-            &def,
-            opts,
-            &resolved,
-        );
-        self.send(id, payload)?;
-        Ok(id)
-    }
-
-    /// A user types `typed` into option `focused`; returns the choices as (name, value).
-    pub async fn autocomplete(
-        &self,
-        user: &FakeUser,
-        channel: u64,
-        command: &str,
-        options: &[(&str, &str)],
-        focused: (&str, &str),
-    ) -> Result<Vec<(String, Value)>, String> {
-        let def = self.command_def(command)?;
-        let (opts, resolved) = self.typed_options(&def, options, Some(focused))?;
-        let (id, token, channel_name) =
-            self.register_interaction(Kind::Autocomplete, user, channel);
-        let payload = payloads::command_interaction(
-            id,
-            &token,
-            true,
-            user,
-            (channel, &channel_name),
-            &def,
-            opts,
-            &resolved,
-        );
-        self.send(id, payload)?;
-        let choices = self
-            .shared
-            .wait_for(WAIT, "autocomplete choices", |st| {
-                st.interactions.get(&id).and_then(|i| i.choices.clone())
-            })
-            .await?;
-        Ok(choices
-            .into_iter()
-            .map(|c| {
-                (
-                    c["name"].as_str().unwrap_or("").to_owned(),
-                    c["value"].clone(),
-                )
-            })
-            .collect())
-    }
-
-    /// A user clicks a button of a message they can see; returns the interaction id.
-    pub async fn click(
-        &self,
-        user: &FakeUser,
-        message_id: u64,
-        custom_id: &str,
-    ) -> Result<u64, String> {
-        let message = {
-            let st = self.shared.lock();
-            st.message(message_id)
-                .cloned()
-                .ok_or_else(|| format!("no message {message_id}"))?
-        };
-        if message.deleted || message.ephemeral_to.is_some_and(|u| u != user.id) {
-            return Err(format!("{} cannot see message {message_id}", user.name));
-        }
-        if !message.buttons.iter().any(|b| b.custom_id == custom_id) {
-            return Err(format!("message {message_id} has no button `{custom_id}`"));
-        }
-        let (id, token, channel_name) =
-            self.register_interaction(Kind::Component, user, message.channel_id);
-        let payload = payloads::component_interaction(
-            id,
-            &token,
-            user,
-            (message.channel_id, &channel_name),
-            custom_id,
-            payloads::message(&message, payloads::bot_user()),
-        );
-        self.send(id, payload)?;
-        Ok(id)
     }
 
     /// Waits for the answer the user sees: the response (or the edit of a deferred one, or the
@@ -511,6 +303,17 @@ impl FakeDiscord {
     /// Every message so far.
     pub fn messages(&self) -> Vec<FakeMessage> {
         self.shared.lock().messages.clone()
+    }
+
+    /// Messages that notified `user` when they were created, not deleted since.
+    pub fn notifications(&self, user: &FakeUser) -> Vec<FakeMessage> {
+        self.shared
+            .lock()
+            .messages
+            .iter()
+            .filter(|m| !m.deleted && m.notified.contains(&user.id))
+            .cloned()
+            .collect()
     }
 
     /// Dispatch-to-first-response times of the interactions of `kind`.

@@ -4,7 +4,9 @@
 use serde_json::{json, Value};
 use serenity::all as model;
 
-use super::state::{FakeMessage, FakeUser, APPLICATION_ID, GUILD_ID};
+use super::state::{
+    ChannelKind, FakeChannel, FakeMessage, FakeUser, State, Upload, APPLICATION_ID, GUILD_ID,
+};
 
 pub const TIMESTAMP: &str = "2026-01-01T12:00:00.000000+00:00";
 
@@ -64,14 +66,93 @@ pub fn ready(session_id: &str, resume_url: &str) -> Value {
     })
 }
 
-pub fn partial_channel(id: u64, name: &str) -> Value {
+/// A thread's `thread_metadata`.
+fn thread_metadata(c: &FakeChannel) -> Value {
     json!({
-        "id": id.to_string(),
-        "name": name,
-        "type": 0,
-        "guild_id": GUILD_ID.to_string(),
-        "permissions": "2248473465835073",
+        "archived": c.archived,
+        "auto_archive_duration": 1440,
+        "archive_timestamp": TIMESTAMP,
+        "locked": c.locked,
+        "create_timestamp": TIMESTAMP,
     })
+}
+
+/// A channel as GET /channels/{id} returns it.
+pub fn channel(st: &State, c: &FakeChannel) -> Value {
+    match c.kind {
+        ChannelKind::Dm => {
+            let recipient = c
+                .recipient
+                .and_then(|u| st.users.get(&u))
+                .map(user)
+                .unwrap_or(Value::Null);
+            json!({
+                "id": c.id.to_string(),
+                "type": 1,
+                "last_message_id": null,
+                "flags": 0,
+                "recipients": [recipient],
+            })
+        }
+        kind => {
+            let mut v = json!({
+                "id": c.id.to_string(),
+                "type": kind.number(),
+                "guild_id": GUILD_ID.to_string(),
+                "name": c.name,
+                "parent_id": c.parent_id.map(|p| p.to_string()),
+                "last_message_id": null,
+                "rate_limit_per_user": 0,
+                "flags": 0,
+                "nsfw": false,
+            });
+            match kind {
+                ChannelKind::PublicThread => {
+                    v["owner_id"] = json!(APPLICATION_ID.to_string());
+                    v["message_count"] = json!(0);
+                    v["member_count"] = json!(1);
+                    v["total_message_sent"] = json!(0);
+                    v["thread_metadata"] = thread_metadata(c);
+                }
+                ChannelKind::Voice => {
+                    v["bitrate"] = json!(64000);
+                    v["user_limit"] = json!(0);
+                    v["position"] = json!(0);
+                    v["permission_overwrites"] = json!([]);
+                }
+                _ => {
+                    v["position"] = json!(0);
+                    v["permission_overwrites"] = json!([]);
+                    v["topic"] = Value::Null;
+                }
+            }
+            v
+        }
+    }
+}
+
+/// The partial channel an interaction carries: "Partial `Channel` objects only have `id`,
+/// `name`, `type`, `permissions`, … `parent_id`, `guild_id`, … Threads will also have the
+/// `thread_metadata` field." (Interactions > Receiving and Responding > Interaction Object).
+pub fn partial_channel(c: &FakeChannel, user_permissions: u64) -> Value {
+    let mut v = json!({
+        "id": c.id.to_string(),
+        "type": c.kind.number(),
+        "permissions": user_permissions.to_string(),
+        "last_message_id": null,
+        "flags": 0,
+    });
+    if c.in_guild() {
+        v["name"] = json!(c.name);
+        v["guild_id"] = json!(GUILD_ID.to_string());
+        v["nsfw"] = json!(false);
+        v["rate_limit_per_user"] = json!(0);
+        v["parent_id"] = json!(c.parent_id.map(|p| p.to_string()));
+    }
+    if c.is_thread() {
+        v["thread_metadata"] = thread_metadata(c);
+    }
+    v
 }
 
 /// A message as the REST API returns it.
@@ -127,28 +208,73 @@ pub fn message(m: &FakeMessage, author: Value) -> Value {
         "components": components,
         "application_id": APPLICATION_ID.to_string(),
         "webhook_id": m.interaction_id.map(|_| APPLICATION_ID.to_string()),
+        "nonce": m.nonce,
     })
 }
 
-/// The fields every interaction carries.
-fn interaction_base(id: u64, token: &str, kind: u8, u: &FakeUser, channel: (u64, &str)) -> Value {
-    json!({
+/// Where an interaction comes from: the channel and the bot's permissions there.
+pub struct Source<'a> {
+    pub channel: &'a FakeChannel,
+    pub app_permissions: u64,
+}
+
+/// The permissions of the invoking member (the fake's users hold what the bot holds).
+const MEMBER_PERMISSIONS: u64 = super::permissions::DEFAULT;
+
+/// The fields every interaction carries. From a guild channel (or thread): `guild_id`,
+/// `member`, `context` 0 (GUILD); from the DM with the bot: no `guild_id`, `user` instead of
+/// `member` ("User object for the invoking user, if invoked in a DM"), `context` 1 (BOT_DM).
+/// `app_permissions` is the "Bitwise set of permissions the app has in the source location
+/// of the interaction", as a string (Interactions > Receiving and Responding > Interaction
+/// Structure). For a guild-installed app, `authorizing_integration_owners` maps "0" to the
+/// guild id, or to "0" in a DM with the bot (Authorizing Integration Owners Object).
+fn interaction_base(id: u64, token: &str, kind: u8, u: &FakeUser, src: &Source) -> Value {
+    let c = src.channel;
+    let mut v = json!({
         "id": id.to_string(),
         "application_id": APPLICATION_ID.to_string(),
         "type": kind,
-        "guild_id": GUILD_ID.to_string(),
-        "channel_id": channel.0.to_string(),
-        "channel": partial_channel(channel.0, channel.1),
-        "member": member(u),
+        "channel_id": c.id.to_string(),
+        "channel": partial_channel(c, MEMBER_PERMISSIONS),
         "token": token,
         "version": 1,
-        "app_permissions": "2248473465835073",
+        "app_permissions": src.app_permissions.to_string(),
         "locale": "en-US",
-        "guild_locale": "en-US",
         "entitlements": [],
-        "authorizing_integration_owners": {"0": GUILD_ID.to_string()},
-        "context": 0,
         "attachment_size_limit": 10_485_760,
+    });
+    if c.in_guild() {
+        v["guild_id"] = json!(GUILD_ID.to_string());
+        v["guild_locale"] = json!("en-US");
+        v["member"] = member(u);
+        v["context"] = json!(0);
+        v["authorizing_integration_owners"] = json!({"0": GUILD_ID.to_string()});
+    } else {
+        v["user"] = user(u);
+        v["context"] = json!(1);
+        v["authorizing_integration_owners"] = json!({"0": "0"});
+    }
+    v
+}
+
+/// What `resolved` carries for a command's options.
+#[derive(Default)]
+pub struct Resolved<'a> {
+    pub users: Vec<FakeUser>,
+    pub attachments: Vec<&'a Upload>,
+}
+
+/// An attachment as `resolved.attachments` carries it, its URL served by the fake itself.
+pub fn attachment(base_url: &str, u: &Upload) -> Value {
+    let url = format!("{base_url}/attachments/{}/{}", u.id, u.file.name);
+    json!({
+        "id": u.id.to_string(),
+        "filename": u.file.name,
+        "size": u.file.bytes.len(),
+        "url": url,
+        "proxy_url": url,
+        "content_type": u.file.content_type,
+        "ephemeral": true,
     })
 }
 
@@ -159,15 +285,16 @@ pub fn command_interaction(
     token: &str,
     autocomplete: bool,
     u: &FakeUser,
-    channel: (u64, &str),
+    src: &Source,
     command: &Value,
     options: Vec<Value>,
-    resolved_users: &[FakeUser],
+    resolved: &Resolved,
+    base_url: &str,
 ) -> Value {
-    let mut v = interaction_base(id, token, if autocomplete { 4 } else { 2 }, u, channel);
+    let mut v = interaction_base(id, token, if autocomplete { 4 } else { 2 }, u, src);
     let mut users = serde_json::Map::new();
     let mut members = serde_json::Map::new();
-    for r in resolved_users {
+    for r in &resolved.users {
         users.insert(r.id.to_string(), user(r));
         let mut m = member(r);
         if let Some(obj) = m.as_object_mut() {
@@ -180,10 +307,27 @@ pub fn command_interaction(
         "name": command["name"].clone(),
         "type": 1,
         "options": options,
-        "guild_id": GUILD_ID.to_string(),
     });
+    if let Some(g) = command.get("guild_id") {
+        data["guild_id"] = g.clone();
+    }
+    let mut res = serde_json::Map::new();
     if !users.is_empty() {
-        data["resolved"] = json!({"users": users, "members": members});
+        res.insert("users".into(), Value::Object(users));
+        if src.channel.in_guild() {
+            res.insert("members".into(), Value::Object(members));
+        }
+    }
+    if !resolved.attachments.is_empty() {
+        let files: serde_json::Map<String, Value> = resolved
+            .attachments
+            .iter()
+            .map(|a| (a.id.to_string(), attachment(base_url, a)))
+            .collect();
+        res.insert("attachments".into(), Value::Object(files));
+    }
+    if !res.is_empty() {
+        data["resolved"] = Value::Object(res);
     }
     v["data"] = data;
     v
@@ -194,11 +338,11 @@ pub fn component_interaction(
     id: u64,
     token: &str,
     u: &FakeUser,
-    channel: (u64, &str),
+    src: &Source,
     custom_id: &str,
     message: Value,
 ) -> Value {
-    let mut v = interaction_base(id, token, 3, u, channel);
+    let mut v = interaction_base(id, token, 3, u, src);
     v["data"] = json!({"custom_id": custom_id, "component_type": 2});
     v["message"] = message;
     v
@@ -217,6 +361,13 @@ pub fn check_ready(v: &Value) -> Result<(), String> {
         .map_err(|e| format!("serenity cannot read READY: {e}"))
 }
 
+/// Serenity must read channels the fake sends in events and answers.
+pub fn check_channel(v: &Value) -> Result<(), String> {
+    serde_json::from_value::<model::Channel>(v.clone())
+        .map(drop)
+        .map_err(|e| format!("serenity cannot read this channel: {e}\n{v:#}"))
+}
+
 #[cfg(test)]
 pub fn check_message(v: &Value) -> Result<(), String> {
     serde_json::from_value::<model::Message>(v.clone())
@@ -226,8 +377,23 @@ pub fn check_message(v: &Value) -> Result<(), String> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::state::Origin;
+    use std::time::Instant;
+
+    use super::super::state::{FakeFile, Origin};
     use super::*;
+
+    fn text(id: u64) -> FakeChannel {
+        FakeChannel {
+            id,
+            name: "general".into(),
+            kind: ChannelKind::Text,
+            parent_id: None,
+            recipient: None,
+            archived: false,
+            locked: false,
+            deleted: false,
+        }
+    }
 
     #[test]
     fn payloads_read_as_serenity_types() {
@@ -235,17 +401,67 @@ mod tests {
         check_ready(&ready("s", "ws://127.0.0.1:1")).unwrap();
         let cmd = json!({"id": "5", "name": "board"});
         let opts = vec![json!({"name": "game", "type": 4, "value": 1})];
+        let ch = text(3);
+        let src = Source {
+            channel: &ch,
+            app_permissions: 1 << 11,
+        };
+        let upload = Upload {
+            id: 77,
+            file: FakeFile {
+                name: "a.pgn".into(),
+                content_type: Some("text/plain".into()),
+                bytes: b"1. e4".to_vec(),
+            },
+        };
+        let resolved = Resolved {
+            users: vec![alice.clone()],
+            attachments: vec![&upload],
+        };
         let i = command_interaction(
             7,
             "t",
             false,
             &alice,
-            (3, "general"),
+            &src,
             &cmd,
             opts,
-            std::slice::from_ref(&alice),
+            &resolved,
+            "http://127.0.0.1:9",
         );
         check_interaction(&i).unwrap();
+        assert_eq!(i["app_permissions"], "2048");
+        assert_eq!(i["context"], 0);
+        let mut thread = text(4);
+        thread.kind = ChannelKind::PublicThread;
+        thread.parent_id = Some(3);
+        thread.archived = true;
+        let mut dm = text(5);
+        dm.kind = ChannelKind::Dm;
+        dm.recipient = Some(11);
+        for c in [&thread, &dm] {
+            let src = Source {
+                channel: c,
+                app_permissions: 0,
+            };
+            let i = command_interaction(
+                8,
+                "t",
+                false,
+                &alice,
+                &src,
+                &cmd,
+                vec![],
+                &Resolved::default(),
+                "",
+            );
+            check_interaction(&i).unwrap();
+        }
+        let mut st = State::new();
+        st.users.insert(11, alice.clone());
+        for c in [&ch, &thread, &dm] {
+            check_channel(&channel(&st, c)).unwrap();
+        }
         let m = FakeMessage {
             id: 9,
             channel_id: 3,
@@ -260,20 +476,16 @@ mod tests {
             }],
             pinged_users: vec![11],
             pinged_everyone_or_roles: false,
+            notified: vec![11],
+            received_at: Instant::now(),
+            nonce: Some("n-1".into()),
+            edits: 0,
             settled: true,
             deleted: false,
             raw: Value::Null,
         };
         let mv = message(&m, bot_user());
         check_message(&mv).unwrap();
-        check_interaction(&component_interaction(
-            8,
-            "t2",
-            &alice,
-            (3, "general"),
-            "b",
-            mv,
-        ))
-        .unwrap();
+        check_interaction(&component_interaction(8, "t2", &alice, &src, "b", mv)).unwrap();
     }
 }

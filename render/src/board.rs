@@ -327,8 +327,8 @@ impl BoardPainter<'_> {
 pub fn paint_look(c: &mut Sketch, s: &Spot, look: &str) {
     let w = (s.size * 0.05).clamp(2.0, 5.0);
     match look {
-        "from" => wash(c, s, palette::MOVE_WASH, 0.45),
-        "to" => wash(c, s, palette::MOVE_WASH, 0.65),
+        "from" => wash(c, s, palette::MOVE_WASH, 0.25),
+        "to" => wash(c, s, palette::MOVE_WASH, 0.625),
         "cross" => {
             let k = s.size * if s.square { 0.3 } else { 0.22 };
             let lw = s.size * 0.07;

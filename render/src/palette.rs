@@ -189,7 +189,7 @@ fn key_colours() -> Vec<Rgb> {
         CONTROLLED,
     ];
     for ground in [LIGHT_SQUARE, DARK_SQUARE, WEB_CELL, HUB_CELL] {
-        keys.push(ground.mix(MOVE_WASH, 0.5));
+        keys.push(ground.mix(MOVE_WASH, 0.25));
         keys.push(ground.mix(MOVE_WASH, 0.625));
         keys.push(ground.mix(INK, 0.375));
         keys.push(ground.mix(CHECK, 0.375));

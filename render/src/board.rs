@@ -1,15 +1,16 @@
 //! The board itself: squares or strands, zones, the last action, legal targets,
 //! the selected piece, then the pieces and the coordinate labels.
 
-use crate::canvas::Canvas;
+use crate::canvas::Picture;
 use crate::layout::{BoardLayout, Geometry, Spot};
-use crate::palette::{self, seat_colour, Rgb};
+use crate::palette::{self, Rgb, SeatColour};
 use crate::pieces;
+use crate::sketch::Sketch;
 use crate::sprites::SpriteCache;
 use crate::text::{Fonts, Weight};
 use crate::Highlights;
 use resvg::tiny_skia::{Path, PathBuilder, Rect};
-use tokar_engine::{Board, Mark, Shape, View};
+use tokar_engine::{Board, Cell, Mark, Shape, View};
 
 /// The outline of a spot, shrunk by `inset` pixels.
 fn outline(spot: &Spot, inset: f32) -> Option<Path> {
@@ -26,13 +27,20 @@ fn outline(spot: &Spot, inset: f32) -> Option<Path> {
     }
 }
 
-fn wash(canvas: &mut Canvas, spot: &Spot, colour: Rgb, alpha: f32) {
+pub fn wash(canvas: &mut Sketch, spot: &Spot, colour: Rgb, alpha: f32) {
     if let Some(p) = outline(spot, 0.0) {
         canvas.fill_path(&p, colour, alpha);
     }
 }
 
-fn ring(canvas: &mut Canvas, spot: &Spot, inset: f32, colour: Rgb, width: f32, dash: Option<f32>) {
+pub fn ring(
+    canvas: &mut Sketch,
+    spot: &Spot,
+    inset: f32,
+    colour: Rgb,
+    width: f32,
+    dash: Option<f32>,
+) {
     if let Some(p) = outline(spot, inset) {
         canvas.stroke_path(&p, colour, 1.0, width, dash);
     }
@@ -40,9 +48,9 @@ fn ring(canvas: &mut Canvas, spot: &Spot, inset: f32, colour: Rgb, width: f32, d
 
 /// A piece's colours: its seat's, faded when the seat is out of the game but its
 /// pieces still stand (Magic Chess).
-fn piece_colour(view: &View, seat: tokar_engine::Seat) -> palette::SeatColour {
+pub fn piece_colour(view: &View, colours: &[SeatColour], seat: tokar_engine::Seat) -> SeatColour {
     let s = &view.seats[seat.index()];
-    let c = seat_colour(s.colour);
+    let c = colours[seat.index()];
     if s.eliminated {
         palette::SeatColour {
             name: c.name,
@@ -58,14 +66,23 @@ pub struct BoardPainter<'a> {
     pub fonts: &'a Fonts,
     pub sprites: &'a SpriteCache,
     pub view: &'a View,
+    pub colours: &'a [SeatColour],
     pub geometry: &'a Geometry,
     pub highlights: &'a Highlights,
+    /// Kings or Generals in check.
+    pub check: &'a [Cell],
 }
 
 /// The part of a board that does not depend on the pieces: squares or strands
 /// and cells, zones, edge labels. Drawn once per (board, rotation, zones) into
 /// its own pixmap with the board's top at y = 0, then copied into each picture.
-pub fn paint_background(canvas: &mut Canvas, fonts: &Fonts, view: &View, geometry: &Geometry) {
+pub fn paint_background(
+    canvas: &mut Sketch,
+    fonts: &Fonts,
+    view: &View,
+    colours: &[SeatColour],
+    geometry: &Geometry,
+) {
     let spots = &geometry.spots;
     match geometry.layout {
         BoardLayout::Grid {
@@ -104,10 +121,9 @@ pub fn paint_background(canvas: &mut Canvas, fonts: &Fonts, view: &View, geometr
         BoardLayout::Web { .. } => strands(canvas, view, geometry),
     }
     for &(cell, seat) in &view.zones {
-        let colour = view
-            .seats
+        let colour = colours
             .get(seat.index())
-            .map(|s| seat_colour(s.colour).fill)
+            .map(|c| c.fill)
             .unwrap_or(palette::MUTED);
         let s = &spots[cell.index()];
         wash(canvas, s, colour, 0.5);
@@ -128,7 +144,7 @@ pub fn paint_background(canvas: &mut Canvas, fonts: &Fonts, view: &View, geometr
 }
 
 /// The web: rings, and spokes through the centre, and a disc per cell.
-fn strands(canvas: &mut Canvas, view: &View, geometry: &Geometry) {
+fn strands(canvas: &mut Sketch, view: &View, geometry: &Geometry) {
     let BoardLayout::Web {
         cx,
         cy,
@@ -162,7 +178,7 @@ fn strands(canvas: &mut Canvas, view: &View, geometry: &Geometry) {
     for cell in board.cells() {
         let s = &geometry.spots[cell.index()];
         let fill = if board.web_coords(cell).is_none() {
-            palette::DARK_SQUARE.mix(palette::WEB_CELL, 0.4)
+            palette::HUB_CELL
         } else {
             palette::WEB_CELL
         };
@@ -179,13 +195,7 @@ impl BoardPainter<'_> {
     /// canvas (the cell at the same fractional position as on the picture, so
     /// the antialiasing is the same), and each picture then blits it.
     /// Highlights stay inside their cell (strokes are inset), plus a margin.
-    fn overlay(
-        &self,
-        canvas: &mut Canvas,
-        s: &Spot,
-        look: &str,
-        paint: impl FnOnce(&mut Canvas, &Spot),
-    ) {
+    fn overlay(&self, canvas: &mut Picture, s: &Spot, look: &'static str) {
         let margin = 2.0;
         let left = (s.cx - s.size / 2.0 - margin).floor();
         let top = (s.cy - s.size / 2.0 - margin).floor();
@@ -203,9 +213,9 @@ impl BoardPainter<'_> {
             s.square
         );
         let sprite = self.sprites.badge(key, || {
-            let mut c = Canvas::transparent(side, side)?;
-            paint(&mut c, &local);
-            Some(c.into_sprite())
+            let mut c = Sketch::transparent(side, side)?;
+            paint_look(&mut c, &local, look);
+            Some(c)
         });
         if let Some(sprite) = sprite {
             canvas.blit(&sprite, left as i32, top as i32);
@@ -213,7 +223,7 @@ impl BoardPainter<'_> {
     }
 
     /// Everything that depends on the pieces and highlights, over the background.
-    pub fn paint(&self, canvas: &mut Canvas) {
+    pub fn paint(&self, canvas: &mut Picture) {
         let view = self.view;
         let spots = &self.geometry.spots;
         let occupied: Vec<bool> = {
@@ -229,7 +239,7 @@ impl BoardPainter<'_> {
             for cell in view.board.cells() {
                 if !occupied[cell.index()] {
                     let s = &spots[cell.index()];
-                    let px = (s.size * 0.26).clamp(9.0, 14.0) as u16;
+                    let px = (s.size * 0.26).clamp(13.0, 15.0) as u16;
                     self.fonts.draw_centred(
                         canvas,
                         Weight::Regular,
@@ -245,35 +255,27 @@ impl BoardPainter<'_> {
 
         // Under the pieces: where the last action started and ended, and kills.
         for &(cell, mark) in &self.highlights.marks {
-            let s = &spots[cell.index()];
-            match mark {
-                Mark::From => self.overlay(canvas, s, "from", |c, s| {
-                    wash(c, s, palette::MOVE_WASH, 0.45)
-                }),
-                Mark::To => {
-                    self.overlay(canvas, s, "to", |c, s| wash(c, s, palette::MOVE_WASH, 0.65))
-                }
-                Mark::Hit => self.overlay(canvas, s, "cross", |c, s| {
-                    let k = s.size * if s.square { 0.3 } else { 0.22 };
-                    let w = s.size * 0.07;
-                    c.line(s.cx - k, s.cy - k, s.cx + k, s.cy + k, palette::HIT, 0.9, w);
-                    c.line(s.cx - k, s.cy + k, s.cx + k, s.cy - k, palette::HIT, 0.9, w);
-                }),
-                Mark::Affected | Mark::Placed => {}
-            }
+            let look = match mark {
+                Mark::From => "from",
+                Mark::To => "to",
+                Mark::Hit => "cross",
+                Mark::Affected | Mark::Placed => continue,
+            };
+            self.overlay(canvas, &spots[cell.index()], look);
         }
         for &cell in &self.highlights.targets {
-            let s = &spots[cell.index()];
             if !occupied[cell.index()] {
-                self.overlay(canvas, s, "dot", |c, s| {
-                    c.fill_circle(s.cx, s.cy, s.size * 0.15, palette::INK, 0.4)
-                });
+                self.overlay(canvas, &spots[cell.index()], "dot");
             }
+        }
+
+        for &cell in self.check {
+            self.overlay(canvas, &spots[cell.index()], "check-glow");
         }
 
         for piece in &view.pieces {
             let s = &spots[piece.cell.index()];
-            let colour = piece_colour(view, piece.seat);
+            let colour = piece_colour(view, self.colours, piece.seat);
             pieces::draw_icon(
                 canvas,
                 self.fonts,
@@ -288,51 +290,107 @@ impl BoardPainter<'_> {
 
         // Over the pieces: borders that must stay visible.
         for &(cell, mark) in &self.highlights.marks {
-            let s = &spots[cell.index()];
-            let w = (s.size * 0.05).clamp(2.0, 5.0);
-            match mark {
-                Mark::Hit => self.overlay(canvas, s, "hit", |c, s| {
-                    ring(c, s, w / 2.0, palette::HIT, w, None)
-                }),
-                Mark::Affected => self.overlay(canvas, s, "affected", |c, s| {
-                    ring(c, s, w / 2.0, palette::AFFECTED, w, Some(s.size * 0.1))
-                }),
-                Mark::Placed => self.overlay(canvas, s, "placed", |c, s| {
-                    ring(c, s, w / 2.0, palette::PLACED, w, None);
-                    ring(c, s, w * 2.2, palette::PLACED, w * 0.6, None);
-                }),
-                Mark::From | Mark::To => {}
-            }
+            let look = match mark {
+                Mark::Hit => "hit",
+                Mark::Affected => "affected",
+                Mark::Placed => "placed",
+                Mark::From | Mark::To => continue,
+            };
+            self.overlay(canvas, &spots[cell.index()], look);
         }
         for &cell in &self.highlights.targets {
-            let s = &spots[cell.index()];
             if occupied[cell.index()] {
-                self.overlay(canvas, s, "target", |c, s| {
-                    c.stroke_circle(
-                        s.cx,
-                        s.cy,
-                        s.size * 0.44,
-                        palette::INK,
-                        0.5,
-                        s.size * 0.07,
-                        None,
-                    )
-                });
+                self.overlay(canvas, &spots[cell.index()], "target");
             }
         }
         if let Some(cell) = self.highlights.selected {
-            let s = &spots[cell.index()];
-            self.overlay(canvas, s, "selected", |c, s| {
-                let w = (s.size * 0.06).clamp(3.0, 6.0);
-                ring(c, s, w / 2.0, palette::SELECTED, w, None);
-                ring(c, s, w + 1.0, palette::PAPER, 1.5, None);
-            });
+            self.overlay(canvas, &spots[cell.index()], "selected");
+        }
+
+        for &cell in self.check {
+            self.overlay(canvas, &spots[cell.index()], "check");
         }
 
         for piece in &view.pieces {
             let s = &spots[piece.cell.index()];
-            let colour = piece_colour(view, piece.seat);
+            let colour = piece_colour(view, self.colours, piece.seat);
             pieces::draw_overlays(canvas, self.fonts, self.sprites, s, piece, colour);
         }
     }
+}
+
+/// Draws one highlight on a cell, in colour (once per look, size and position):
+/// `from` and `to` washes, the `cross` under a hit piece and the `hit` border
+/// over it, `affected` (dashed), `placed` (double), target `dot` (empty cell)
+/// and `target` ring (occupied), `selected`, and check (`check-glow` under the
+/// piece, `check` ring over it).
+pub fn paint_look(c: &mut Sketch, s: &Spot, look: &str) {
+    let w = (s.size * 0.05).clamp(2.0, 5.0);
+    match look {
+        "from" => wash(c, s, palette::MOVE_WASH, 0.25),
+        "to" => wash(c, s, palette::MOVE_WASH, 0.625),
+        "cross" => {
+            let k = s.size * if s.square { 0.3 } else { 0.22 };
+            let lw = s.size * 0.07;
+            c.line(
+                s.cx - k,
+                s.cy - k,
+                s.cx + k,
+                s.cy + k,
+                palette::HIT,
+                0.9,
+                lw,
+            );
+            c.line(
+                s.cx - k,
+                s.cy + k,
+                s.cx + k,
+                s.cy - k,
+                palette::HIT,
+                0.9,
+                lw,
+            );
+        }
+        "dot" => c.fill_circle(s.cx, s.cy, s.size * 0.15, palette::INK, 0.4),
+        "hit" => ring(c, s, w / 2.0, palette::HIT, w, None),
+        "affected" => ring(c, s, w / 2.0, palette::AFFECTED, w, Some(s.size * 0.1)),
+        "placed" => {
+            ring(c, s, w / 2.0, palette::PLACED, w, None);
+            ring(c, s, w * 2.2, palette::PLACED, w * 0.6, None);
+        }
+        "target" => c.stroke_circle(
+            s.cx,
+            s.cy,
+            s.size * 0.44,
+            palette::INK,
+            0.5,
+            s.size * 0.07,
+            None,
+        ),
+        "selected" => {
+            let w = (s.size * 0.06).clamp(3.0, 6.0);
+            ring(c, s, w / 2.0, palette::SELECTED, w, None);
+            ring(c, s, w + 1.0, palette::PAPER, 1.5, None);
+        }
+        "check-glow" => c.fill_circle(s.cx, s.cy, s.size * 0.46, palette::CHECK, 0.375),
+        "check" => check_ring(c, s),
+        _ => {}
+    }
+}
+
+/// Check: a solid round ring in the check colour with a light rim inside,
+/// unlike the square or dashed borders of the last action.
+pub fn check_ring(c: &mut Sketch, s: &Spot) {
+    let w = (s.size * 0.07).clamp(3.0, 6.0);
+    let r = s.size * 0.46 - w / 2.0;
+    c.stroke_circle(s.cx, s.cy, r, palette::CHECK, 1.0, w, None);
+    c.stroke_circle(
+        s.cx,
+        s.cy,
+        r - w / 2.0 - 0.75,
+        palette::PAPER,
+        1.0,
+        1.5,
+        None,
+    );
 }

@@ -1,47 +1,31 @@
-//! The picture being drawn: an opaque RGBA pixmap with the few shapes Tokar
-//! needs (anti-aliased by tiny-skia), alpha-mask blits for glyphs and sprites,
-//! and the PNG encoder.
+//! The picture being drawn: an 8-bit image of palette indices
+//! (`image::ImageBuffer<Luma<u8>>`), built by copying the cached board and
+//! prepared sprites, and encoded by the `png` crate as an indexed PNG.
 
-// Drawing calls take a position, a size, a colour and what to draw: spelled out
-// at each call rather than bundled into one-use structs.
-#![allow(clippy::too_many_arguments)]
-
-use crate::deflate;
-use crate::palette::Rgb;
+use crate::palette::{Palette, Rgb, OPAQUE};
+use crate::sketch::{AlphaMask, Surface};
 use crate::RenderError;
-use resvg::tiny_skia::{
-    Color, FillRule, IntSize, Paint, Path, PathBuilder, Pixmap, Rect, Stroke, StrokeDash, Transform,
-};
+use image::{ImageBuffer, Luma};
 
-pub struct Canvas {
-    pub pixmap: Pixmap,
-}
-
-/// An 8-bit coverage mask with its own size, blended at an integer position.
-pub struct AlphaMask {
-    pub width: u32,
-    pub height: u32,
-    pub alpha: Vec<u8>,
-}
-
-/// A premultiplied RGBA image, blended at an integer position.
+/// A prepared picture in palette indices: each pixel's entry and its coverage
+/// (0 transparent, [`OPAQUE`], or a level blended through the palette's table).
 pub struct Sprite {
     pub width: u32,
     pub height: u32,
-    rgba: Vec<u8>,
-    /// The runs of pixels that are not fully transparent: (row, first
-    /// column, column after the last). Blits skip the rest (the margins of
-    /// icons, the inside of rings).
+    index: Vec<u8>,
+    level: Vec<u8>,
+    /// The runs of pixels that are not transparent: (row, first column,
+    /// column after the last). Blits skip the rest.
     runs: Vec<(u32, u32, u32)>,
 }
 
 impl Sprite {
-    pub fn new(width: u32, height: u32, rgba: Vec<u8>) -> Sprite {
+    pub fn new(width: u32, height: u32, index: Vec<u8>, level: Vec<u8>) -> Sprite {
         let mut runs = Vec::new();
-        for (y, row) in rgba.chunks_exact((width as usize * 4).max(1)).enumerate() {
+        for (y, row) in level.chunks_exact((width as usize).max(1)).enumerate() {
             let mut start = None;
-            for (x, px) in row.chunks_exact(4).enumerate() {
-                match (start, px[3] != 0) {
+            for (x, &l) in row.iter().enumerate() {
+                match (start, l != 0) {
                     (None, true) => start = Some(x as u32),
                     (Some(s), false) => {
                         runs.push((y as u32, s, x as u32));
@@ -57,157 +41,162 @@ impl Sprite {
         Sprite {
             width,
             height,
-            rgba,
+            index,
+            level,
             runs,
         }
     }
+
+    /// The entry and coverage of one pixel (for tests).
+    #[cfg(test)]
+    pub fn pixel(&self, x: u32, y: u32) -> (u8, u8) {
+        let i = (y * self.width + x) as usize;
+        (self.index[i], self.level[i])
+    }
 }
 
-fn paint(colour: Rgb, alpha: f32) -> Paint<'static> {
-    let mut p = Paint::default();
-    p.set_color(Color::from_rgba8(
-        colour.0,
-        colour.1,
-        colour.2,
-        (alpha.clamp(0.0, 1.0) * 255.0).round() as u8,
-    ));
-    p.anti_alias = true;
-    p
+/// The board without pieces, in palette indices, kept between pictures.
+pub struct Background {
+    pub width: u32,
+    pub height: u32,
+    pub index: Vec<u8>,
 }
 
-impl Canvas {
-    pub fn new(width: u32, height: u32, background: Rgb) -> Result<Canvas, RenderError> {
+/// One piece of text in the picture: its size and box (for the layout tests).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TextBox {
+    pub text: String,
+    /// Font size in pixels.
+    pub px: u16,
+    pub x: f32,
+    pub y: f32,
+    pub width: f32,
+    pub height: f32,
+}
+
+pub struct Picture {
+    pub image: ImageBuffer<Luma<u8>, Vec<u8>>,
+    pub palette: &'static Palette,
+    /// Every text put in the picture, when asked for.
+    pub texts: Option<Vec<TextBox>>,
+}
+
+impl Picture {
+    /// A picture `height` pixels tall holding `middle` from row `y` down, the
+    /// background colour above and below, written into `buffer` (a previous
+    /// picture's pixels, reused rather than allocated again).
+    pub fn around(
+        middle: &Background,
+        y: u32,
+        height: u32,
+        background: u8,
+        palette: &'static Palette,
+        mut buffer: Vec<u8>,
+    ) -> Result<Picture, RenderError> {
+        let width = middle.width;
         let too_large = || RenderError::TooLarge(format!("a {width}x{height} picture"));
-        let size = IntSize::from_wh(width, height).ok_or_else(too_large)?;
-        // One pass that writes the background, rather than zeroing then filling.
-        let data = [background.0, background.1, background.2, 255]
-            .repeat(width as usize * height as usize);
-        let pixmap = Pixmap::from_vec(data, size).ok_or_else(too_large)?;
-        Ok(Canvas { pixmap })
-    }
-
-    /// A fully transparent canvas, for drawing a small sprite once.
-    pub fn transparent(width: u32, height: u32) -> Option<Canvas> {
-        Pixmap::new(width, height).map(|pixmap| Canvas { pixmap })
-    }
-
-    /// The canvas as a premultiplied sprite.
-    pub fn into_sprite(self) -> Sprite {
-        Sprite::new(
-            self.pixmap.width(),
-            self.pixmap.height(),
-            self.pixmap.take(),
-        )
+        let rows = middle.height.min(height.saturating_sub(y));
+        let top = y.min(height);
+        buffer.clear();
+        buffer.resize((width * top) as usize, background);
+        buffer.extend_from_slice(&middle.index[..(width * rows) as usize]);
+        buffer.resize((width * height) as usize, background);
+        let image = ImageBuffer::from_raw(width, height, buffer).ok_or_else(too_large)?;
+        Ok(Picture {
+            image,
+            palette,
+            texts: None,
+        })
     }
 
     pub fn width(&self) -> u32 {
-        self.pixmap.width()
+        self.image.width()
     }
 
     pub fn height(&self) -> u32 {
-        self.pixmap.height()
+        self.image.height()
     }
 
-    pub fn fill_rect(&mut self, x: f32, y: f32, w: f32, h: f32, colour: Rgb, alpha: f32) {
-        if let Some(r) = Rect::from_xywh(x, y, w, h) {
-            self.pixmap
-                .fill_rect(r, &paint(colour, alpha), Transform::identity(), None);
-        }
+    /// The pixels' memory, for reuse by [`Picture::around`].
+    pub fn into_buffer(self) -> Vec<u8> {
+        self.image.into_raw()
     }
 
-    pub fn fill_path(&mut self, path: &Path, colour: Rgb, alpha: f32) {
-        self.pixmap.fill_path(
-            path,
-            &paint(colour, alpha),
-            FillRule::Winding,
-            Transform::identity(),
-            None,
+    /// Fills whole pixels from (x, y), `w` by `h`, with one entry.
+    pub fn fill_rect(&mut self, x: f32, y: f32, w: f32, h: f32, colour: Rgb) {
+        let c = self.palette.index(colour);
+        let (cw, ch) = (self.width() as i64, self.height() as i64);
+        let (x0, y0) = ((x.round() as i64).max(0), (y.round() as i64).max(0));
+        let (x1, y1) = (
+            ((x + w).round() as i64).min(cw),
+            ((y + h).round() as i64).min(ch),
         );
-    }
-
-    pub fn stroke_path(
-        &mut self,
-        path: &Path,
-        colour: Rgb,
-        alpha: f32,
-        width: f32,
-        dash: Option<f32>,
-    ) {
-        let stroke = Stroke {
-            width,
-            dash: dash.and_then(|d| StrokeDash::new(vec![d, d * 0.8], 0.0)),
-            ..Stroke::default()
-        };
-        self.pixmap.stroke_path(
-            path,
-            &paint(colour, alpha),
-            &stroke,
-            Transform::identity(),
-            None,
-        );
-    }
-
-    pub fn fill_circle(&mut self, cx: f32, cy: f32, r: f32, colour: Rgb, alpha: f32) {
-        if let Some(p) = PathBuilder::from_circle(cx, cy, r) {
-            self.fill_path(&p, colour, alpha);
+        let data: &mut [u8] = &mut self.image;
+        for row in y0..y1 {
+            if x0 < x1 {
+                data[(row * cw + x0) as usize..(row * cw + x1) as usize].fill(c);
+            }
         }
     }
 
-    pub fn stroke_circle(
-        &mut self,
-        cx: f32,
-        cy: f32,
-        r: f32,
-        colour: Rgb,
-        alpha: f32,
-        width: f32,
-        dash: Option<f32>,
-    ) {
-        if let Some(p) = PathBuilder::from_circle(cx, cy, r) {
-            self.stroke_path(&p, colour, alpha, width, dash);
+    /// Puts a prepared sprite with its top-left corner on (x, y).
+    pub fn blit(&mut self, sprite: &Sprite, x: i32, y: i32) {
+        let (cw, ch) = (self.width() as i64, self.height() as i64);
+        let (sw, x, y) = (sprite.width as usize, x as i64, y as i64);
+        let palette = self.palette;
+        let data: &mut [u8] = &mut self.image;
+        for &(row, start, end) in &sprite.runs {
+            let py = y + row as i64;
+            let from = (x + start as i64).max(0);
+            let to = (x + end as i64).min(cw);
+            if py < 0 || py >= ch || from >= to {
+                continue;
+            }
+            let d = (py * cw + from) as usize;
+            let s = row as usize * sw + (from - x) as usize;
+            let n = (to - from) as usize;
+            let dst = &mut data[d..d + n];
+            let (index, level) = (&sprite.index[s..s + n], &sprite.level[s..s + n]);
+            for ((d, &i), &l) in dst.iter_mut().zip(index).zip(level) {
+                if l == OPAQUE {
+                    *d = i;
+                } else if l != 0 {
+                    *d = palette.blend(i, l, *d);
+                }
+            }
         }
     }
 
-    pub fn line(
-        &mut self,
-        x0: f32,
-        y0: f32,
-        x1: f32,
-        y1: f32,
-        colour: Rgb,
-        alpha: f32,
-        width: f32,
-    ) {
-        let mut pb = PathBuilder::new();
-        pb.move_to(x0, y0);
-        pb.line_to(x1, y1);
-        if let Some(p) = pb.finish() {
-            self.stroke_path(&p, colour, alpha, width, None);
-        }
+    /// The picture as an indexed PNG: the palette in PLTE, each row filtered
+    /// as the `png` crate's adaptive choice says, deflated by fdeflate
+    /// (`Compression::Fast`), or by zlib at its best level for `smallest`.
+    pub fn encode_png(&self, smallest: bool) -> Result<Vec<u8>, RenderError> {
+        let (w, h) = (self.width(), self.height());
+        let err = |e: png::EncodingError| RenderError::Encode(e.to_string());
+        let mut out = Vec::with_capacity(64 * 1024);
+        let mut encoder = png::Encoder::new(&mut out, w, h);
+        encoder.set_color(png::ColorType::Indexed);
+        encoder.set_depth(png::BitDepth::Eight);
+        encoder.set_palette(self.palette.plte());
+        encoder.set_compression(if smallest {
+            png::Compression::High
+        } else {
+            png::Compression::Fast
+        });
+        encoder.set_filter(png::Filter::Adaptive);
+        let mut writer = encoder.write_header().map_err(err)?;
+        writer.write_image_data(self.image.as_raw()).map_err(err)?;
+        writer.finish().map_err(err)?;
+        Ok(out)
     }
+}
 
-    /// A rectangle with rounded corners.
-    pub fn rounded_rect(x: f32, y: f32, w: f32, h: f32, r: f32) -> Option<Path> {
-        let r = r.min(w / 2.0).min(h / 2.0).max(0.0);
-        let k = 0.447_715 * r; // (1 - 0.552285) * r: cubic approximation of a quarter circle
-        let mut pb = PathBuilder::new();
-        pb.move_to(x + r, y);
-        pb.line_to(x + w - r, y);
-        pb.cubic_to(x + w - k, y, x + w, y + k, x + w, y + r);
-        pb.line_to(x + w, y + h - r);
-        pb.cubic_to(x + w, y + h - k, x + w - k, y + h, x + w - r, y + h);
-        pb.line_to(x + r, y + h);
-        pb.cubic_to(x + k, y + h, x, y + h - k, x, y + h - r);
-        pb.line_to(x, y + r);
-        pb.cubic_to(x, y + k, x + k, y, x + r, y);
-        pb.close();
-        pb.finish()
-    }
-
-    /// Blends `colour` through a coverage mask whose top-left corner lands on (x, y).
-    pub fn blend_mask(&mut self, mask: &AlphaMask, x: i32, y: i32, colour: Rgb) {
+impl Surface for Picture {
+    fn blend_mask(&mut self, mask: &AlphaMask, x: i32, y: i32, colour: Rgb) {
+        let c = self.palette.index(colour);
+        let palette = self.palette;
         let (cw, ch) = (self.width() as i32, self.height() as i32);
-        let data = self.pixmap.data_mut();
+        let data: &mut [u8] = &mut self.image;
         for my in 0..mask.height as i32 {
             let py = y + my;
             if py < 0 || py >= ch {
@@ -219,209 +208,108 @@ impl Canvas {
                 if a == 0 || px < 0 || px >= cw {
                     continue;
                 }
-                let i = ((py * cw + px) * 4) as usize;
-                let a = a as u32;
-                let inv = 255 - a;
-                data[i] = ((colour.0 as u32 * a + data[i] as u32 * inv + 127) / 255) as u8;
-                data[i + 1] = ((colour.1 as u32 * a + data[i + 1] as u32 * inv + 127) / 255) as u8;
-                data[i + 2] = ((colour.2 as u32 * a + data[i + 2] as u32 * inv + 127) / 255) as u8;
-            }
-        }
-    }
-
-    /// Composites a premultiplied sprite whose top-left corner lands on (x, y).
-    pub fn blit(&mut self, sprite: &Sprite, x: i32, y: i32) {
-        let (cw, ch) = (self.width() as i64, self.height() as i64);
-        let (sw, x, y) = (sprite.width as usize, x as i64, y as i64);
-        let data = self.pixmap.data_mut();
-        for &(row, start, end) in &sprite.runs {
-            let py = y + row as i64;
-            // The run's columns that land on the canvas.
-            let from = (x + start as i64).max(0);
-            let to = (x + end as i64).min(cw);
-            if py < 0 || py >= ch || from >= to {
-                continue;
-            }
-            let d = (py * cw + from) as usize * 4;
-            let s = (row as usize * sw + (from - x) as usize) * 4;
-            let n = (to - from) as usize * 4;
-            for (d, s) in data[d..d + n]
-                .chunks_exact_mut(4)
-                .zip(sprite.rgba[s..s + n].chunks_exact(4))
-            {
-                let a = s[3];
-                if a == 255 {
-                    d[..3].copy_from_slice(&s[..3]);
-                    continue;
-                }
-                let inv = 255 - a as u32;
-                for c in 0..3 {
-                    d[c] = (s[c] as u32 + (d[c] as u32 * inv + 127) / 255) as u8;
+                let l = ((a as u32 * OPAQUE as u32 + 127) / 255) as u8;
+                let d = &mut data[(py * cw + px) as usize];
+                if l == OPAQUE {
+                    *d = c;
+                } else if l != 0 {
+                    *d = palette.blend(c, l, *d);
                 }
             }
         }
     }
 
-    /// A canvas `height` pixels tall holding `middle` from row `y` down, the
-    /// background colour above and below: written in one pass into `buffer`
-    /// (a previous picture's pixels, reused rather than allocated again).
-    pub fn around(
-        middle: &Canvas,
-        y: u32,
-        height: u32,
-        background: Rgb,
-        mut buffer: Vec<u8>,
-    ) -> Result<Canvas, RenderError> {
-        let width = middle.width();
-        let too_large = || RenderError::TooLarge(format!("a {width}x{height} picture"));
-        let size = IntSize::from_wh(width, height).ok_or_else(too_large)?;
-        let rows = middle.height().min(height.saturating_sub(y));
-        let pixel = [background.0, background.1, background.2, 255];
-        let line = pixel.repeat(width as usize);
-        let fill = |data: &mut Vec<u8>, rows: u32| {
-            for _ in 0..rows {
-                data.extend_from_slice(&line);
-            }
-        };
-        buffer.clear();
-        buffer.reserve(width as usize * height as usize * 4);
-        fill(&mut buffer, y.min(height));
-        buffer.extend_from_slice(&middle.pixmap.data()[..(width * rows * 4) as usize]);
-        fill(&mut buffer, height - y.min(height) - rows);
-        let pixmap = Pixmap::from_vec(buffer, size).ok_or_else(too_large)?;
-        Ok(Canvas { pixmap })
-    }
-
-    /// The canvas's pixel buffer, for reuse by [`Canvas::around`].
-    pub fn into_buffer(self) -> Vec<u8> {
-        self.pixmap.take()
-    }
-
-    /// The picture as a PNG: 8-bit RGB, no row filters (flat colours are
-    /// matched with the row above or the pixel to the left instead).
-    pub fn encode_png(
-        &self,
-        packing: Packing,
-        scratch: &mut Scratch,
-    ) -> Result<Vec<u8>, RenderError> {
-        let (w, h) = (self.width(), self.height());
-        let zlib = match packing {
-            Packing::Fast => deflate::zlib(self.pixmap.data(), w as usize, &mut scratch.deflate),
-            Packing::Smallest => {
-                // Each row a filter byte (0, none) and its RGB.
-                let stride = w as usize * 3 + 1;
-                let mut rows = vec![0u8; stride * h as usize];
-                for (d, s) in rows
-                    .chunks_exact_mut(stride)
-                    .zip(self.pixmap.data().chunks_exact(w as usize * 4))
-                {
-                    deflate::rgba_to_rgb(&mut d[1..], s);
-                }
-                let config = zlib_rs::DeflateConfig::new(9);
-                let mut out = vec![0u8; zlib_rs::compress_bound(rows.len())];
-                let (z, rc) = zlib_rs::compress_slice(&mut out, &rows, config);
-                if rc != zlib_rs::ReturnCode::Ok {
-                    return Err(RenderError::Encode(format!("zlib returned {rc:?}")));
-                }
-                z.to_vec()
-            }
-        };
-        let mut out = Vec::with_capacity(zlib.len() + 64);
-        out.extend_from_slice(b"\x89PNG\r\n\x1a\n");
-        let mut header = Vec::with_capacity(13);
-        header.extend_from_slice(&w.to_be_bytes());
-        header.extend_from_slice(&h.to_be_bytes());
-        // 8 bits per channel, RGB, deflate, adaptive filtering (method 0), no interlace.
-        header.extend_from_slice(&[8, 2, 0, 0, 0]);
-        chunk(&mut out, b"IHDR", &header);
-        chunk(&mut out, b"IDAT", &zlib);
-        chunk(&mut out, b"IEND", &[]);
-        Ok(out)
+    fn note_text(&mut self, px: u16, x: f32, y: f32, w: f32, h: f32, text: &str) {
+        if let Some(t) = &mut self.texts {
+            t.push(TextBox {
+                text: text.to_string(),
+                px,
+                x,
+                y,
+                width: w,
+                height: h,
+            });
+        }
     }
 }
 
-/// Buffers a render needs, kept between renders: allocating and freeing a few
-/// megabytes each time had the allocator hand them back to the system and
-/// fault them in again, which cost more than the encoding.
+/// Buffers a render needs, kept between renders: allocating and freeing the
+/// picture each time had the allocator hand it back to the system and fault it
+/// in again.
 #[derive(Default)]
 pub struct Scratch {
-    /// The picture's RGBA pixels.
+    /// The picture's indices.
     pub pixels: Vec<u8>,
-    deflate: deflate::Scratch,
-}
-
-/// How hard to compress a picture.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Packing {
-    /// Tokar's own row-matching encoder: the normal case.
-    Fast,
-    /// zlib level 9: for a picture too large otherwise.
-    Smallest,
-}
-
-/// Appends one PNG chunk: length, type, data, CRC of type and data.
-fn chunk(out: &mut Vec<u8>, kind: &[u8; 4], data: &[u8]) {
-    out.extend_from_slice(&(data.len() as u32).to_be_bytes());
-    let start = out.len();
-    out.extend_from_slice(kind);
-    out.extend_from_slice(data);
-    let crc = zlib_rs::crc32::crc32(0, &out[start..]);
-    out.extend_from_slice(&crc.to_be_bytes());
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::palette;
+    use crate::sketch::Sketch;
 
-    /// The chunks of a PNG, checking each one's CRC.
-    fn chunks(png: &[u8]) -> Vec<([u8; 4], Vec<u8>)> {
-        assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
-        let mut out = Vec::new();
-        let mut at = 8;
-        while at < png.len() {
-            let len = u32::from_be_bytes(png[at..at + 4].try_into().unwrap()) as usize;
-            let body = &png[at + 4..at + 8 + len];
-            let crc = u32::from_be_bytes(png[at + 8 + len..at + 12 + len].try_into().unwrap());
-            assert_eq!(zlib_rs::crc32::crc32(0, body), crc, "chunk CRC");
-            out.push((body[..4].try_into().unwrap(), body[4..].to_vec()));
-            at += 12 + len;
-        }
-        out
+    fn decode(png_bytes: &[u8]) -> (png::OutputInfo, Vec<u8>, Vec<u8>) {
+        let decoder = png::Decoder::new(std::io::Cursor::new(png_bytes));
+        let mut reader = decoder.read_info().expect("a PNG header");
+        let plte = reader.info().palette.as_ref().expect("a PLTE").to_vec();
+        let mut buf = vec![0; reader.output_buffer_size().expect("a size")];
+        let info = reader.next_frame(&mut buf).expect("a frame");
+        buf.truncate(info.buffer_size());
+        (info, plte, buf)
     }
 
     #[test]
-    fn both_packings_give_the_same_pixels() {
-        // A disc and a bar of noise on flat ground; 97 is not a multiple of 8.
-        let (w, h) = (97, 150);
-        let mut canvas = Canvas::new(w, h, Rgb(240, 230, 200)).unwrap();
-        canvas.fill_circle(40.0, 60.0, 30.0, Rgb(20, 30, 40), 0.8);
-        let mut seed = 99u32;
-        for px in canvas.pixmap.data_mut()[4 * 97 * 100..4 * 97 * 110].chunks_exact_mut(4) {
-            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
-            px[..3].copy_from_slice(&seed.to_le_bytes()[1..]);
+    fn indexed_pngs_hold_the_picture_and_its_palette() {
+        let p = palette::shared();
+        let bg = Background {
+            width: 97,
+            height: 40,
+            index: vec![p.index(palette::DARK_SQUARE); 97 * 40],
+        };
+        let mut pic = Picture::around(&bg, 10, 150, p.index(palette::BACKGROUND), p, Vec::new())
+            .expect("a picture");
+        let mut sketch = Sketch::transparent(30, 30).expect("a sketch");
+        sketch.fill_circle(15.0, 15.0, 12.0, palette::INK, 1.0);
+        pic.blit(&sketch.to_sprite(p), 50, 100);
+        pic.fill_rect(0.0, 140.0, 97.0, 2.0, palette::STRAND);
+        for smallest in [false, true] {
+            let png = pic.encode_png(smallest).expect("encodes");
+            let (info, plte, pixels) = decode(&png);
+            assert_eq!(info.color_type, png::ColorType::Indexed);
+            assert_eq!((info.width, info.height), (97, 150));
+            assert_eq!(plte, p.plte());
+            assert_eq!(pixels, pic.image.as_raw().as_slice());
         }
-        let mut want = Vec::new();
-        for row in canvas.pixmap.data().chunks_exact(4 * w as usize) {
-            want.push(0);
-            for p in row.chunks_exact(4) {
-                want.extend_from_slice(&p[..3]);
-            }
-        }
-        let mut scratch = Scratch::default();
-        for packing in [Packing::Fast, Packing::Smallest] {
-            let png = canvas.encode_png(packing, &mut scratch).unwrap();
-            let chunks = chunks(&png);
-            let kinds: Vec<&[u8; 4]> = chunks.iter().map(|(k, _)| k).collect();
-            assert_eq!(kinds, [b"IHDR", b"IDAT", b"IEND"]);
-            assert_eq!(chunks[0].1, [0, 0, 0, 97, 0, 0, 0, 150, 8, 2, 0, 0, 0]);
-            let mut got = vec![0u8; want.len() + 1];
-            let (got, rc) = zlib_rs::decompress_slice(
-                &mut got,
-                &chunks[1].1,
-                zlib_rs::InflateConfig::default(),
-            );
-            assert_eq!(rc, zlib_rs::ReturnCode::Ok, "{packing:?}");
-            assert_eq!(got, &want[..], "{packing:?}");
+        let at = |x: u32, y: u32| pic.image.get_pixel(x, y).0[0];
+        assert_eq!(at(0, 0), p.index(palette::BACKGROUND));
+        assert_eq!(at(0, 20), p.index(palette::DARK_SQUARE));
+        assert_eq!(at(65, 115), p.index(palette::INK), "the disc's middle");
+        assert_eq!(at(5, 141), p.index(palette::STRAND));
+    }
+
+    #[test]
+    fn edges_of_sprites_blend_with_what_is_under_them() {
+        let p = palette::shared();
+        let mut sketch = Sketch::transparent(20, 20).expect("a sketch");
+        sketch.fill_circle(10.0, 10.0, 7.3, palette::INK, 1.0);
+        let sprite = sketch.to_sprite(p);
+        let partial = (0..20)
+            .flat_map(|y| (0..20).map(move |x| (x, y)))
+            .find(|&(x, y)| {
+                let (_, l) = sprite.pixel(x, y);
+                l > 0 && l < OPAQUE
+            })
+            .expect("an anti-aliased edge");
+        for ground in [palette::LIGHT_SQUARE, palette::DARK_SQUARE] {
+            let bg = Background {
+                width: 20,
+                height: 20,
+                index: vec![p.index(ground); 400],
+            };
+            let mut pic = Picture::around(&bg, 0, 20, 0, p, Vec::new()).expect("a picture");
+            pic.blit(&sprite, 0, 0);
+            let got = p.colours()[pic.image.get_pixel(partial.0, partial.1).0[0] as usize];
+            assert!(got.luma() < ground.luma() && got.luma() > palette::INK.luma());
         }
     }
 }

@@ -5,27 +5,35 @@
 //! decides nothing about rules: every cell's place comes from the engine's
 //! [`tokar_engine::Board`] geometry, every fact drawn comes from the view.
 //!
-//! Seat colours: [`tokar_engine::SeatView::colour`] indexes [`SEAT_PALETTE`]
-//! (0 ivory, 1 charcoal, then the Okabe-Ito colours orange, sky blue, bluish
-//! green, yellow, blue, vermillion, reddish purple; larger indexes wrap).
+//! Seat colours: a seat named after a colour ("Red", "White King") is drawn
+//! in it ([`NAMED_COLOURS`]); otherwise [`tokar_engine::SeatView::colour`]
+//! indexes [`SEAT_PALETTE`] (0 ivory, 1 charcoal, then the Okabe-Ito colours
+//! orange, sky blue, bluish green, yellow, blue, vermillion, reddish purple;
+//! larger indexes wrap).
+//!
+//! A picture is an 8-bit indexed PNG: the palette ([`Rgb`] entries, at most
+//! 256) is fixed at start-up, and everything that does not change between
+//! pictures (the board, piece art, badges, glyphs) is prepared in its indices,
+//! so that drawing a picture is mostly copying.
 
 mod board;
 mod canvas;
-mod deflate;
 mod layout;
 mod palette;
 mod panels;
 mod pieces;
+mod sketch;
 mod sprites;
 mod text;
 
-pub use palette::{Rgb, SeatColour, SEAT_PALETTE};
+pub use canvas::TextBox;
+pub use palette::{Rgb, SeatColour, NAMED_COLOURS, SEAT_PALETTE};
 pub use sprites::ICONS;
 
 use layout::WIDTH;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
-use tokar_engine::{Cell, Mark, View};
+use tokar_engine::{Cell, Mark, Seat, Shape, View};
 
 /// What to emphasise on top of the position.
 #[derive(Default, Clone, Debug)]
@@ -36,6 +44,20 @@ pub struct Highlights {
     pub targets: Vec<Cell>,
     /// The piece asked about.
     pub selected: Option<Cell>,
+}
+
+/// How to draw a view beyond what the view itself says (see
+/// [`Renderer::render_with`]). Made with `RenderOptions::default()` and then
+/// its fields set, so that fields can be added later.
+#[derive(Default, Clone, Debug)]
+#[non_exhaustive]
+pub struct RenderOptions {
+    /// Draw the board from this seat's side (its home rows at the bottom,
+    /// see [`seat_rotation`]) instead of the view's own rotation.
+    pub side: Option<Seat>,
+    /// Kings or Generals in check, marked in their own style. A seat with the
+    /// public note "In check" (Gladiator) has its King marked without this.
+    pub check: Vec<Cell>,
 }
 
 /// Why a view could not be drawn. Each message is one line for the player.
@@ -66,18 +88,58 @@ pub const MAX_BYTES: usize = 1024 * 1024;
 /// above its squares).
 const BACKGROUND_PAD: f32 = 4.0;
 
-/// How many board backgrounds to keep (each about 3 MB).
+/// How many board backgrounds to keep (each under 1 MB).
 const BACKGROUNDS_KEPT: usize = 16;
 
-/// How many sets of render buffers to keep (about 4 MB each): one per core.
+/// How many sets of render buffers to keep (about 1 MB each): one per core.
 const SCRATCH_KEPT: usize = 2;
 
-/// Draws views. Holds the embedded fonts and the sprite caches; cheap to share
-/// between threads (`Send + Sync`), so make one and keep it.
+/// Degrees clockwise that put `seat`'s home side at the bottom. Seats that
+/// share a colour index are one side; the sides sit clockwise from the bottom
+/// in seat order (two sides: 0 and 180 degrees; four: 0, 270, 180, 90), unless
+/// the view shades the seat's zone (Arachne), whose middle then goes to the
+/// bottom. Grids take the nearest quarter turn.
+pub fn seat_rotation(view: &View, seat: Seat) -> f32 {
+    let mut rotation = None;
+    let (mut x, mut y, mut n) = (0.0f32, 0.0f32, 0.0f32);
+    for &(c, s) in &view.zones {
+        if s == seat && c.index() < view.board.len() {
+            let (px, py) = view.board.position(c);
+            x += px - 0.5;
+            y += py - 0.5;
+            n += 1.0;
+        }
+    }
+    if n > 0.0 && (x.abs() > 1e-4 || y.abs() > 1e-4) {
+        let angle = x.atan2(-y).to_degrees();
+        rotation = Some(((180.0 - angle).rem_euclid(360.0) * 1000.0).round() / 1000.0);
+    }
+    let rotation = rotation.unwrap_or_else(|| {
+        let mut sides: Vec<u8> = Vec::new();
+        for s in &view.seats {
+            if !sides.contains(&s.colour) {
+                sides.push(s.colour);
+            }
+        }
+        let Some(colour) = view.seats.get(seat.index()).map(|s| s.colour) else {
+            return view.rotation;
+        };
+        let k = sides.iter().position(|&c| c == colour).unwrap_or(0) as f32;
+        (360.0 - k * 360.0 / sides.len().max(1) as f32).rem_euclid(360.0)
+    });
+    match view.board.shape() {
+        Shape::Grid { .. } => ((rotation / 90.0).round() * 90.0).rem_euclid(360.0),
+        Shape::Web { .. } => rotation,
+    }
+}
+
+/// Draws views. Holds the embedded fonts, the palette and the prepared
+/// sprites; cheap to share between threads (`Send + Sync`), so make one and keep it.
 pub struct Renderer {
     fonts: text::Fonts,
+    palette: &'static palette::Palette,
     sprites: sprites::SpriteCache,
-    backgrounds: Mutex<HashMap<String, Arc<canvas::Canvas>>>,
+    backgrounds: Mutex<HashMap<String, Arc<canvas::Background>>>,
     scratch: Mutex<Vec<canvas::Scratch>>,
 }
 
@@ -88,20 +150,34 @@ impl Default for Renderer {
 }
 
 impl Renderer {
+    /// A renderer with its palette and the glyphs of the sizes the pictures use.
     pub fn new() -> Renderer {
-        Renderer {
+        let r = Renderer {
             fonts: text::Fonts::new(),
+            palette: palette::shared(),
             sprites: sprites::SpriteCache::default(),
             backgrounds: Mutex::new(HashMap::new()),
             scratch: Mutex::new(Vec::new()),
-        }
+        };
+        r.fonts.prepare();
+        r
     }
 
     /// The view as PNG bytes (at most [`MAX_BYTES`]), or why it cannot be drawn.
     pub fn render(&self, view: &View, highlights: &Highlights) -> Result<Vec<u8>, RenderError> {
+        self.render_with(view, highlights, &RenderOptions::default())
+    }
+
+    /// [`Renderer::render`] with options: the side to draw from, kings in check.
+    pub fn render_with(
+        &self,
+        view: &View,
+        highlights: &Highlights,
+        options: &RenderOptions,
+    ) -> Result<Vec<u8>, RenderError> {
         let popped = self.scratch.lock().unwrap_or_else(|e| e.into_inner()).pop();
         let mut scratch = popped.unwrap_or_default();
-        let result = self.draw_and_encode(view, highlights, &mut scratch);
+        let result = self.draw_and_encode(view, highlights, options, &mut scratch);
         let mut kept = self.scratch.lock().unwrap_or_else(|e| e.into_inner());
         if kept.len() < SCRATCH_KEPT {
             kept.push(scratch);
@@ -109,18 +185,36 @@ impl Renderer {
         result
     }
 
+    /// Every text the picture would hold, with its size and box, in the order
+    /// drawn (the board's edge labels first): for checking legibility.
+    pub fn text_boxes(
+        &self,
+        view: &View,
+        highlights: &Highlights,
+        options: &RenderOptions,
+    ) -> Result<(u32, u32, Vec<TextBox>), RenderError> {
+        let picture = self.draw(view, highlights, options, Vec::new(), true)?;
+        Ok((
+            picture.width(),
+            picture.height(),
+            picture.texts.unwrap_or_default(),
+        ))
+    }
+
     fn draw_and_encode(
         &self,
         view: &View,
         highlights: &Highlights,
+        options: &RenderOptions,
         scratch: &mut canvas::Scratch,
     ) -> Result<Vec<u8>, RenderError> {
-        let canvas = self.draw(view, highlights, std::mem::take(&mut scratch.pixels))?;
-        let mut png = canvas.encode_png(canvas::Packing::Fast, scratch)?;
+        let buffer = std::mem::take(&mut scratch.pixels);
+        let picture = self.draw(view, highlights, options, buffer, false)?;
+        let mut png = picture.encode_png(false)?;
         if png.len() > MAX_BYTES {
-            png = canvas.encode_png(canvas::Packing::Smallest, scratch)?;
+            png = picture.encode_png(true)?;
         }
-        scratch.pixels = canvas.into_buffer();
+        scratch.pixels = picture.into_buffer();
         if png.len() <= MAX_BYTES {
             Ok(png)
         } else {
@@ -128,12 +222,17 @@ impl Renderer {
         }
     }
 
-    /// The board without pieces, drawn once per board, rotation and zones.
-    fn background(&self, view: &View) -> Result<Arc<canvas::Canvas>, RenderError> {
-        let zones: Vec<(u16, u8)> = view
+    /// The board without pieces, drawn once per board, rotation, zones and
+    /// their colours, and kept in palette indices.
+    fn background(
+        &self,
+        view: &View,
+        colours: &[SeatColour],
+    ) -> Result<Arc<canvas::Background>, RenderError> {
+        let zones: Vec<(u16, Rgb)> = view
             .zones
             .iter()
-            .map(|(c, s)| (c.0, view.seats[s.index()].colour))
+            .map(|(c, s)| (c.0, colours[s.index()].fill))
             .collect();
         let key = format!(
             "{:?}|{}|{:?}",
@@ -141,15 +240,35 @@ impl Renderer {
             view.rotation.to_bits(),
             zones
         );
-        let mut cache = self.backgrounds.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(bg) = cache.get(&key) {
+        if let Some(bg) = self
+            .backgrounds
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&key)
+        {
             return Ok(bg.clone());
         }
         let geometry = layout::geometry(&view.board, view.rotation, BACKGROUND_PAD);
-        let mut bg =
-            canvas::Canvas::new(WIDTH, geometry.bottom.ceil() as u32, palette::BACKGROUND)?;
-        board::paint_background(&mut bg, &self.fonts, view, &geometry);
-        let bg = Arc::new(bg);
+        let height = geometry.bottom.ceil() as u32;
+        let mut sketch = sketch::Sketch::new(WIDTH, height, palette::BACKGROUND)?;
+        board::paint_background(&mut sketch, &self.fonts, view, colours, &geometry);
+        let mut memo: HashMap<[u8; 3], u8> = HashMap::new();
+        let index = sketch
+            .pixmap
+            .data()
+            .chunks_exact(4)
+            .map(|p| {
+                *memo
+                    .entry([p[0], p[1], p[2]])
+                    .or_insert_with(|| self.palette.index(Rgb(p[0], p[1], p[2])))
+            })
+            .collect();
+        let bg = Arc::new(canvas::Background {
+            width: WIDTH,
+            height,
+            index,
+        });
+        let mut cache = self.backgrounds.lock().unwrap_or_else(|e| e.into_inner());
         if cache.len() >= BACKGROUNDS_KEPT {
             cache.clear();
         }
@@ -157,44 +276,136 @@ impl Renderer {
         Ok(bg)
     }
 
-    /// The picture's pixels, drawn into `buffer`'s memory.
+    /// The picture's indices, drawn into `buffer`'s memory.
     fn draw(
         &self,
         view: &View,
         highlights: &Highlights,
+        options: &RenderOptions,
         buffer: Vec<u8>,
-    ) -> Result<canvas::Canvas, RenderError> {
+        log_texts: bool,
+    ) -> Result<canvas::Picture, RenderError> {
         validate(view, highlights)?;
-        let header = panels::header_height(view);
-        let geometry = layout::geometry(&view.board, view.rotation, header);
-        let legend = panels::legend_lines(&self.fonts, view);
+        for &cell in &options.check {
+            if cell.index() >= view.board.len() {
+                return Err(RenderError::CellOffBoard {
+                    what: "a check".into(),
+                    cell: cell.0,
+                });
+            }
+        }
+        let turned;
+        let view = match options.side {
+            Some(seat) => {
+                if seat.index() >= view.seats.len() {
+                    return Err(RenderError::UnknownSeat {
+                        what: "the side to draw from".into(),
+                        seat: seat.0,
+                        seats: view.seats.len(),
+                    });
+                }
+                let mut v = view.clone();
+                v.rotation = seat_rotation(view, seat);
+                turned = v;
+                &turned
+            }
+            None => view,
+        };
+        let colours = palette::seat_colours(view);
+        let check = in_check(view, &options.check);
+        let header = panels::header(&self.fonts, view);
+        let geometry = layout::geometry(&view.board, view.rotation, header.height);
+        let legend = panels::legend_entries(view, highlights, !check.is_empty());
         let legend_top = geometry.bottom + 4.0;
-        let seats_top = legend_top + legend.len() as f32 * panels::LEGEND_LINE + 8.0;
-        let height = (seats_top + panels::seats_height(view)).ceil() as u32;
+        let legend_lines = panels::legend_lines(&self.fonts, &legend);
+        let seats_top = legend_top + legend_lines as f32 * panels::LEGEND_LINE + 8.0;
+        let height = (seats_top + panels::seats_height(&self.fonts, view)).ceil() as u32;
         if height > 4096 {
             return Err(RenderError::TooLarge(format!("{height} pixels tall")));
         }
-        let background = self.background(view)?;
-        let mut canvas = canvas::Canvas::around(
+        let background = self.background(view, &colours)?;
+        let mut picture = canvas::Picture::around(
             &background,
-            (header - BACKGROUND_PAD) as u32,
+            (header.height - BACKGROUND_PAD) as u32,
             height,
-            palette::BACKGROUND,
+            self.palette.index(palette::BACKGROUND),
+            self.palette,
             buffer,
         )?;
-        panels::draw_header(&mut canvas, &self.fonts, view);
+        if log_texts {
+            let mut texts = Vec::new();
+            for l in &geometry.labels {
+                let w = self.fonts.measure(text::Weight::Bold, l.px, &l.text);
+                let h = self.fonts.cap_height(text::Weight::Bold, l.px);
+                texts.push(TextBox {
+                    text: l.text.clone(),
+                    px: l.px,
+                    x: l.x - w / 2.0,
+                    y: l.y - h / 2.0,
+                    width: w,
+                    height: h,
+                });
+            }
+            picture.texts = Some(texts);
+        }
+        panels::draw_header(
+            &mut picture,
+            &self.fonts,
+            &self.sprites,
+            view,
+            &colours,
+            &header,
+        );
         board::BoardPainter {
             fonts: &self.fonts,
             sprites: &self.sprites,
             view,
+            colours: &colours,
             geometry: &geometry,
             highlights,
+            check: &check,
         }
-        .paint(&mut canvas);
-        panels::draw_legend(&mut canvas, &self.fonts, &legend, legend_top);
-        panels::draw_seats(&mut canvas, &self.fonts, &self.sprites, view, seats_top);
-        Ok(canvas)
+        .paint(&mut picture);
+        let square = matches!(view.board.shape(), Shape::Grid { .. });
+        panels::draw_legend(
+            &mut picture,
+            &self.fonts,
+            &self.sprites,
+            square,
+            &legend,
+            legend_top,
+        );
+        panels::draw_seats(
+            &mut picture,
+            &self.fonts,
+            &self.sprites,
+            view,
+            &colours,
+            seats_top,
+        );
+        Ok(picture)
     }
+}
+
+/// Cells to mark as in check: those asked for, and the King or General of
+/// each seat whose public notes say "In check".
+fn in_check(view: &View, asked: &[Cell]) -> Vec<Cell> {
+    let mut out: Vec<Cell> = asked.to_vec();
+    for (i, seat) in view.seats.iter().enumerate() {
+        if seat
+            .notes
+            .iter()
+            .any(|n| n.eq_ignore_ascii_case("in check"))
+        {
+            for p in &view.pieces {
+                let chief = matches!(p.glyph.name.as_str(), "King" | "General");
+                if p.seat.index() == i && chief && !out.contains(&p.cell) {
+                    out.push(p.cell);
+                }
+            }
+        }
+    }
+    out
 }
 
 /// Refuses views that name cells or seats that do not exist, before drawing anything.
@@ -260,10 +471,121 @@ fn validate(view: &View, highlights: &Highlights) -> Result<(), RenderError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tokar_engine::{AnyGame, GameKind, Options, Viewer};
 
     #[test]
     fn renderer_is_send_and_sync() {
         fn check<T: Send + Sync>() {}
         check::<Renderer>();
+    }
+
+    /// Hue in degrees (0 red, 120 green, 240 blue), saturation and lightness.
+    fn hsl(c: Rgb) -> (f32, f32, f32) {
+        let (r, g, b) = (c.0 as f32 / 255.0, c.1 as f32 / 255.0, c.2 as f32 / 255.0);
+        let (max, min) = (r.max(g).max(b), r.min(g).min(b));
+        let l = (max + min) / 2.0;
+        let d = max - min;
+        if d < 1e-6 {
+            return (0.0, 0.0, l);
+        }
+        let s = d / (1.0 - (2.0 * l - 1.0).abs());
+        let h = if max == r {
+            60.0 * ((g - b) / d).rem_euclid(6.0)
+        } else if max == g {
+            60.0 * ((b - r) / d + 2.0)
+        } else {
+            60.0 * ((r - g) / d + 4.0)
+        };
+        (h, s, l)
+    }
+
+    /// The most common colour inside the piece on `cell` that is not the
+    /// cell's ground, read back from the PNG with the png crate.
+    fn piece_fill(renderer: &Renderer, view: &View, cell: Cell) -> Rgb {
+        let png = renderer
+            .render(view, &Highlights::default())
+            .expect("renders");
+        let mut decoder = png::Decoder::new(std::io::Cursor::new(&png));
+        decoder.set_transformations(png::Transformations::EXPAND);
+        let mut reader = decoder.read_info().expect("a PNG");
+        let mut rgb = vec![0; reader.output_buffer_size().expect("a size")];
+        let info = reader.next_frame(&mut rgb).expect("a frame");
+        let header = panels::header(&renderer.fonts, view);
+        let geometry = layout::geometry(&view.board, view.rotation, header.height);
+        let spot = geometry.spots[cell.index()];
+        let grounds = [
+            palette::LIGHT_SQUARE,
+            palette::DARK_SQUARE,
+            palette::WEB_CELL,
+            palette::HUB_CELL,
+        ];
+        let mut counts: HashMap<Rgb, usize> = HashMap::new();
+        let half = spot.size * 0.3;
+        for y in (spot.cy - half) as u32..(spot.cy + half) as u32 {
+            for x in (spot.cx - half) as u32..(spot.cx + half) as u32 {
+                let i = ((y * info.width + x) * 3) as usize;
+                let c = Rgb(rgb[i], rgb[i + 1], rgb[i + 2]);
+                if !grounds.contains(&c) {
+                    *counts.entry(c).or_default() += 1;
+                }
+            }
+        }
+        counts
+            .into_iter()
+            .max_by_key(|&(c, n)| (n, c.0, c.1, c.2))
+            .expect("the piece has pixels")
+            .0
+    }
+
+    /// Checks that every seat's pieces are filled with the colour its name says.
+    fn check_seat_colours(renderer: &Renderer, view: &View) {
+        for (i, seat) in view.seats.iter().enumerate() {
+            let Some(piece) = view.pieces.iter().find(|p| p.seat.index() == i) else {
+                continue;
+            };
+            let fill = piece_fill(renderer, view, piece.cell);
+            let (h, s, l) = hsl(fill);
+            let word = seat.name.split_whitespace().next().unwrap_or("");
+            let ok = match word {
+                "Red" => !(15.0..=345.0).contains(&h) && s > 0.5,
+                "Yellow" => (40.0..65.0).contains(&h) && s > 0.5,
+                "Green" => (90.0..160.0).contains(&h) && s > 0.3,
+                "Blue" => (200.0..240.0).contains(&h) && s > 0.5,
+                "White" => l > 0.85,
+                "Black" => l < 0.25,
+                other => panic!("{}: no colour expected for seat {other}", view.title),
+            };
+            assert!(
+                ok,
+                "{}: {} pieces are filled with {fill:?} (hue {h:.0}, saturation {s:.2}, lightness {l:.2})",
+                view.title, seat.name
+            );
+        }
+    }
+
+    #[test]
+    fn every_seat_is_drawn_in_the_colour_its_name_says() {
+        let renderer = Renderer::new();
+        for kind in [GameKind::MagicChess, GameKind::Gladiator, GameKind::Arachne] {
+            let game = AnyGame::setup(kind, &Options::new(), 1).expect("a game");
+            check_seat_colours(&renderer, &game.view(Viewer::Spectator));
+        }
+    }
+
+    #[test]
+    fn arcana_armies_are_light_and_dark() {
+        let renderer = Renderer::new();
+        let game = AnyGame::setup(GameKind::Arcana, &Options::new(), 1).expect("a game");
+        let view = game.view(Viewer::Spectator);
+        let light = view.pieces.iter().find(|p| p.seat.0 == 0).expect("a piece");
+        let dark = view.pieces.iter().find(|p| p.seat.0 == 1).expect("a piece");
+        let (_, _, l0) = hsl(piece_fill(&renderer, &view, light.cell));
+        let (_, _, l1) = hsl(piece_fill(&renderer, &view, dark.cell));
+        assert!(l0 > 0.85 && l1 < 0.25, "lightness {l0:.2} and {l1:.2}");
+    }
+
+    #[test]
+    fn graveyard_icons_are_large_enough_to_tell_apart() {
+        const { assert!(panels::LOST_ICON >= 28.0) };
     }
 }

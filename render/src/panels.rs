@@ -1,17 +1,31 @@
 //! Everything around the board: the header (title, move number, whose turn or
-//! the outcome, the last dice, a pending decision), the status legend, and one
-//! row per seat (name, hand size, lost pieces, public notes).
+//! the outcome, the last dice, a pending decision), the legend of the marks
+//! and status codes in the picture, and one row per seat (name, hand size,
+//! lost pieces, public notes). Long text wraps onto more lines; nothing is cut.
 
-use crate::canvas::Canvas;
-use crate::layout::WIDTH;
-use crate::palette::{self, seat_colour, Rgb};
+use crate::board;
+use crate::canvas::Picture;
+use crate::layout::{Spot, WIDTH};
+use crate::palette::{self, Rgb, SeatColour};
 use crate::pieces;
+use crate::sketch::Sketch;
 use crate::sprites::SpriteCache;
 use crate::text::{Fonts, Weight};
 use tokar_engine::{Outcome, Seat, StatusKind, View};
 
 const MARGIN: f32 = 16.0;
 const RIGHT: f32 = WIDTH as f32 - MARGIN;
+
+/// Text sizes (pixels at the 800 px width): none under 13.
+pub const TITLE_PX: u16 = 24;
+pub const MOVE_PX: u16 = 20;
+pub const STATUS_PX: u16 = 18;
+pub const DICE_PX: u16 = 16;
+pub const PENDING_PX: u16 = 16;
+pub const LEGEND_PX: u16 = 14;
+pub const SEAT_PX: u16 = 17;
+pub const SEAT_EXTRA_PX: u16 = 15;
+pub const NOTE_PX: u16 = 14;
 
 fn seat_name(view: &View, seat: Seat) -> String {
     view.seats
@@ -20,167 +34,424 @@ fn seat_name(view: &View, seat: Seat) -> String {
         .unwrap_or_else(|| seat.to_string())
 }
 
-fn swatch(canvas: &mut Canvas, view: &View, seat: Seat, cx: f32, cy: f32, r: f32) {
-    let c = seat_colour(view.seats.get(seat.index()).map(|s| s.colour).unwrap_or(0));
-    canvas.fill_circle(cx, cy, r, c.fill, 1.0);
-    canvas.stroke_circle(cx, cy, r, palette::INK, 1.0, 1.5, None);
+/// The name of a group of seats: a whole team (seats sharing a colour index,
+/// more than one) by the words its seats' names begin with ("White" for
+/// "White King", "White Queen"...), other seats by their own names.
+pub fn seats_name(view: &View, seats: &[Seat]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut done: Vec<u8> = Vec::new();
+    for &seat in seats {
+        let Some(sv) = view.seats.get(seat.index()) else {
+            parts.push(seat.to_string());
+            continue;
+        };
+        let team: Vec<&str> = view
+            .seats
+            .iter()
+            .filter(|s| s.colour == sv.colour)
+            .map(|s| s.name.as_str())
+            .collect();
+        let whole = team.len() > 1
+            && view
+                .seats
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| s.colour == sv.colour)
+                .all(|(i, _)| seats.iter().any(|s| s.index() == i));
+        if whole {
+            if done.contains(&sv.colour) {
+                continue;
+            }
+            done.push(sv.colour);
+            let first: Vec<&str> = team[0].split_whitespace().collect();
+            let common = (0..first.len())
+                .take_while(|&k| {
+                    team.iter()
+                        .all(|n| n.split_whitespace().nth(k) == Some(first[k]))
+                })
+                .count();
+            if common > 0 {
+                parts.push(first[..common].join(" "));
+                continue;
+            }
+        }
+        parts.push(sv.name.clone());
+    }
+    parts.join(" and ")
 }
 
-pub fn header_height(view: &View) -> f32 {
-    if view.pending.is_some() {
-        104.0
-    } else {
-        82.0
+fn swatch(
+    canvas: &mut Picture,
+    sprites: &SpriteCache,
+    colour: SeatColour,
+    cx: f32,
+    cy: f32,
+    r: f32,
+) {
+    let d = (2.0 * r).ceil() as u32 + 4;
+    let key = format!("swatch {:?} {r}", colour.fill);
+    let sprite = sprites.badge(key, || {
+        let mut c = Sketch::transparent(d, d)?;
+        let m = d as f32 / 2.0;
+        c.fill_circle(m, m, r, colour.fill, 1.0);
+        c.stroke_circle(m, m, r, palette::INK, 1.0, 1.5, None);
+        Some(c)
+    });
+    if let Some(s) = sprite {
+        let half = d as f32 / 2.0;
+        canvas.blit(&s, (cx - half).round() as i32, (cy - half).round() as i32);
     }
 }
 
-pub fn draw_header(canvas: &mut Canvas, fonts: &Fonts, view: &View) {
+/// Dice thrown together by one side, with its total when the dice are that
+/// side's alone.
+pub struct DiceGroup {
+    pub label: String,
+    pub dice: Vec<u8>,
+    pub total: bool,
+}
+
+/// The view's dice, grouped by what it says of who rolled them: one seat and
+/// its dice (an attack's dice and the defence's come as one list, so no total
+/// is written for them).
+pub fn dice_groups(view: &View) -> Vec<DiceGroup> {
+    match &view.dice {
+        Some((seat, dice)) if !dice.is_empty() => vec![DiceGroup {
+            label: format!("{} rolled", seat_name(view, *seat)),
+            dice: dice.clone(),
+            total: false,
+        }],
+        _ => Vec::new(),
+    }
+}
+
+const DIE: f32 = 28.0;
+const LINE: f32 = 26.0;
+
+/// Where each line of the header goes.
+pub struct Header {
+    title: Vec<String>,
+    move_text: String,
+    /// Seats to act, each with its name's lines.
+    turn: Vec<(Seat, Vec<String>)>,
+    /// The outcome's lines and the seats whose swatches lead it.
+    outcome: Vec<String>,
+    winners: Vec<Seat>,
+    dice: Vec<DiceGroup>,
+    pending: Vec<String>,
+    pub height: f32,
+}
+
+pub fn header(fonts: &Fonts, view: &View) -> Header {
     let move_text = format!("Move {}", view.move_number);
-    let move_w = fonts.measure(Weight::Bold, 20, &move_text);
-    fonts.draw(
-        canvas,
+    let move_w = fonts.measure(Weight::Bold, MOVE_PX, &move_text);
+    let title = fonts.wrap(
         Weight::Bold,
-        20,
-        RIGHT - move_w,
-        34.0,
-        palette::MUTED,
-        &move_text,
-    );
-    let title = fonts.fit(
-        Weight::Bold,
-        24,
+        TITLE_PX,
         &view.title,
         RIGHT - move_w - 24.0 - MARGIN,
     );
-    fonts.draw(canvas, Weight::Bold, 24, MARGIN, 34.0, palette::INK, &title);
-
-    // Dice on the right of the second line, so the turn text knows its room.
-    let mut right_edge = RIGHT;
-    if let Some((seat, dice)) = &view.dice {
-        let d = 28.0;
-        for value in dice.iter().rev() {
-            die(canvas, fonts, right_edge - d, 66.0 - d + 6.0, d, *value);
-            right_edge -= d + 6.0;
-        }
-        let who = format!("{} rolled", seat_name(view, *seat));
-        let w = fonts.measure(Weight::Regular, 15, &who);
-        fonts.draw(
-            canvas,
-            Weight::Regular,
-            15,
-            right_edge - w - 2.0,
-            66.0,
-            palette::MUTED,
-            &who,
-        );
-        right_edge -= w + 18.0;
-    }
-
-    let y = 66.0;
-    let mut x = MARGIN;
+    let mut y = 34.0 + (title.len() - 1) as f32 * 30.0 + 32.0;
+    let to_act_w = fonts.measure(Weight::Regular, STATUS_PX, "To act: ");
+    let mut turn = Vec::new();
+    let mut outcome = Vec::new();
+    let mut winners = Vec::new();
     match &view.outcome {
         Outcome::Ongoing => {
-            x += fonts.draw(
-                canvas,
-                Weight::Regular,
-                18,
-                x,
-                y,
-                palette::MUTED,
-                "To act: ",
-            );
-            if view.to_act.is_empty() {
-                fonts.draw(canvas, Weight::Bold, 18, x, y, palette::INK, "nobody");
+            let room = RIGHT - MARGIN - to_act_w - 22.0;
+            for &seat in &view.to_act {
+                turn.push((
+                    seat,
+                    fonts.wrap(Weight::Bold, STATUS_PX, &seat_name(view, seat), room),
+                ));
             }
-            for (i, seat) in view.to_act.iter().enumerate() {
-                if i > 0 {
-                    x += fonts.draw(canvas, Weight::Regular, 18, x, y, palette::MUTED, ", ");
+            let (mut x, mut lines) = (MARGIN + to_act_w, 1);
+            for (i, (_, name)) in turn.iter().enumerate() {
+                let w = 22.0 + fonts.measure(Weight::Bold, STATUS_PX, &name[0]) + 14.0;
+                if i > 0 && x + w > RIGHT {
+                    lines += 1;
+                    x = MARGIN + to_act_w;
                 }
-                swatch(canvas, view, *seat, x + 9.0, y - 6.0, 8.0);
-                x += 22.0;
-                let name = fonts.fit(
-                    Weight::Bold,
-                    18,
-                    &seat_name(view, *seat),
-                    (right_edge - x).max(20.0),
-                );
-                x += fonts.draw(canvas, Weight::Bold, 18, x, y, palette::INK, &name);
+                x += w;
+                lines += name.len() - 1;
             }
+            y += (lines - 1) as f32 * LINE;
         }
-        Outcome::Won { winners, reason } => {
-            for seat in winners {
-                swatch(canvas, view, *seat, x + 9.0, y - 6.0, 8.0);
-                x += 22.0;
-            }
-            let names: Vec<String> = winners.iter().map(|s| seat_name(view, *s)).collect();
-            let text = format!("{} won: {}", names.join(" and "), reason);
-            let text = fonts.fit(Weight::Bold, 18, &text, right_edge - x);
-            fonts.draw(canvas, Weight::Bold, 18, x, y, palette::HIT, &text);
+        Outcome::Won { winners: w, reason } => {
+            winners = w.clone();
+            let text = format!("{} won: {}", seats_name(view, w), reason);
+            let room = RIGHT - MARGIN - 22.0 * w.len().min(8) as f32;
+            outcome = fonts.wrap(Weight::Bold, STATUS_PX, &text, room);
+            y += (outcome.len() - 1) as f32 * LINE;
         }
         Outcome::Drawn { reason } => {
-            let text = fonts.fit(
+            outcome = fonts.wrap(
                 Weight::Bold,
-                18,
+                STATUS_PX,
                 &format!("Drawn: {reason}"),
-                right_edge - x,
+                RIGHT - MARGIN,
             );
-            fonts.draw(canvas, Weight::Bold, 18, x, y, palette::HIT, &text);
+            y += (outcome.len() - 1) as f32 * LINE;
         }
     }
-    if let Some(p) = &view.pending {
-        let text = fonts.fit(
-            Weight::Regular,
-            16,
-            &format!("Waiting: {p}"),
-            RIGHT - MARGIN,
-        );
-        fonts.draw(
+    let dice = dice_groups(view);
+    y += dice.len() as f32 * (DIE + 10.0);
+    let pending = view
+        .pending
+        .as_ref()
+        .map(|p| {
+            fonts.wrap(
+                Weight::Regular,
+                PENDING_PX,
+                &format!("Waiting: {p}"),
+                RIGHT - MARGIN,
+            )
+        })
+        .unwrap_or_default();
+    if !pending.is_empty() {
+        y += 4.0 + pending.len() as f32 * 22.0;
+    }
+    Header {
+        title,
+        move_text,
+        turn,
+        outcome,
+        winners,
+        dice,
+        pending,
+        height: y + 16.0,
+    }
+}
+
+pub fn draw_header(
+    canvas: &mut Picture,
+    fonts: &Fonts,
+    sprites: &SpriteCache,
+    view: &View,
+    colours: &[SeatColour],
+    h: &Header,
+) {
+    let move_w = fonts.measure(Weight::Bold, MOVE_PX, &h.move_text);
+    let (ink, muted) = (palette::INK, palette::MUTED);
+    fonts.draw(
+        canvas,
+        Weight::Bold,
+        MOVE_PX,
+        RIGHT - move_w,
+        34.0,
+        muted,
+        &h.move_text,
+    );
+    let mut y = 34.0;
+    for line in &h.title {
+        fonts.draw(canvas, Weight::Bold, TITLE_PX, MARGIN, y, ink, line);
+        y += 30.0;
+    }
+    y += 2.0;
+    let colour = |seat: Seat| {
+        colours
+            .get(seat.index())
+            .copied()
+            .unwrap_or(palette::SEAT_PALETTE[0])
+    };
+    match &view.outcome {
+        Outcome::Ongoing => {
+            let start = MARGIN
+                + fonts.draw(
+                    canvas,
+                    Weight::Regular,
+                    STATUS_PX,
+                    MARGIN,
+                    y,
+                    muted,
+                    "To act: ",
+                );
+            if h.turn.is_empty() {
+                fonts.draw(canvas, Weight::Bold, STATUS_PX, start, y, ink, "nobody");
+            }
+            let mut x = start;
+            for (i, (seat, name)) in h.turn.iter().enumerate() {
+                let w = 22.0 + fonts.measure(Weight::Bold, STATUS_PX, &name[0]) + 14.0;
+                if i > 0 && x + w > RIGHT {
+                    x = start;
+                    y += LINE;
+                }
+                swatch(canvas, sprites, colour(*seat), x + 9.0, y - 6.0, 8.0);
+                for (k, line) in name.iter().enumerate() {
+                    if k > 0 {
+                        y += LINE;
+                    }
+                    fonts.draw(canvas, Weight::Bold, STATUS_PX, x + 22.0, y, ink, line);
+                }
+                x += w;
+            }
+        }
+        Outcome::Won { .. } | Outcome::Drawn { .. } => {
+            let mut x = MARGIN;
+            for seat in &h.winners {
+                let c = colour(*seat);
+                if h.winners.len() > 1
+                    && h.winners
+                        .iter()
+                        .any(|s| s.index() < seat.index() && colour(*s).fill == c.fill)
+                {
+                    continue;
+                }
+                swatch(canvas, sprites, c, x + 9.0, y - 6.0, 8.0);
+                x += 22.0;
+            }
+            for (k, line) in h.outcome.iter().enumerate() {
+                if k > 0 {
+                    y += LINE;
+                }
+                fonts.draw(canvas, Weight::Bold, STATUS_PX, x, y, palette::HIT, line);
+            }
+        }
+    }
+    for group in &h.dice {
+        let top = y + 10.0;
+        let mid = top + DIE / 2.0;
+        let cap = fonts.cap_height(Weight::Regular, DICE_PX);
+        let mut x = MARGIN;
+        x += fonts.draw(
             canvas,
             Weight::Regular,
-            16,
-            MARGIN,
-            92.0,
-            palette::INK,
-            &text,
+            DICE_PX,
+            x,
+            mid + cap / 2.0,
+            muted,
+            &group.label,
         );
+        x += 10.0;
+        for &value in &group.dice {
+            if x + DIE > RIGHT {
+                break;
+            }
+            die(canvas, fonts, sprites, x, top, value);
+            x += DIE + 6.0;
+        }
+        if group.total {
+            let total: u32 = group.dice.iter().map(|&d| d as u32).sum();
+            fonts.draw(
+                canvas,
+                Weight::Bold,
+                DICE_PX,
+                x + 2.0,
+                mid + cap / 2.0,
+                ink,
+                &format!("= {total}"),
+            );
+        }
+        y += DIE + 10.0;
+    }
+    if !h.pending.is_empty() {
+        y += 4.0;
+        for line in &h.pending {
+            y += 22.0;
+            fonts.draw(canvas, Weight::Regular, PENDING_PX, MARGIN, y, ink, line);
+        }
     }
 }
 
 /// A die face: pips for 1 to 6, the number otherwise.
-fn die(canvas: &mut Canvas, fonts: &Fonts, x: f32, y: f32, d: f32, value: u8) {
-    if let Some(p) = Canvas::rounded_rect(x, y, d, d, d * 0.18) {
-        canvas.fill_path(&p, palette::PAPER, 1.0);
-        canvas.stroke_path(&p, palette::INK, 1.0, 1.5, None);
-    }
-    let (l, c, r) = (x + d * 0.27, x + d * 0.5, x + d * 0.73);
-    let (t, m, b) = (y + d * 0.27, y + d * 0.5, y + d * 0.73);
-    let pips: &[(f32, f32)] = match value {
-        1 => &[(c, m)],
-        2 => &[(l, t), (r, b)],
-        3 => &[(l, t), (c, m), (r, b)],
-        4 => &[(l, t), (r, t), (l, b), (r, b)],
-        5 => &[(l, t), (r, t), (c, m), (l, b), (r, b)],
-        6 => &[(l, t), (r, t), (l, m), (r, m), (l, b), (r, b)],
-        _ => {
-            fonts.draw_centred(
-                canvas,
-                Weight::Bold,
-                (d * 0.55) as u16,
-                c,
-                m,
-                palette::INK,
-                &value.to_string(),
-            );
-            &[]
+fn die(canvas: &mut Picture, fonts: &Fonts, sprites: &SpriteCache, x: f32, y: f32, value: u8) {
+    let d = DIE;
+    let px = (d * 0.55) as u16;
+    let sprite = sprites.badge(format!("die {value} {d}"), || {
+        let mut c = Sketch::transparent(d as u32 + 2, d as u32 + 2)?;
+        let (x, y) = (1.0, 1.0);
+        if let Some(p) = Sketch::rounded_rect(x, y, d, d, d * 0.18) {
+            c.fill_path(&p, palette::PAPER, 1.0);
+            c.stroke_path(&p, palette::INK, 1.0, 1.5, None);
         }
-    };
-    for &(px, py) in pips {
-        canvas.fill_circle(px, py, d * 0.09, palette::INK, 1.0);
+        let (l, m, r) = (x + d * 0.27, x + d * 0.5, x + d * 0.73);
+        let (t, b) = (y + d * 0.27, y + d * 0.73);
+        let pips: &[(f32, f32)] = match value {
+            1 => &[(m, m)],
+            2 => &[(l, t), (r, b)],
+            3 => &[(l, t), (m, m), (r, b)],
+            4 => &[(l, t), (r, t), (l, b), (r, b)],
+            5 => &[(l, t), (r, t), (m, m), (l, b), (r, b)],
+            6 => &[(l, t), (r, t), (l, m), (r, m), (l, b), (r, b)],
+            _ => {
+                fonts.draw_centred(
+                    &mut c,
+                    Weight::Bold,
+                    px,
+                    m,
+                    m,
+                    palette::INK,
+                    &value.to_string(),
+                );
+                &[]
+            }
+        };
+        for &(px, py) in pips {
+            c.fill_circle(px, py, d * 0.09, palette::INK, 1.0);
+        }
+        Some(c)
+    });
+    if let Some(s) = sprite {
+        canvas.blit(&s, x.round() as i32 - 1, y.round() as i32 - 1);
+    }
+    if !(1..=6).contains(&value) {
+        pieces::note_centred(
+            canvas,
+            fonts,
+            px,
+            x + d / 2.0,
+            y + d / 2.0,
+            &value.to_string(),
+        );
     }
 }
 
-/// The status codes shown on the board, explained, wrapped into lines.
-pub fn legend_lines(fonts: &Fonts, view: &View) -> Vec<String> {
+/// One entry of the legend: a sample of a mark (a highlight look) or a status
+/// code, and what it means.
+pub struct LegendEntry {
+    pub look: Option<&'static str>,
+    pub text: String,
+}
+
+/// Every mark and status code in the picture, explained.
+pub fn legend_entries(
+    view: &View,
+    highlights: &crate::Highlights,
+    check: bool,
+) -> Vec<LegendEntry> {
+    use tokar_engine::Mark;
+    let mut out = Vec::new();
+    let mut mark = |look: &'static str, text: &str| {
+        if !out.iter().any(|e: &LegendEntry| e.look == Some(look)) {
+            out.push(LegendEntry {
+                look: Some(look),
+                text: text.to_string(),
+            });
+        }
+    };
+    for (_, m) in &highlights.marks {
+        match m {
+            Mark::From => mark("from", "moved from"),
+            Mark::To => mark("to", "moved to"),
+            Mark::Hit => mark("hit", "hit or taken"),
+            Mark::Affected => mark("affected", "affected"),
+            Mark::Placed => mark("placed", "placed"),
+        }
+    }
+    let occupied = |c: tokar_engine::Cell| view.pieces.iter().any(|p| p.cell == c);
+    for &t in &highlights.targets {
+        if occupied(t) {
+            mark("target", "can be attacked");
+        } else {
+            mark("dot", "can move here");
+        }
+    }
+    if highlights.selected.is_some() {
+        mark("selected", "selected piece");
+    }
+    if check {
+        mark("check", "in check");
+    }
     let mut kinds: Vec<StatusKind> = Vec::new();
     for p in &view.pieces {
         for s in &p.statuses {
@@ -189,119 +460,228 @@ pub fn legend_lines(fonts: &Fonts, view: &View) -> Vec<String> {
             }
         }
     }
-    let mut lines: Vec<String> = Vec::new();
-    let mut line = String::new();
     for k in kinds {
-        let entry = format!("{} {}", pieces::status_code(k).0, pieces::status_meaning(k));
-        let candidate = if line.is_empty() {
-            entry.clone()
-        } else {
-            format!("{line}  ·  {entry}")
-        };
-        if !line.is_empty() && fonts.measure(Weight::Regular, 14, &candidate) > RIGHT - MARGIN {
-            lines.push(std::mem::replace(&mut line, entry));
-        } else {
-            line = candidate;
-        }
+        out.push(LegendEntry {
+            look: None,
+            text: format!("{} {}", pieces::status_code(k).0, pieces::status_meaning(k)),
+        });
     }
-    if !line.is_empty() {
-        lines.push(line);
+    out
+}
+
+pub const LEGEND_LINE: f32 = 28.0;
+const SAMPLE: f32 = 24.0;
+
+fn entry_width(fonts: &Fonts, e: &LegendEntry) -> f32 {
+    let sample = if e.look.is_some() { SAMPLE + 6.0 } else { 0.0 };
+    sample + fonts.measure(Weight::Regular, LEGEND_PX, &e.text) + 18.0
+}
+
+/// How many lines the legend takes.
+pub fn legend_lines(fonts: &Fonts, entries: &[LegendEntry]) -> usize {
+    let (mut lines, mut x) = (0, RIGHT);
+    for e in entries {
+        let w = entry_width(fonts, e);
+        if x + w > RIGHT + 18.0 {
+            lines += 1;
+            x = MARGIN;
+        }
+        x += w;
     }
     lines
 }
 
-pub const LEGEND_LINE: f32 = 20.0;
-
-pub fn draw_legend(canvas: &mut Canvas, fonts: &Fonts, lines: &[String], top: f32) {
-    for (i, line) in lines.iter().enumerate() {
+pub fn draw_legend(
+    canvas: &mut Picture,
+    fonts: &Fonts,
+    sprites: &SpriteCache,
+    square: bool,
+    entries: &[LegendEntry],
+    top: f32,
+) {
+    let (mut x, mut y) = (RIGHT, top - LEGEND_LINE);
+    for e in entries {
+        let w = entry_width(fonts, e);
+        if x + w > RIGHT + 18.0 {
+            x = MARGIN;
+            y += LEGEND_LINE;
+        }
+        let mid = y + LEGEND_LINE / 2.0;
+        let mut tx = x;
+        if let Some(look) = e.look {
+            let key = format!("legend {look} {square}");
+            let sprite = sprites.badge(key, || {
+                let n = SAMPLE as u32;
+                let mut c = Sketch::transparent(n, n)?;
+                let s = Spot {
+                    cx: SAMPLE / 2.0,
+                    cy: SAMPLE / 2.0,
+                    size: SAMPLE,
+                    square,
+                };
+                let ground = if square {
+                    palette::LIGHT_SQUARE
+                } else {
+                    palette::WEB_CELL
+                };
+                board::wash(&mut c, &s, ground, 1.0);
+                if look == "hit" {
+                    board::paint_look(&mut c, &s, "cross");
+                }
+                if look == "check" {
+                    board::paint_look(&mut c, &s, "check-glow");
+                }
+                board::paint_look(&mut c, &s, look);
+                Some(c)
+            });
+            if let Some(s) = sprite {
+                canvas.blit(&s, x.round() as i32, (mid - SAMPLE / 2.0).round() as i32);
+            }
+            tx += SAMPLE + 6.0;
+        }
+        let cap = fonts.cap_height(Weight::Regular, LEGEND_PX);
         fonts.draw(
             canvas,
             Weight::Regular,
-            14,
-            MARGIN,
-            top + 15.0 + i as f32 * LEGEND_LINE,
+            LEGEND_PX,
+            tx,
+            mid + cap / 2.0,
             palette::MUTED,
-            line,
+            &e.text,
         );
+        x += w;
     }
 }
 
 const LOST_X: f32 = 318.0;
 const LOST_ICONS_X: f32 = 366.0;
 const LOST_STEP: f32 = 32.0;
+/// Graveyard icons, in pixels.
+pub const LOST_ICON: f32 = LOST_STEP - 2.0;
+const NAME_LINE: f32 = 22.0;
 const NOTE_LINE: f32 = 19.0;
 
 fn lost_per_line() -> usize {
     ((RIGHT - LOST_ICONS_X) / LOST_STEP).floor() as usize
 }
 
-fn seat_row_height(view: &View, i: usize) -> f32 {
-    let s = &view.seats[i];
-    let lost_lines = s.lost.len().div_ceil(lost_per_line());
-    (lost_lines as f32 * LOST_STEP + 4.0).max(36.0) + s.notes.len() as f32 * NOTE_LINE + 8.0
+/// One seat's row, laid out.
+struct SeatRow {
+    name: Vec<String>,
+    extra: String,
+    /// The extra text goes on a line of its own under the name.
+    extra_below: bool,
+    notes: Vec<String>,
+    height: f32,
 }
 
-pub fn seats_height(view: &View) -> f32 {
+fn seat_row(fonts: &Fonts, view: &View, i: usize) -> SeatRow {
+    let seat = &view.seats[i];
+    let to_act = view.to_act.iter().any(|s| s.index() == i);
+    let winner = matches!(&view.outcome, Outcome::Won { winners, .. } if winners.iter().any(|s| s.index() == i));
+    let mut name = String::new();
+    if to_act && !view.outcome.is_over() {
+        name.push_str("▶ ");
+    }
+    name.push_str(&seat.name);
+    if winner {
+        name.push_str(" ★");
+    }
+    let mut extra = String::new();
+    if seat.eliminated {
+        extra.push_str("out");
+    }
+    if let Some(n) = seat.hand_size {
+        if !extra.is_empty() {
+            extra.push_str("  ");
+        }
+        extra.push_str(&format!("{n} card{}", if n == 1 { "" } else { "s" }));
+    }
+    let room = LOST_X - (MARGIN + 28.0) - 8.0;
+    let name = fonts.wrap(Weight::Bold, SEAT_PX, &name, room);
+    let last_w = fonts.measure(
+        Weight::Bold,
+        SEAT_PX,
+        name.last().map(|s| s.as_str()).unwrap_or(""),
+    );
+    let extra_w = fonts.measure(Weight::Regular, SEAT_EXTRA_PX, &extra);
+    let extra_below = !extra.is_empty() && last_w + 10.0 + extra_w > room;
+    let name_lines = name.len() + extra_below as usize;
+    let lost_lines = seat.lost.len().div_ceil(lost_per_line());
+    let top_block = (name_lines as f32 * NAME_LINE + 14.0)
+        .max(lost_lines as f32 * LOST_STEP + 4.0)
+        .max(36.0);
+    let notes: Vec<String> = seat
+        .notes
+        .iter()
+        .flat_map(|n| fonts.wrap(Weight::Regular, NOTE_PX, n, RIGHT - MARGIN - 28.0))
+        .collect();
+    let height = top_block + notes.len() as f32 * NOTE_LINE + 8.0;
+    SeatRow {
+        name,
+        extra,
+        extra_below,
+        notes,
+        height,
+    }
+}
+
+pub fn seats_height(fonts: &Fonts, view: &View) -> f32 {
     8.0 + (0..view.seats.len())
-        .map(|i| seat_row_height(view, i))
+        .map(|i| seat_row(fonts, view, i).height)
         .sum::<f32>()
         + 8.0
 }
 
 pub fn draw_seats(
-    canvas: &mut Canvas,
+    canvas: &mut Picture,
     fonts: &Fonts,
     sprites: &SpriteCache,
     view: &View,
+    colours: &[SeatColour],
     top: f32,
 ) {
-    canvas.fill_rect(MARGIN, top, RIGHT - MARGIN, 1.5, palette::STRAND, 1.0);
+    canvas.fill_rect(MARGIN, top, RIGHT - MARGIN, 2.0, palette::STRAND);
     let mut y = top + 8.0;
     for (i, seat) in view.seats.iter().enumerate() {
-        let to_act = view.to_act.iter().any(|s| s.index() == i);
-        let winner = matches!(&view.outcome, Outcome::Won { winners, .. } if winners.iter().any(|s| s.index() == i));
-        let colour = seat_colour(seat.colour);
-        swatch(canvas, view, Seat(i as u8), MARGIN + 10.0, y + 16.0, 10.0);
-        let mut name = String::new();
-        if to_act && !view.outcome.is_over() {
-            name.push_str("▶ ");
-        }
-        name.push_str(&seat.name);
-        if winner {
-            name.push_str(" ★");
-        }
+        let row = seat_row(fonts, view, i);
+        let colour = board::piece_colour(view, colours, Seat(i as u8));
+        swatch(canvas, sprites, colour, MARGIN + 10.0, y + 16.0, 10.0);
         let ink: Rgb = if seat.eliminated {
             palette::MUTED
         } else {
             palette::INK
         };
-        let mut extra = String::new();
-        if seat.eliminated {
-            extra.push_str("  out");
+        let x0 = MARGIN + 28.0;
+        let mut ny = y + 22.0;
+        let mut x = x0;
+        for (k, line) in row.name.iter().enumerate() {
+            if k > 0 {
+                ny += NAME_LINE;
+            }
+            x = x0 + fonts.draw(canvas, Weight::Bold, SEAT_PX, x0, ny, ink, line);
         }
-        if let Some(n) = seat.hand_size {
-            extra.push_str(&format!("  {n} card{}", if n == 1 { "" } else { "s" }));
+        if !row.extra.is_empty() {
+            let (ex, ey) = if row.extra_below {
+                (x0, ny + NAME_LINE)
+            } else {
+                (x + 10.0, ny)
+            };
+            fonts.draw(
+                canvas,
+                Weight::Regular,
+                SEAT_EXTRA_PX,
+                ex,
+                ey,
+                palette::MUTED,
+                &row.extra,
+            );
         }
-        let room = LOST_X - (MARGIN + 28.0) - 8.0;
-        let extra_w = fonts.measure(Weight::Regular, 15, &extra);
-        let name = fonts.fit(Weight::Bold, 17, &name, (room - extra_w).max(40.0));
-        let mut x = MARGIN + 28.0;
-        x += fonts.draw(canvas, Weight::Bold, 17, x, y + 22.0, ink, &name);
-        let extra = fonts.fit(Weight::Regular, 15, &extra, (LOST_X - 8.0 - x).max(0.0));
-        fonts.draw(
-            canvas,
-            Weight::Regular,
-            15,
-            x,
-            y + 22.0,
-            palette::MUTED,
-            &extra,
-        );
         if !seat.lost.is_empty() {
             fonts.draw(
                 canvas,
                 Weight::Regular,
-                14,
+                NOTE_PX,
                 LOST_X,
                 y + 21.0,
                 palette::MUTED,
@@ -311,33 +691,22 @@ pub fn draw_seats(
                 let (line, col) = (k / lost_per_line(), k % lost_per_line());
                 let cx = LOST_ICONS_X + col as f32 * LOST_STEP + LOST_STEP / 2.0;
                 let cy = y + 16.0 + line as f32 * LOST_STEP;
-                pieces::draw_icon(
-                    canvas,
-                    fonts,
-                    sprites,
-                    cx,
-                    cy,
-                    LOST_STEP - 2.0,
-                    glyph,
-                    colour,
-                );
+                pieces::draw_icon(canvas, fonts, sprites, cx, cy, LOST_ICON, glyph, colour);
             }
         }
-        let lost_lines = seat.lost.len().div_ceil(lost_per_line());
-        let mut ny = y + (lost_lines as f32 * LOST_STEP + 4.0).max(36.0) + 12.0;
-        for note in &seat.notes {
-            let note = fonts.fit(Weight::Regular, 14, note, RIGHT - MARGIN - 28.0);
+        let mut ny = y + row.height - 8.0 - row.notes.len() as f32 * NOTE_LINE + 12.0;
+        for note in &row.notes {
             fonts.draw(
                 canvas,
                 Weight::Regular,
-                14,
-                MARGIN + 28.0,
+                NOTE_PX,
+                x0,
                 ny,
                 palette::MUTED,
-                &note,
+                note,
             );
             ny += NOTE_LINE;
         }
-        y += seat_row_height(view, i);
+        y += row.height;
     }
 }

@@ -2,8 +2,9 @@
 //! resvg once per (unit, size) into a coverage mask and its dilated outline, then
 //! tinted once per seat colour. Drawing a piece is one blit of a cached sprite.
 
-use crate::canvas::{AlphaMask, Sprite};
-use crate::palette::SeatColour;
+use crate::canvas::Sprite;
+use crate::palette::{self, SeatColour};
+use crate::sketch::{AlphaMask, Sketch};
 use resvg::{tiny_skia, usvg};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -103,7 +104,8 @@ impl SpriteCache {
         }
         let sprite = self
             .shape(unit, size)
-            .map(|shape| Arc::new(tint(&shape, colour)));
+            .and_then(|shape| tint(&shape, colour))
+            .map(|sketch| Arc::new(sketch.to_sprite(palette::shared())));
         self.tinted
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -111,8 +113,9 @@ impl SpriteCache {
         sprite
     }
 
-    /// A small picture named by `key`, drawn by `draw` the first time it is asked for.
-    pub fn badge(&self, key: String, draw: impl FnOnce() -> Option<Sprite>) -> Option<Arc<Sprite>> {
+    /// A small picture named by `key`, drawn in colour by `draw` the first time
+    /// it is asked for and kept in palette indices.
+    pub fn badge(&self, key: String, draw: impl FnOnce() -> Option<Sketch>) -> Option<Arc<Sprite>> {
         if let Some(s) = self
             .badges
             .lock()
@@ -121,7 +124,7 @@ impl SpriteCache {
         {
             return s.clone();
         }
-        let sprite = draw().map(Arc::new);
+        let sprite = draw().map(|s| Arc::new(s.to_sprite(palette::shared())));
         self.badges
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -215,7 +218,7 @@ fn dilate(alpha: &[u8], n: u32, radius: f32) -> Vec<u8> {
 }
 
 /// The silhouette filled with the seat's colour over its outline, premultiplied.
-fn tint(shape: &Shape, colour: SeatColour) -> Sprite {
+fn tint(shape: &Shape, colour: SeatColour) -> Option<Sketch> {
     let (f, o) = (colour.fill, colour.outline);
     let mut rgba = Vec::with_capacity(shape.fill.alpha.len() * 4);
     for (&af, &ao) in shape.fill.alpha.iter().zip(&shape.outline.alpha) {
@@ -229,7 +232,8 @@ fn tint(shape: &Shape, colour: SeatColour) -> Sprite {
             ((af + ao) * 255.0).round().min(255.0) as u8,
         ]);
     }
-    Sprite::new(shape.fill.width, shape.fill.height, rgba)
+    let size = tiny_skia::IntSize::from_wh(shape.fill.width, shape.fill.height)?;
+    tiny_skia::Pixmap::from_vec(rgba, size).map(|pixmap| Sketch { pixmap })
 }
 
 #[cfg(test)]

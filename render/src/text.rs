@@ -5,8 +5,8 @@
 // at each call rather than bundled into one-use structs.
 #![allow(clippy::too_many_arguments)]
 
-use crate::canvas::{AlphaMask, Canvas};
 use crate::palette::Rgb;
+use crate::sketch::{AlphaMask, Surface};
 use ab_glyph::{Font, FontRef, PxScale, ScaleFont};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -42,6 +42,22 @@ impl Fonts {
             regular: FontRef::try_from_slice(REGULAR).expect("embedded DejaVuSans.ttf parses"),
             bold: FontRef::try_from_slice(BOLD).expect("embedded DejaVuSans-Bold.ttf parses"),
             cache: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Rasterises the characters the pictures use, at the sizes they use, so
+    /// that pictures only copy glyphs (others are rasterised when first met).
+    pub fn prepare(&self) {
+        let sizes: [(Weight, &[u16]); 2] = [
+            (Weight::Regular, &[13, 14, 15, 16, 18]),
+            (Weight::Bold, &[13, 14, 15, 16, 17, 18, 20, 24]),
+        ];
+        for (weight, sizes) in sizes {
+            for &px in sizes {
+                for c in (' '..='~').chain(['▶', '★', '…']) {
+                    self.glyph(weight, c, px);
+                }
+            }
         }
     }
 
@@ -121,9 +137,9 @@ impl Fonts {
     }
 
     /// Draws `text` with its baseline's left end at (x, y); returns the width.
-    pub fn draw(
+    pub fn draw<S: Surface + ?Sized>(
         &self,
-        canvas: &mut Canvas,
+        canvas: &mut S,
         weight: Weight,
         px: u16,
         x: f32,
@@ -142,13 +158,15 @@ impl Fonts {
             );
             pen += g.advance;
         }
+        let cap = self.cap_height(weight, px);
+        canvas.note_text(px, x, y - cap, pen - x, cap, text);
         pen - x
     }
 
     /// Draws `text` centred on (cx, cy).
-    pub fn draw_centred(
+    pub fn draw_centred<S: Surface + ?Sized>(
         &self,
-        canvas: &mut Canvas,
+        canvas: &mut S,
         weight: Weight,
         px: u16,
         cx: f32,
@@ -161,23 +179,37 @@ impl Fonts {
         self.draw(canvas, weight, px, cx - w / 2.0, cy + h / 2.0, colour, text);
     }
 
-    /// Cuts `text` to fit in `width` pixels, ending it with an ellipsis when cut.
-    pub fn fit(&self, weight: Weight, px: u16, text: &str, width: f32) -> String {
-        if self.measure(weight, px, text) <= width {
-            return text.to_string();
-        }
-        let ell = self.measure(weight, px, "…");
-        let mut out = String::new();
-        let mut w = 0.0;
-        for c in text.chars() {
-            let a = self.glyph(weight, c, px).advance;
-            if w + a + ell > width {
-                break;
+    /// `text` broken at spaces into lines of at most `width` pixels (a word
+    /// longer than a line is broken between characters).
+    pub fn wrap(&self, weight: Weight, px: u16, text: &str, width: f32) -> Vec<String> {
+        let mut lines = Vec::new();
+        let mut line = String::new();
+        for word in text.split(' ') {
+            let candidate = if line.is_empty() {
+                word.to_string()
+            } else {
+                format!("{line} {word}")
+            };
+            if self.measure(weight, px, &candidate) <= width || line.is_empty() && word.is_empty() {
+                line = candidate;
+                continue;
             }
-            w += a;
-            out.push(c);
+            if !line.is_empty() {
+                lines.push(std::mem::take(&mut line));
+            }
+            for c in word.chars() {
+                let mut next = line.clone();
+                next.push(c);
+                if !line.is_empty() && self.measure(weight, px, &next) > width {
+                    lines.push(std::mem::take(&mut line));
+                    next = c.to_string();
+                }
+                line = next;
+            }
         }
-        out.push('…');
-        out
+        if !line.is_empty() || lines.is_empty() {
+            lines.push(line);
+        }
+        lines
     }
 }

@@ -24,15 +24,18 @@ struct Image {
 }
 
 fn decode(png_bytes: &[u8]) -> Image {
-    let decoder = png::Decoder::new(std::io::Cursor::new(png_bytes));
+    let mut decoder = png::Decoder::new(std::io::Cursor::new(png_bytes));
+    // Palette indices become their RGB colours.
+    decoder.set_transformations(png::Transformations::EXPAND);
     let mut reader = decoder.read_info().expect("a PNG header");
+    assert_eq!(
+        reader.info().color_type,
+        png::ColorType::Indexed,
+        "pictures are indexed"
+    );
     let mut buf = vec![0; reader.output_buffer_size().expect("a size")];
     let info = reader.next_frame(&mut buf).expect("a PNG frame");
-    assert_eq!(
-        info.color_type,
-        png::ColorType::Rgb,
-        "pictures are 8-bit RGB"
-    );
+    assert_eq!(info.color_type, png::ColorType::Rgb, "expanded to RGB");
     buf.truncate(info.buffer_size());
     Image {
         width: info.width,

@@ -1,0 +1,228 @@
+//! Legibility and layout, measured from the renderer's own list of the text it
+//! puts in a picture (`Renderer::text_boxes`): sizes, boxes inside the
+//! picture, nothing cut; and the side a picture is drawn from.
+
+mod samples;
+
+use tokar_engine::{AnyGame, GameKind, Options, Outcome, Seat, Viewer};
+use tokar_render::{seat_rotation, Highlights, RenderOptions, Renderer, TextBox};
+
+/// The smallest text a phone shows readably at the picture's 800 px width.
+const MIN_PX: u16 = 13;
+
+fn texts(
+    renderer: &Renderer,
+    view: &tokar_engine::View,
+    h: &Highlights,
+) -> (u32, u32, Vec<TextBox>) {
+    renderer
+        .text_boxes(view, h, &RenderOptions::default())
+        .expect("lays out")
+}
+
+#[test]
+fn no_text_is_smaller_than_13_px() {
+    let renderer = Renderer::new();
+    for (name, view, h) in samples::all().into_iter().chain(samples::engine_all()) {
+        let (_, _, boxes) = texts(&renderer, &view, &h);
+        assert!(boxes.len() > 10, "{name}: the text is listed");
+        for b in &boxes {
+            assert!(b.px >= MIN_PX, "{name}: {:?} at {} px", b.text, b.px);
+        }
+        // Hit points, statuses and coordinates are among them.
+        if name == "gladiator" {
+            for t in ["9/10", "HLD3", "GRD", "a", "12", "Black Knight rolled"] {
+                assert!(boxes.iter().any(|b| b.text == t), "{name}: {t} listed");
+            }
+        }
+    }
+}
+
+#[test]
+fn every_text_lies_inside_the_picture() {
+    let renderer = Renderer::new();
+    for (name, view, h) in samples::all().into_iter().chain(samples::engine_all()) {
+        let (w, ht, boxes) = texts(&renderer, &view, &h);
+        for b in &boxes {
+            assert!(
+                b.x >= 0.0
+                    && b.y >= 0.0
+                    && b.x + b.width <= w as f32
+                    && b.y + b.height <= ht as f32,
+                "{name}: {b:?} leaves the {w}x{ht} picture"
+            );
+        }
+    }
+}
+
+/// All of `text` is somewhere in the picture's text, in order, perhaps over
+/// several lines (a word longer than a line is broken between characters).
+fn all_words_shown(boxes: &[TextBox], text: &str) -> bool {
+    let squeeze = |t: &str| t.split_whitespace().collect::<String>();
+    let shown: String = boxes.iter().map(|b| squeeze(&b.text)).collect();
+    shown.contains(&squeeze(text))
+}
+
+#[test]
+fn the_longest_names_wrap_and_are_never_cut() {
+    let renderer = Renderer::new();
+    let (mut view, h) = samples::magic_chess();
+    let long = "Sir Reginald Bartholomew Featherstonehaugh-Cholmondeley the Third of Upper Wallop";
+    view.title = format!("Magic Chess, the grand tournament final between {long} and friends");
+    for (i, s) in view.seats.iter_mut().enumerate() {
+        s.name = format!("{} {long}", ["Red", "Blue", "Green", "Yellow"][i]);
+        s.notes
+            .push(format!("A public note that goes on: {long}, {long}."));
+    }
+    view.to_act = vec![Seat(1), Seat(3)];
+    view.pending = Some(format!("{long} must choose where the frog lands"));
+    let (w, ht, boxes) = texts(&renderer, &view, &h);
+    if let Some(dir) = std::env::var_os("TOKAR_LONG_NAMES_PNG") {
+        let png = renderer.render(&view, &h).expect("renders");
+        std::fs::write(std::path::Path::new(&dir).join("long_names.png"), png).expect("write");
+    }
+    for b in &boxes {
+        assert!(!b.text.contains('…'), "cut: {b:?}");
+        assert!(
+            b.x >= 0.0 && b.x + b.width <= w as f32 && b.y + b.height <= ht as f32,
+            "{b:?} leaves the {w}x{ht} picture"
+        );
+    }
+    assert!(all_words_shown(&boxes, &view.title), "the title in full");
+    for s in &view.seats {
+        assert!(all_words_shown(&boxes, &s.name), "{} in full", s.name);
+        assert!(
+            all_words_shown(&boxes, s.notes.last().unwrap()),
+            "the note in full"
+        );
+    }
+    assert!(all_words_shown(&boxes, view.pending.as_ref().unwrap()));
+    // The result line too.
+    view.outcome = Outcome::Won {
+        winners: vec![Seat(1), Seat(3)],
+        reason: format!("the other kings were captured by {long} in a long fight"),
+    };
+    let (_, _, boxes) = texts(&renderer, &view, &h);
+    assert!(boxes.iter().all(|b| !b.text.contains('…')));
+    let Outcome::Won { reason, .. } = &view.outcome else {
+        unreachable!()
+    };
+    assert!(all_words_shown(&boxes, reason), "the reason in full");
+}
+
+#[test]
+fn a_gladiator_team_is_named_by_its_colour() {
+    let renderer = Renderer::new();
+    let (mut view, h) = samples::gladiator();
+    view.outcome = Outcome::Won {
+        winners: (0..4).map(Seat).collect(),
+        reason: "the Black King fell".into(),
+    };
+    view.to_act = vec![];
+    let (_, _, boxes) = texts(&renderer, &view, &h);
+    assert!(
+        boxes
+            .iter()
+            .any(|b| b.text.starts_with("White won: the Black King fell")),
+        "{:?}",
+        boxes.iter().map(|b| &b.text).collect::<Vec<_>>()
+    );
+    assert!(!boxes
+        .iter()
+        .any(|b| b.text.contains("White King and White Queen")));
+}
+
+#[test]
+fn the_legend_explains_every_mark_and_check() {
+    let renderer = Renderer::new();
+    let (view, h) = samples::arcana_undead_view();
+    let mut options = RenderOptions::default();
+    options.check = vec![view.pieces[0].cell];
+    let (_, _, boxes) = renderer.text_boxes(&view, &h, &options).expect("lays out");
+    let has = |t: &str| boxes.iter().any(|b| b.text == t);
+    for m in &h.marks {
+        let t = match m.1 {
+            tokar_engine::Mark::From => "moved from",
+            tokar_engine::Mark::To => "moved to",
+            tokar_engine::Mark::Hit => "hit or taken",
+            tokar_engine::Mark::Affected => "affected",
+            tokar_engine::Mark::Placed => "placed",
+        };
+        assert!(has(t), "{t} explained");
+    }
+    assert!(has("selected piece") && has("in check"));
+    assert!(has("can move here") || has("can be attacked"));
+    // A Gladiator King whose seat's notes say "In check" is marked too.
+    let (mut view, h) = samples::gladiator();
+    view.seats[4].notes.push("In check".into());
+    let (_, _, boxes) = texts(&renderer, &view, &h);
+    assert!(boxes.iter().any(|b| b.text == "in check"));
+    let plain = renderer
+        .render(&samples::gladiator().0, &h)
+        .expect("renders");
+    assert_ne!(renderer.render(&view, &h).expect("renders"), plain);
+}
+
+#[test]
+fn dice_are_labelled_with_who_rolled_them() {
+    let renderer = Renderer::new();
+    let (view, h) = samples::arachne_over();
+    let (_, _, boxes) = texts(&renderer, &view, &h);
+    assert!(boxes.iter().any(|b| b.text == "White rolled"));
+}
+
+/// The side a seat sees its game from, by the renderer's rule, is the
+/// engine's own rotation for that seat, in every game.
+#[test]
+fn each_seat_is_drawn_from_its_own_side() {
+    for kind in [
+        GameKind::Arcana,
+        GameKind::MagicChess,
+        GameKind::Gladiator,
+        GameKind::Arachne,
+    ] {
+        let game = AnyGame::setup(kind, &Options::new(), 1).expect("a game");
+        let public = game.view(Viewer::Spectator);
+        for s in 0..game.seat_count() {
+            let seat = Seat(s as u8);
+            let own = game.view(Viewer::Seat(seat)).rotation;
+            let ours = seat_rotation(&public, seat);
+            assert!(
+                (own - ours).abs() < 0.01 || (own - ours).abs() > 359.99,
+                "{kind:?} seat {s}: the engine turns by {own}, the renderer by {ours}"
+            );
+        }
+    }
+}
+
+#[test]
+fn drawing_from_a_side_turns_the_picture_and_keeps_the_default() {
+    let renderer = Renderer::new();
+    let game = AnyGame::setup(GameKind::Arcana, &Options::new(), 1).expect("a game");
+    let public = game.view(Viewer::Spectator);
+    let h = Highlights::default();
+    let mut options = RenderOptions::default();
+    let plain = renderer.render(&public, &h).expect("renders");
+    assert_eq!(
+        renderer
+            .render_with(&public, &h, &options)
+            .expect("renders"),
+        plain
+    );
+    options.side = Some(Seat(1));
+    let turned = renderer
+        .render_with(&public, &h, &options)
+        .expect("renders");
+    let seat_view = game.view(Viewer::Seat(Seat(1)));
+    assert_ne!(turned, plain);
+    assert_eq!(turned, renderer.render(&seat_view, &h).expect("renders"));
+    // The rank labels: 8 at the bottom when drawn from the north.
+    let (_, _, boxes) = renderer
+        .text_boxes(&public, &h, &options)
+        .expect("lays out");
+    let one = boxes.iter().find(|b| b.text == "1").expect("rank 1");
+    let eight = boxes.iter().find(|b| b.text == "8").expect("rank 8");
+    assert!(one.y < eight.y, "rank 1 at the top");
+    options.side = Some(Seat(7));
+    assert!(renderer.render_with(&public, &h, &options).is_err());
+}

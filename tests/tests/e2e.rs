@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use tokar_bot::{Table, TableConfig};
-use tokar_tests::fake::{FakeDiscord, FakeMessage, FakeUser, Kind, GUILD_ID};
+use tokar_tests::fake::{FakeDiscord, FakeMessage, FakeUser, Kind, Origin, GUILD_ID};
 use tokar_tests::harness::{init_logging, Bot, Start};
 
 const PNG_MAGIC: &[u8] = b"\x89PNG\r\n\x1a\n";
@@ -89,7 +89,7 @@ async fn arcana_game_through_discord_with_a_restart() {
     let bot = Bot::start(open(&dir).await, &fake, Start::default());
     fake.wait_ready(1).await.unwrap();
     let cmds = fake.commands();
-    assert_eq!(cmds.len(), 20);
+    assert_eq!(cmds.len(), 21);
     assert!(cmds.iter().any(|(_, c)| c["name"] == "hint"));
     assert!(cmds.iter().all(|(g, _)| *g == Some(GUILD_ID)));
     let play = cmds.iter().find(|(_, c)| c["name"] == "play").unwrap();
@@ -257,12 +257,59 @@ async fn slow_answers_are_deferred_and_private_ones_stay_private() {
         .unwrap();
     let m = fake.answer(id).await.unwrap();
     assert!(fake.interaction(id).unwrap().deferred);
-    assert_eq!(m.pinged_users, vec![bob.id], "{m:#?}");
+    // Discord notifies nobody of mentions in an edit: the deferred answer is filled in with a
+    // line, and the invitation that pings Bob is a new message.
+    assert!(m.notified.is_empty(), "{m:#?}");
+    let invite = fake
+        .wait_message("the invitation notifying bob", |m| m.notified == vec![bob.id])
+        .await
+        .unwrap();
+    assert!(invite.content.contains("/accept game:1"), "{invite:#?}");
 
+    // A move whose answer was deferred pings the next player with a new message.
+    let id = fake.slash(&bob, ch, "accept", &[]).await.unwrap();
+    fake.answer(id).await.unwrap();
+    let start = fake
+        .wait_message("the first turn message", |m| {
+            m.content.contains("begins") && m.origin == Origin::Channel
+        })
+        .await
+        .unwrap();
+    let first = start.notified.clone();
+    assert_eq!(first.len(), 1, "one player pinged: {start:#?}");
+    let (mover, next) = if first[0] == alice.id {
+        (&alice, &bob)
+    } else {
+        (&bob, &alice)
+    };
+    let choices = fake
+        .autocomplete(mover, ch, "play", &[], ("action", ""))
+        .await
+        .unwrap();
+    let action = choices[0].1.as_str().unwrap().to_owned();
+    let id = fake
+        .slash(mover, ch, "play", &[("action", &action)])
+        .await
+        .unwrap();
+    let answer = fake.answer(id).await.unwrap();
+    assert!(fake.interaction(id).unwrap().deferred);
+    assert!(answer.notified.is_empty());
+    let turn = fake
+        .wait_message("the turn message notifying the next player", |m| {
+            m.content.contains(" plays ") && m.notified == vec![next.id]
+        })
+        .await
+        .unwrap();
+    assert!(turn.edits == 0 && turn.interaction_id.is_none(), "{turn:#?}");
+    assert_eq!(fake.notifications(next).iter().filter(|m| m.content.contains(" plays ")).count(), 1);
+
+    // A private answer is deferred privately: no public "thinking…" is shown or deleted.
     let id = fake.slash(&bob, ch, "help", &[]).await.unwrap();
     let m = fake.answer(id).await.unwrap();
     assert_eq!(m.ephemeral_to, Some(bob.id));
+    assert!(!m.deleted);
     assert!(!fake.visible_to(&alice, ch).iter().any(|v| v.id == m.id));
+    assert!(fake.messages().iter().all(|m| !m.deleted), "nothing was deleted");
 
     println!("{}", fake.latency_report());
     bot.stop().await.unwrap();

@@ -261,7 +261,9 @@ async fn slow_answers_are_deferred_and_private_ones_stay_private() {
     // line, and the invitation that pings Bob is a new message.
     assert!(m.notified.is_empty(), "{m:#?}");
     let invite = fake
-        .wait_message("the invitation notifying bob", |m| m.notified == vec![bob.id])
+        .wait_message("the invitation notifying bob", |m| {
+            m.notified == vec![bob.id]
+        })
         .await
         .unwrap();
     assert!(invite.content.contains("/accept game:1"), "{invite:#?}");
@@ -300,8 +302,17 @@ async fn slow_answers_are_deferred_and_private_ones_stay_private() {
         })
         .await
         .unwrap();
-    assert!(turn.edits == 0 && turn.interaction_id.is_none(), "{turn:#?}");
-    assert_eq!(fake.notifications(next).iter().filter(|m| m.content.contains(" plays ")).count(), 1);
+    assert!(
+        turn.edits == 0 && turn.interaction_id.is_none(),
+        "{turn:#?}"
+    );
+    assert_eq!(
+        fake.notifications(next)
+            .iter()
+            .filter(|m| m.content.contains(" plays "))
+            .count(),
+        1
+    );
 
     // A private answer is deferred privately: no public "thinking…" is shown or deleted.
     let id = fake.slash(&bob, ch, "help", &[]).await.unwrap();
@@ -309,7 +320,10 @@ async fn slow_answers_are_deferred_and_private_ones_stay_private() {
     assert_eq!(m.ephemeral_to, Some(bob.id));
     assert!(!m.deleted);
     assert!(!fake.visible_to(&alice, ch).iter().any(|v| v.id == m.id));
-    assert!(fake.messages().iter().all(|m| !m.deleted), "nothing was deleted");
+    assert!(
+        fake.messages().iter().all(|m| !m.deleted),
+        "nothing was deleted"
+    );
 
     println!("{}", fake.latency_report());
     bot.stop().await.unwrap();

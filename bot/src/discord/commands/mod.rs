@@ -119,7 +119,53 @@ pub(crate) async fn invoke(
         options: options.0,
         interaction_token: Some(i.token.clone()),
     };
+    if command == "new" {
+        if let Some(missing) = missing_permissions(i.app_permissions, i.channel.as_ref()) {
+            responder.tell(&missing).await?;
+            return Ok(());
+        }
+    }
     serve(&responder, ctx.data(), request).await
+}
+
+/// What the bot needs in a channel to run a game there: to see it, to post in it (in a thread,
+/// to post in threads), and to attach the pictures. Discord sends the bot's permissions in the
+/// channel with every interaction (`app_permissions`), so a game is refused before it is made
+/// rather than going silent at its first message.
+fn missing_permissions(
+    have: Option<serenity::Permissions>,
+    channel: Option<&serenity::PartialChannel>,
+) -> Option<String> {
+    use serenity::Permissions as P;
+    let have = have?;
+    let in_thread = channel.is_some_and(|c| {
+        matches!(
+            c.kind,
+            serenity::ChannelType::PublicThread | serenity::ChannelType::PrivateThread
+        )
+    });
+    let send = if in_thread {
+        (P::SEND_MESSAGES_IN_THREADS, "Send Messages in Threads")
+    } else {
+        (P::SEND_MESSAGES, "Send Messages")
+    };
+    let needed = [
+        (P::VIEW_CHANNEL, "View Channel"),
+        send,
+        (P::ATTACH_FILES, "Attach Files"),
+    ];
+    let missing: Vec<&str> = needed
+        .iter()
+        .filter(|(p, _)| !have.contains(*p))
+        .map(|(_, name)| *name)
+        .collect();
+    (!missing.is_empty()).then(|| {
+        format!(
+            "I cannot run a game in this channel: I lack {}. Grant them to Tokar in the channel's \
+             permissions, or start the game in another channel.",
+            missing.join(", ")
+        )
+    })
 }
 
 #[cfg(test)]
@@ -175,6 +221,16 @@ mod tests {
             let game_bound = !PRIVATE.contains(&&*c.name);
             assert_eq!(c.guild_only, game_bound, "/{}", c.name);
         }
+    }
+
+    #[test]
+    fn new_names_the_permissions_to_grant() {
+        use serenity::Permissions as P;
+        let all = P::VIEW_CHANNEL | P::SEND_MESSAGES | P::ATTACH_FILES;
+        assert_eq!(missing_permissions(Some(all), None), None);
+        assert_eq!(missing_permissions(None, None), None);
+        let text = missing_permissions(Some(P::VIEW_CHANNEL), None).unwrap();
+        assert!(text.contains("Send Messages, Attach Files"), "{text}");
     }
 
     #[test]

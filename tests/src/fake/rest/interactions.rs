@@ -172,6 +172,15 @@ fn by_token(st: &mut State, token: &str, what: &str) -> Result<FakeInteraction, 
 fn original_of(st: &mut State, i: &FakeInteraction, what: &str) -> Result<u64, Box<Response>> {
     let (status, code, message) = UNKNOWN_MESSAGE;
     match i.original.and_then(|id| st.message(id)) {
+        // Asking is no mistake: a bot that restarted, or whose response was lost, may ask
+        // whether its response got through; Discord answers 10008.
+        None if what.starts_with("get") => Err(Box::new(reject(
+            st,
+            &format!("{what} before any response"),
+            status,
+            code,
+            message,
+        ))),
         None => Err(Box::new(refuse(
             st,
             &format!("{what} before any response"),

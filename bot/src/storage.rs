@@ -76,6 +76,9 @@ fn tail_u64(k: &[u8]) -> u64 {
     u64::from_be_bytes(b)
 }
 
+/// An outbox entry as read: the entry, or its id and why it cannot be read.
+pub type StoredEntry = Result<OutboxEntry, (u64, String)>;
+
 /// One stored key and its value, as dumped for fixtures.
 pub type RawItem = (Vec<u8>, Vec<u8>);
 
@@ -328,10 +331,7 @@ impl Store {
     /// Up to `limit` entries waiting for delivery, oldest first. An entry that
     /// cannot be read is logged by the caller through its error and skipped
     /// here, so one damaged entry never stops the others.
-    pub fn outbox(
-        &self,
-        limit: usize,
-    ) -> Result<Vec<Result<OutboxEntry, (u64, String)>>, StoreError> {
+    pub fn outbox(&self, limit: usize) -> Result<Vec<StoredEntry>, StoreError> {
         let mut out = Vec::new();
         for kv in self.db.scan_prefix([b'o']).take(limit) {
             let (k, v) = kv?;

@@ -225,7 +225,7 @@ mod tests {
 
     #[test]
     fn new_names_the_permissions_to_grant() {
-        use serenity::Permissions as P;
+        use poise::serenity_prelude::Permissions as P;
         let all = P::VIEW_CHANNEL | P::SEND_MESSAGES | P::ATTACH_FILES;
         assert_eq!(missing_permissions(Some(all), None), None);
         assert_eq!(missing_permissions(None, None), None);

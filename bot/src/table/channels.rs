@@ -53,9 +53,17 @@ impl Table {
         };
         let _guard = self.lock(id).await;
         let mut l = self.load(id).await?;
+        if l.rec.channel.id != channel && l.rec.channel_lost.is_none() {
+            // Moved already: what still went to the old channel follows the game.
+            let to = l.rec.channel.clone();
+            self.blocking(move |s| s.outbox_retarget(id, channel, Some(&to), 0))
+                .await?;
+            self.inner.outbox_ready.notify_one();
+            return Ok(());
+        }
         if l.rec.channel.id != channel || matches!(l.rec.phase, Phase::Finished | Phase::Cancelled)
         {
-            // Moved already, or over: only its last messages wait.
+            // Over: only its last messages wait.
             self.blocking(move |s| s.outbox_retarget(id, channel, None, hold_until))
                 .await?;
             return Ok(());

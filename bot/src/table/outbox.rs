@@ -190,11 +190,19 @@ impl Table {
 
     /// The entry was accepted by its destination: it is removed, durably,
     /// with any entries that `then` replaces it by.
+    /// Entries in `then` concern the same game as the one they replace.
     pub async fn outbox_delivered(&self, id: u64, then: Vec<Reply>) -> Res<()> {
         let now = self.now();
+        let game = if then.is_empty() {
+            None
+        } else {
+            self.blocking(move |s| s.outbox_entry(id))
+                .await?
+                .and_then(|e| e.game)
+        };
         let entries: Vec<NewEntry> = then
             .iter()
-            .map(|r| OutboxEntry::from_reply(r, None, now))
+            .map(|r| OutboxEntry::from_reply(r, game, now))
             .collect();
         self.blocking(move |s| s.outbox_done(id, &entries)).await?;
         Ok(())

@@ -464,3 +464,73 @@ async fn a_stop_finishes_the_command_in_flight_and_delivers_its_ping() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A record goes out as /export made it and comes back as a file to /new (a string option
+/// holds at most 6000 characters).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_record_comes_back_as_a_file() {
+    init_logging();
+    let dir = data_dir("record-file");
+    let fake = FakeDiscord::start().await.expect("fake Discord binds");
+    let alice = fake.add_user(751_111_111_111_111_111, "alice");
+    let bob = fake.add_user(752_222_222_222_222_222, "bob");
+    let ch = fake.add_channel("arcana");
+    let bot = Bot::start(open(&dir).await, &fake, Start::default());
+    fake.wait_ready(1).await.unwrap();
+    let bob_mention = bob.mention();
+    let invite = [("game", "arcana"), ("opponent", bob_mention.as_str())];
+    fake.run(&alice, ch, "new", &invite).await.unwrap();
+    fake.run(&bob, ch, "accept", &[]).await.unwrap();
+    let first = fake
+        .wait_message("the first turn", |m| {
+            m.content.contains("begins") && !m.notified.is_empty()
+        })
+        .await
+        .unwrap();
+    let mover = if first.notified[0] == alice.id {
+        &alice
+    } else {
+        &bob
+    };
+    let (a, _) = play_first(&fake, mover, ch).await;
+    wait_until(&fake, "the move", |ms| {
+        ms.iter()
+            .any(|m| m.content.contains(&format!(" plays {a}")))
+    })
+    .await;
+    let export = fake.run(&alice, ch, "export", &[]).await.unwrap();
+    let record = export
+        .content
+        .split('`')
+        .nth(1)
+        .expect("a record")
+        .to_owned();
+
+    let file = tokar_tests::fake::FakeFile {
+        name: "game-1-record.txt".into(),
+        content_type: Some("text/plain; charset=utf-8".into()),
+        bytes: record.into_bytes(),
+    };
+    let id = fake
+        .slash_with_files(&alice, ch, "new", &invite, &[("record_file", file.clone())])
+        .await
+        .unwrap();
+    let created = fake.answer(id).await.unwrap();
+    assert!(created.content.contains("game #2"), "{created:#?}");
+    // Both at once is refused, privately.
+    let both = [
+        ("game", "arcana"),
+        ("opponent", bob_mention.as_str()),
+        ("record", "tokar1|arcana||"),
+    ];
+    let id = fake
+        .slash_with_files(&alice, ch, "new", &both, &[("record_file", file)])
+        .await
+        .unwrap();
+    let refused = fake.answer(id).await.unwrap();
+    assert_eq!(refused.ephemeral_to, Some(alice.id));
+    assert!(refused.content.contains("not both"), "{refused:#?}");
+    bot.stop().await.unwrap();
+    assert_eq!(fake.violations(), Vec::<String>::new());
+    let _ = std::fs::remove_dir_all(&dir);
+}

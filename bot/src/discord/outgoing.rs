@@ -172,10 +172,12 @@ fn button_rows(buttons: &[crate::table::Button]) -> Vec<CreateActionRow> {
         .collect()
 }
 
-/// A safe attachment name ending in .png (Discord shows it; `attachment://` links use it).
+/// A safe attachment name ending in .png, or .txt for text files (an exported record).
 fn file_name(name: &str) -> String {
+    let ext = if name.ends_with(".txt") { "txt" } else { "png" };
     let stem: String = name
         .trim_end_matches(".png")
+        .trim_end_matches(".txt")
         .chars()
         .map(|c| {
             if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
@@ -191,7 +193,7 @@ fn file_name(name: &str) -> String {
     } else {
         stem
     };
-    format!("{stem}.png")
+    format!("{stem}.{ext}")
 }
 
 /// Cuts at most `max` characters, marking the cut.
@@ -264,6 +266,7 @@ mod tests {
     #[test]
     fn file_names_are_sanitised() {
         assert_eq!(file_name("game 12/turn 3.png"), "game_12_turn_3.png");
+        assert_eq!(file_name("game-3-record.txt"), "game-3-record.txt");
         assert_eq!(file_name(""), "board.png");
     }
 

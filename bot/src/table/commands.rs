@@ -1073,13 +1073,7 @@ impl Table {
             seed: over.then_some(l.rec.seed),
             actions: log.iter().map(|e| (e.seat, e.action.clone())).collect(),
         });
-        Ok(vec![Reply::public(
-            &req.channel,
-            format!(
-                "Game #{id} record{}:\n`{record}`\nStart a new game from it: /new record:<the record>.",
-                if over { "" } else { " (the seed stays secret until the game ends)" }
-            ),
-        )])
+        Ok(vec![export_reply(&req.channel, id, over, record)])
     }
 
     async fn cmd_rules(&self, req: &Request) -> Res<Vec<Reply>> {
@@ -1193,6 +1187,39 @@ impl Table {
 }
 
 /// An action as the history shows it.
+/// The longest message Discord takes (in characters).
+const MESSAGE_LIMIT: usize = 2000;
+
+/// /export's answer: the record in the message, or as a `.txt` file when the message would be
+/// longer than Discord takes (a record cut across messages cannot be pasted back whole).
+fn export_reply(channel: &ChannelRef, id: u64, over: bool, record: String) -> Reply {
+    let secret = if over {
+        ""
+    } else {
+        " (the seed stays secret until the game ends)"
+    };
+    let inline = format!(
+        "Game #{id} record{secret}:\n`{record}`\nStart a new game from it: /new record:<the record>."
+    );
+    if inline.chars().count() <= MESSAGE_LIMIT {
+        return Reply::public(channel, inline);
+    }
+    let name = format!("game-{id}-record.txt");
+    let mut reply = Reply::public(
+        channel,
+        format!(
+            "Game #{id} record{secret}: attached as {name} ({} characters, too long for a message). \
+             Start a new game from it: /new record_file:<the file>.",
+            record.chars().count()
+        ),
+    );
+    reply.images.push(super::Image {
+        name,
+        png: record.into_bytes(),
+    });
+    reply
+}
+
 pub(super) fn describe(a: &LogAction) -> String {
     match a {
         LogAction::Play(n) => n.clone(),
@@ -1240,4 +1267,34 @@ fn squeeze(text: &str) -> String {
         .filter(|c| !c.is_whitespace() && *c != '-')
         .flat_map(char::to_lowercase)
         .collect()
+}
+
+#[cfg(test)]
+mod export_tests {
+    use super::*;
+
+    #[test]
+    fn a_long_record_is_a_file_and_a_short_one_a_message() {
+        let ch = ChannelRef {
+            id: 1,
+            name: "t".into(),
+        };
+        let short = export_reply(&ch, 3, true, "tokar1|arcana||seed=1|0:b1-c3".into());
+        assert!(short.content.contains("`tokar1|arcana"));
+        assert!(short.images.is_empty());
+        let long_record = format!("tokar1|arcana||{}", "0:b1-c3|1:b8-c6|".repeat(150));
+        let long = export_reply(&ch, 3, false, long_record.clone());
+        assert!(long.content.chars().count() <= MESSAGE_LIMIT);
+        assert!(
+            long.content.contains("game-3-record.txt"),
+            "{}",
+            long.content
+        );
+        assert_eq!(long.images.len(), 1);
+        assert_eq!(
+            long.images[0].png,
+            long_record.into_bytes(),
+            "the whole record, uncut"
+        );
+    }
 }

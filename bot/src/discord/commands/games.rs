@@ -33,7 +33,19 @@ pub(crate) async fn new(
     #[description = "Start from an exported game record"] record: Option<String>,
     #[description = "Other game options as name:value pairs (e.g. partners:yes freeze-cards:12)"]
     options: Option<String>,
+    #[description = "Start from an exported game record sent as a .txt file (long records)"]
+    record_file: Option<serenity::Attachment>,
 ) -> Result<(), CommandError> {
+    let record = match (record, record_file) {
+        (Some(_), Some(_)) => {
+            return refuse(ctx, "Give the record as text or as a file, not both.").await;
+        }
+        (None, Some(file)) => match read_record(&file).await {
+            Ok(text) => Some(text),
+            Err(why) => return refuse(ctx, &why).await,
+        },
+        (text, None) => text,
+    };
     let options = Options::new()
         .choice("game", Some(game))
         .user("opponent", opponent.as_ref())
@@ -49,6 +61,41 @@ pub(crate) async fn new(
         .with("record", record)
         .pairs(options.as_deref());
     invoke(ctx, "new", options).await
+}
+
+/// A record file's text. Discord caps a string option at 6000 characters; a long game's record
+/// comes as the file `/export` makes.
+async fn read_record(file: &serenity::Attachment) -> Result<String, String> {
+    /// Far more than any game's record; a larger file is not one.
+    const MAX: u32 = 1 << 20;
+    if file.size > MAX {
+        return Err(format!(
+            "{} is {} KB: a game record is far smaller.",
+            file.filename,
+            file.size / 1024
+        ));
+    }
+    let bytes = file.download().await.map_err(|e| {
+        tracing::warn!(error = %e, "cannot download a record file");
+        format!(
+            "I could not read {} from Discord; please try again.",
+            file.filename
+        )
+    })?;
+    let text = String::from_utf8(bytes).map_err(|_| {
+        format!(
+            "{} is not a text file; send the record /export made.",
+            file.filename
+        )
+    })?;
+    Ok(text.trim().to_owned())
+}
+
+/// A private one-line refusal made before the table is asked.
+async fn refuse(ctx: Context<'_>, text: &str) -> Result<(), CommandError> {
+    ctx.send(poise::CreateReply::default().content(text).ephemeral(true))
+        .await?;
+    Ok(())
 }
 
 /// Accept a challenge.

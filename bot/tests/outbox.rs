@@ -6,18 +6,23 @@ use common::*;
 use tokar_bot::duration::HOUR;
 use tokar_bot::outbox::{decode_entry, Target};
 
-#[tokio::test]
-async fn a_move_and_its_announcement_are_stored_together() {
-    let dir = fresh_dir("outbox-move");
-    let e = open(&dir, Some(3)).await;
-    let id = e.start("alice", "bob").await;
-    // Whatever the lobby announced is delivered (as the console would).
+/// Marks every waiting entry delivered, as the console does once it printed them.
+async fn deliver_all(e: &Env) {
     for r in e.table.outbox_replies().await {
         e.table
             .outbox_delivered(r.outbox.unwrap(), Vec::new())
             .await
             .unwrap();
     }
+}
+
+#[tokio::test]
+async fn a_move_and_its_announcement_are_stored_together() {
+    let dir = fresh_dir("outbox-move");
+    let e = open(&dir, Some(3)).await;
+    let id = e.start("alice", "bob").await;
+    // Whatever the lobby announced is delivered (as the console would).
+    deliver_all(&e).await;
     assert_eq!(e.table.outbox_len().await, 0);
 
     let first = e.to_act(id, &["alice", "bob"]).await.unwrap();
@@ -87,12 +92,7 @@ async fn reminders_are_stored_once_with_what_they_record() {
 async fn an_interaction_holds_its_channel_until_released() {
     let e = env("outbox-claim").await;
     let id = e.start("alice", "bob").await;
-    for r in e.table.outbox_replies().await {
-        e.table
-            .outbox_delivered(r.outbox.unwrap(), Vec::new())
-            .await
-            .unwrap();
-    }
+    deliver_all(&e).await;
     let first = e.to_act(id, &["alice", "bob"]).await.unwrap();
     let a = e.actions(first, id).await[0].clone();
     let mut req = request(&format!("@{first} /play action:\"{a}\""));

@@ -121,6 +121,31 @@ async fn play_first(fake: &FakeDiscord, who: &FakeUser, ch: u64) -> (String, u64
     (action, id)
 }
 
+/// Alice challenges Bob in `ch` and Bob accepts; returns (who moves first, the other) once
+/// the first turn message pinged the first to move.
+async fn duel<'a>(
+    fake: &FakeDiscord,
+    ch: u64,
+    alice: &'a FakeUser,
+    bob: &'a FakeUser,
+) -> (&'a FakeUser, &'a FakeUser) {
+    let mention = bob.mention();
+    let invite = [("game", "arcana"), ("opponent", mention.as_str())];
+    fake.run(alice, ch, "new", &invite).await.unwrap();
+    fake.run(bob, ch, "accept", &[]).await.unwrap();
+    let first = fake
+        .wait_message("the first turn", |m| {
+            m.content.contains("begins") && !m.notified.is_empty()
+        })
+        .await
+        .unwrap();
+    if first.notified[0] == alice.id {
+        (alice, bob)
+    } else {
+        (bob, alice)
+    }
+}
+
 /// Dispatch of each /play to the arrival of the message announcing it: the delivery latency
 /// as a player sees it (the commit is inside it).
 fn delivery_latencies(fake: &FakeDiscord, plays: &[(String, u64)]) -> Vec<Duration> {
@@ -424,26 +449,7 @@ async fn a_stop_finishes_the_command_in_flight_and_delivers_its_ping() {
     };
     let bot = Bot::start(open(&dir).await, &fake, start);
     fake.wait_ready(1).await.unwrap();
-    fake.run(
-        &alice,
-        ch,
-        "new",
-        &[("game", "arcana"), ("opponent", &bob.mention())],
-    )
-    .await
-    .unwrap();
-    fake.run(&bob, ch, "accept", &[]).await.unwrap();
-    let first = fake
-        .wait_message("the first turn", |m| {
-            m.content.contains("begins") && !m.notified.is_empty()
-        })
-        .await
-        .unwrap();
-    let (mover, next) = if first.notified[0] == alice.id {
-        (&alice, &bob)
-    } else {
-        (&bob, &alice)
-    };
+    let (mover, next) = duel(&fake, ch, &alice, &bob).await;
     let (a, id) = play_first(&fake, mover, ch).await;
     // The stop comes as soon as the bot has taken the command (deferred it), while it runs.
     let until = Instant::now() + Duration::from_secs(30);
@@ -479,19 +485,7 @@ async fn a_record_comes_back_as_a_file() {
     fake.wait_ready(1).await.unwrap();
     let bob_mention = bob.mention();
     let invite = [("game", "arcana"), ("opponent", bob_mention.as_str())];
-    fake.run(&alice, ch, "new", &invite).await.unwrap();
-    fake.run(&bob, ch, "accept", &[]).await.unwrap();
-    let first = fake
-        .wait_message("the first turn", |m| {
-            m.content.contains("begins") && !m.notified.is_empty()
-        })
-        .await
-        .unwrap();
-    let mover = if first.notified[0] == alice.id {
-        &alice
-    } else {
-        &bob
-    };
+    let (mover, _) = duel(&fake, ch, &alice, &bob).await;
     let (a, _) = play_first(&fake, mover, ch).await;
     wait_until(&fake, "the move", |ms| {
         ms.iter()

@@ -11,10 +11,11 @@
 //!   rest of its lane, so a channel never sees its messages out of order.
 //! - **Permanent failures get a human answer**: a direct message that cannot be sent (closed
 //!   DMs, 50007) becomes a line in the game's channel asking the player to look with a
-//!   command; a channel that is gone or closed to the bot (10003, 50001, 50013) is reported to
-//!   the table, which tells the players and holds the game's messages until it has a channel;
-//!   anything else Discord refuses for good is logged with its content and dropped, so that one
-//!   bad message cannot block a channel forever.
+//!   command; a channel that is gone or closed to the bot (10003, 50001, 50013, and a locked
+//!   thread's 50083 and 160005) is reported to the table, which tells the players and holds
+//!   the game's messages until it has a channel; anything else Discord refuses for good is
+//!   logged with its content and dropped, so that one bad message cannot block a channel
+//!   forever.
 //!
 //! The worker starts only once the gateway is ready (a token Discord refuses sends nothing),
 //! and stops when told, after a last drain bounded in time.
@@ -71,7 +72,11 @@ fn classify(e: &serenity::Error) -> Failure {
                 (429, _) => Failure::Retry("rate_limited", detail),
                 (500..=599, _) => Failure::Retry("server_error", detail),
                 (_, 50007) => Failure::ClosedDms,
-                (_, 10003 | 50001 | 50013) => Failure::ChannelLost { code, detail },
+                // Gone, closed to the bot, or a locked archived thread (50083, 160005): the
+                // game needs another channel.
+                (_, 10003 | 50001 | 50013 | 50083 | 160005) => {
+                    Failure::ChannelLost { code, detail }
+                }
                 // A bad token or a gateway outage: the operator must act; keep the message.
                 (401, _) => Failure::Retry("unauthorized", detail),
                 _ => Failure::Rejected { code, detail },

@@ -11,11 +11,14 @@ mod autocomplete;
 mod channels;
 mod commands;
 mod export;
+mod listing;
 mod lobby;
+mod offers;
 mod outbox;
 pub mod robot;
 mod schedule;
 mod text;
+mod turns;
 
 pub use api::{Button, ChannelRef, Image, Reply, Request, UserRef};
 

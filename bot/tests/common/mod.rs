@@ -179,3 +179,17 @@ pub fn hinted_action(hint: &str) -> String {
         .trim()
         .to_string()
 }
+
+/// The record an /export reply carries: in its text, or, when too long for one message, as
+/// its attached `.txt` file.
+pub fn exported_record(r: &Reply) -> String {
+    match r.images.iter().find(|i| i.name.ends_with(".txt")) {
+        Some(file) => String::from_utf8(file.png.clone()).expect("a text record"),
+        None => r
+            .content
+            .split('`')
+            .nth(1)
+            .expect("a record in the text")
+            .to_owned(),
+    }
+}

@@ -1,0 +1,322 @@
+//! What a user reads and sets: /games, /history, /export, /rules, /settings, /vacation.
+
+use super::args::Args;
+use super::commands::{describe, Pick};
+use super::export::{self, GameExport};
+use super::text::{self, seats_label};
+use super::{ChannelRef, Reply, Request, Res, Table};
+use crate::duration;
+use crate::record::Phase;
+use tokar_engine::catalog::GameKind;
+use tokar_engine::Seat;
+
+impl Table {
+    pub(super) async fn cmd_games(&self, req: &Request) -> Res<Vec<Reply>> {
+        let args = Args::new(&req.options, None)?;
+        args.finish("games")?;
+        let user = req.user.id;
+        let mut recs = self.records_of_user(user).await?;
+        recs.sort_by_key(|r| r.id);
+        let now = self.now();
+        let mut lines = Vec::new();
+        let mut finished = 0;
+        for r in &recs {
+            match r.phase {
+                Phase::Cancelled => {}
+                Phase::Finished => finished += 1,
+                Phase::Lobby => {
+                    let invited = r.invited.iter().any(|i| i.id == user);
+                    lines.push(format!(
+                        "#{} {} in #{}: {}{}",
+                        r.id,
+                        r.kind.title(),
+                        r.channel.name,
+                        if invited {
+                            format!("you are invited (/accept game:{}). ", r.id)
+                        } else {
+                            String::new()
+                        },
+                        text::lobby_status(r)
+                    ));
+                }
+                Phase::Playing if r.channel_lost.is_some() => {
+                    lines.push(format!(
+                        "#{} {} lost its channel #{}: its clock is stopped; /resume game:{} where it should go on.",
+                        r.id,
+                        r.kind.title(),
+                        r.channel.name,
+                        r.id
+                    ));
+                }
+                Phase::Playing => {
+                    let l = self.load(r.id).await?;
+                    let Some(game) = &l.game else { continue };
+                    let whose = if r.turn.waiting.contains(&user) {
+                        "your turn".to_string()
+                    } else {
+                        format!("{} to act", seats_label(r, game, &game.to_act()))
+                    };
+                    let deadline = self.effective_deadline(r).await?;
+                    let left = if now >= deadline {
+                        "deadline passed".to_string()
+                    } else {
+                        format!("{} left", duration::format(deadline - now))
+                    };
+                    lines.push(format!(
+                        "#{} {} in #{}, move {}: {whose} ({left}).",
+                        r.id,
+                        r.kind.title(),
+                        r.channel.name,
+                        game.move_number()
+                    ));
+                }
+            }
+        }
+        if finished > 0 {
+            lines.push(format!(
+                "{finished} finished game{}.",
+                if finished == 1 { "" } else { "s" }
+            ));
+        }
+        if lines.is_empty() {
+            lines.push("You have no games. /new game:arcana opponent:@someone starts one.".into());
+        }
+        Ok(vec![Reply::private(
+            &req.channel,
+            &req.user,
+            lines.join("\n"),
+        )])
+    }
+
+    pub(super) async fn cmd_history(&self, req: &Request) -> Res<Vec<Reply>> {
+        let mut args = Args::new(&req.options, Some("game"))?;
+        let given = args.game()?;
+        args.finish("history")?;
+        let id = self.pick(req, given, Pick::View).await?;
+        let l = self.load(id).await?;
+        let Some(game) = &l.game else {
+            return Ok(vec![Reply::public(
+                &req.channel,
+                text::lobby_status(&l.rec),
+            )]);
+        };
+        let log = self.blocking(move |s| s.log(id)).await?;
+        let mut lines = vec![format!(
+            "Game #{id} ({}): {}.",
+            l.rec.kind.title(),
+            text::lineup(&l.rec, game)
+        )];
+        const LAST: usize = 50;
+        if log.len() > LAST {
+            lines.push(format!(
+                "({} earlier actions; /export has them all)",
+                log.len() - LAST
+            ));
+        }
+        for e in log.iter().skip(log.len().saturating_sub(LAST)) {
+            lines.push(format!(
+                "{}. {}: {}",
+                e.seq + 1,
+                text::seat_label(&l.rec, game, Seat(e.seat)),
+                describe(&e.action)
+            ));
+        }
+        if log.is_empty() {
+            lines.push("Nothing played yet.".into());
+        }
+        lines.push(text::status(&l.rec, game));
+        Ok(vec![Reply::public(&req.channel, lines.join("\n"))])
+    }
+
+    pub(super) async fn cmd_export(&self, req: &Request) -> Res<Vec<Reply>> {
+        let mut args = Args::new(&req.options, Some("game"))?;
+        let given = args.game()?;
+        args.finish("export")?;
+        let id = self.pick(req, given, Pick::View).await?;
+        let l = self.load(id).await?;
+        if l.game.is_none() {
+            return Err(text::lobby_status(&l.rec));
+        }
+        let log = self.blocking(move |s| s.log(id)).await?;
+        let over = l.rec.phase == Phase::Finished;
+        let record = export::write(&GameExport {
+            kind: l.rec.kind,
+            options: l.rec.options.clone(),
+            seed: over.then_some(l.rec.seed),
+            actions: log.iter().map(|e| (e.seat, e.action.clone())).collect(),
+        });
+        Ok(vec![export_reply(&req.channel, id, over, record)])
+    }
+
+    pub(super) async fn cmd_rules(&self, req: &Request) -> Res<Vec<Reply>> {
+        let mut args = Args::new(&req.options, Some("game"))?;
+        let game = args.take("game");
+        let unit = args.take("unit");
+        args.finish("rules")?;
+        let kind = match game {
+            Some(g) => GameKind::parse(&g).ok_or_else(|| {
+                format!(
+                    "There is no game called '{g}': choose {}.",
+                    GameKind::ALL.map(|k| k.slug()).join(", ")
+                )
+            })?,
+            None => {
+                let list: Vec<String> = GameKind::ALL
+                    .iter()
+                    .map(|k| {
+                        format!(
+                            "{} ({}){}",
+                            k.title(),
+                            k.slug(),
+                            if k.available() {
+                                ""
+                            } else {
+                                ", not playable yet"
+                            }
+                        )
+                    })
+                    .collect();
+                return Ok(vec![Reply::private(
+                    &req.channel,
+                    &req.user,
+                    format!(
+                        "Games: {}. /rules game:<name> [unit:<unit>] shows one.",
+                        list.join(", ")
+                    ),
+                )]);
+            }
+        };
+        let text = kind.rules(unit.as_deref())?;
+        Ok(vec![Reply::private(&req.channel, &req.user, text)])
+    }
+
+    pub(super) async fn cmd_settings(&self, req: &Request) -> Res<Vec<Reply>> {
+        let mut args = Args::new(&req.options, None)?;
+        let reminder = args.take("reminder");
+        let deadline = args.take("deadline");
+        args.finish("settings")?;
+        let mut me = self.user_record(&req.user).await?;
+        if let Some(r) = reminder {
+            me.reminder = if r.eq_ignore_ascii_case("off") {
+                None
+            } else {
+                let d = duration::parse(&r)?;
+                if d < duration::HOUR {
+                    return Err("reminder must be at least 1h (or off).".into());
+                }
+                Some(d)
+            };
+        }
+        if let Some(d) = deadline {
+            let d = duration::parse(&d)?;
+            if !(duration::DAY..=90 * duration::DAY).contains(&d) {
+                return Err("deadline must be from 1d to 90d.".into());
+            }
+            me.deadline = d;
+        }
+        let show = format!(
+            "Reminders while a game waits for you: {}. Move deadline of games you create: {}. Vacation: {}.",
+            me.reminder.map_or("off".to_string(), |r| format!("every {}", duration::format(r))),
+            duration::format(me.deadline),
+            if me.on_vacation() { "on" } else { "off" }
+        );
+        let rec = me.clone();
+        self.blocking(move |s| s.put_user(&rec)).await?;
+        Ok(vec![Reply::private(&req.channel, &req.user, show)])
+    }
+
+    pub(super) async fn cmd_vacation(&self, req: &Request) -> Res<Vec<Reply>> {
+        let mut args = Args::new(&req.options, Some("state"))?;
+        let state = args.take("state").map(|s| s.to_ascii_lowercase());
+        args.finish("vacation")?;
+        let mut me = self.user_record(&req.user).await?;
+        let now = self.now();
+        let content = match state.as_deref() {
+            None => format!(
+                "Vacation is {}. /vacation on pauses your move deadlines and reminders; /vacation off resumes them.",
+                if me.on_vacation() { "on" } else { "off" }
+            ),
+            Some("on") if me.on_vacation() => return Err("Your vacation is already on.".into()),
+            Some("off") if !me.on_vacation() => return Err("You are not on vacation.".into()),
+            Some("on") => {
+                me.vacations.push((now, None));
+                "Vacation on: your move deadlines and reminders are paused until /vacation off.".into()
+            }
+            Some("off") => {
+                if let Some(v) = me.vacations.last_mut() {
+                    v.1 = Some(now);
+                }
+                "Welcome back: your move deadlines run again, extended by the time you were away.".into()
+            }
+            Some(other) => return Err(format!("/vacation takes on or off, not '{other}'.")),
+        };
+        if state.is_some() {
+            let rec = me.clone();
+            self.blocking(move |s| s.put_user(&rec)).await?;
+        }
+        Ok(vec![Reply::private(&req.channel, &req.user, content)])
+    }
+}
+
+/// The longest message Discord takes (in characters).
+const MESSAGE_LIMIT: usize = 2000;
+
+/// /export's answer: the record in the message, or as a `.txt` file when the message would be
+/// longer than Discord takes (a record cut across messages cannot be pasted back whole).
+fn export_reply(channel: &ChannelRef, id: u64, over: bool, record: String) -> Reply {
+    let secret = if over {
+        ""
+    } else {
+        " (the seed stays secret until the game ends)"
+    };
+    let inline = format!(
+        "Game #{id} record{secret}:\n`{record}`\nStart a new game from it: /new record:<the record>."
+    );
+    if inline.chars().count() <= MESSAGE_LIMIT {
+        return Reply::public(channel, inline);
+    }
+    let name = format!("game-{id}-record.txt");
+    let mut reply = Reply::public(
+        channel,
+        format!(
+            "Game #{id} record{secret}: attached as {name} ({} characters, too long for a message). \
+             Start a new game from it: /new record_file:<the file>.",
+            record.chars().count()
+        ),
+    );
+    reply.images.push(super::Image {
+        name,
+        png: record.into_bytes(),
+    });
+    reply
+}
+
+#[cfg(test)]
+mod export_tests {
+    use super::*;
+
+    #[test]
+    pub(super) fn a_long_record_is_a_file_and_a_short_one_a_message() {
+        let ch = ChannelRef {
+            id: 1,
+            name: "t".into(),
+        };
+        let short = export_reply(&ch, 3, true, "tokar1|arcana||seed=1|0:b1-c3".into());
+        assert!(short.content.contains("`tokar1|arcana"));
+        assert!(short.images.is_empty());
+        let long_record = format!("tokar1|arcana||{}", "0:b1-c3|1:b8-c6|".repeat(150));
+        let long = export_reply(&ch, 3, false, long_record.clone());
+        assert!(long.content.chars().count() <= MESSAGE_LIMIT);
+        assert!(
+            long.content.contains("game-3-record.txt"),
+            "{}",
+            long.content
+        );
+        assert_eq!(long.images.len(), 1);
+        assert_eq!(
+            long.images[0].png,
+            long_record.into_bytes(),
+            "the whole record, uncut"
+        );
+    }
+}

@@ -1,0 +1,373 @@
+//! Ending or undoing by agreement: /resign, /draw, /undo, and /claim at the move deadline.
+
+use super::args::Args;
+use super::commands::{describe, retime, Pick};
+use super::text::{self, is_member, seats_of};
+use super::{replay, Change, Loaded, Reply, Request, Res, Table, UserRef};
+use crate::duration;
+use crate::record::{GameRecord, LogAction, LogEntry, Offer, Phase, FORMAT};
+use tokar_engine::{Outcome, Seat};
+
+impl Table {
+    pub(super) async fn cmd_resign(&self, req: &Request) -> Res<Vec<Reply>> {
+        let mut args = Args::new(&req.options, Some("game"))?;
+        let given = args.game()?;
+        args.finish("resign")?;
+        let id = self.pick(req, given, Pick::Member).await?;
+        let _guard = self.lock(id).await;
+        let mut l = self.load(id).await?;
+        if !is_member(&l.rec, req.user.id) {
+            return Err(format!("You are not playing in game #{id}."));
+        }
+        Self::own_channel(&l.rec, req)?;
+        let version = l.rec.version;
+        match l.rec.phase {
+            Phase::Finished => return Err(format!("Game #{id} is over; it cannot be changed.")),
+            Phase::Cancelled => return Err(format!("Game #{id} was cancelled.")),
+            Phase::Lobby => {
+                let content = if l.rec.creator == req.user.id {
+                    l.rec.phase = Phase::Cancelled;
+                    format!("{} withdrew game #{id}; it is cancelled.", req.user.name)
+                } else {
+                    l.rec.members.retain(|m| m.user.id != req.user.id);
+                    format!(
+                        "{} left game #{id}. {}",
+                        req.user.name,
+                        text::lobby_status(&l.rec)
+                    )
+                };
+                let staged = self.stage(l, Some(version), Change::none()).await?;
+                let reply = Reply::public(&req.channel, content);
+                return self.store(Some(req), staged, vec![reply]).await;
+            }
+            Phase::Playing => {}
+        }
+        let seats = seats_of(&l.rec, req.user.id);
+        let before = l.rec.turn.waiting.clone();
+        let headline = format!("{} resigns game #{id}", req.user.name);
+        self.concede_seats(req, l, version, &seats, &headline, &before)
+            .await
+    }
+
+    /// The other players, who must agree to an offer by `by`.
+    pub(super) fn others(rec: &GameRecord, by: u64) -> Vec<u64> {
+        let mut v: Vec<u64> = rec
+            .members
+            .iter()
+            .map(|m| m.user.id)
+            .filter(|&u| u != by)
+            .collect();
+        v.dedup();
+        v
+    }
+
+    pub(super) async fn cmd_draw(&self, req: &Request) -> Res<Vec<Reply>> {
+        self.offer(req, "draw").await
+    }
+
+    pub(super) async fn cmd_undo(&self, req: &Request) -> Res<Vec<Reply>> {
+        self.offer(req, "undo").await
+    }
+
+    /// /draw and /undo: offer, accept, decline. Any move voids an open offer.
+    pub(super) async fn offer(&self, req: &Request, kind: &str) -> Res<Vec<Reply>> {
+        let mut args = Args::new(&req.options, Some("answer"))?;
+        let given = args.game()?;
+        let answer = args.take("answer").map(|a| a.to_ascii_lowercase());
+        args.finish(kind)?;
+        if let Some(a) = &answer {
+            if !matches!(a.as_str(), "offer" | "accept" | "decline") {
+                return Err(format!("answer:{a} must be offer, accept or decline."));
+            }
+        }
+        let (_guard, mut l) = self.playing(req, given).await?;
+        let id = l.rec.id;
+        let version = l.rec.version;
+        let user = req.user.id;
+        let slot = if kind == "draw" {
+            l.rec.draw_offer.clone()
+        } else {
+            l.rec.undo_offer.clone()
+        };
+        let slot = slot.filter(|o| o.at_len == l.rec.log_len);
+        let what = if kind == "draw" {
+            "a draw"
+        } else {
+            "taking back"
+        };
+        let mut offer = match (slot, answer.as_deref()) {
+            (None, Some("accept" | "decline")) => {
+                return Err(format!("Nobody has offered {what} in game #{id}."));
+            }
+            (None, _) => {
+                let to_len = if kind == "undo" {
+                    self.undo_target(&l, user).await?
+                } else {
+                    0
+                };
+                Offer {
+                    by: user,
+                    agreed: vec![user],
+                    to_len,
+                    at_len: l.rec.log_len,
+                }
+            }
+            (Some(o), Some("decline")) => {
+                let content = if o.by == user {
+                    format!(
+                        "{} withdraws the offer of {what} in game #{id}.",
+                        req.user.name
+                    )
+                } else {
+                    format!("{} declines {what} in game #{id}.", req.user.name)
+                };
+                if kind == "draw" {
+                    l.rec.draw_offer = None
+                } else {
+                    l.rec.undo_offer = None
+                }
+                let staged = self.stage(l, Some(version), Change::none()).await?;
+                let reply = Reply::public(&req.channel, content);
+                return self.store(Some(req), staged, vec![reply]).await;
+            }
+            (Some(o), _) if o.agreed.contains(&user) => {
+                return Err(format!(
+                    "You already agreed to {what} in game #{id}; waiting for the others."
+                ));
+            }
+            (Some(mut o), _) => {
+                o.agreed.push(user);
+                o
+            }
+        };
+        // Ruling T11: the bot agrees to every takeback at once (as a
+        // computer opponent does) and to no draw.
+        let others = Self::others(&l.rec, offer.by);
+        let robot = self.robot().id;
+        if others.contains(&robot) {
+            if kind == "draw" {
+                return Err(format!(
+                    "Game #{id}: {} does not agree to draws; play on, or /resign.",
+                    self.robot().name
+                ));
+            }
+            offer.agreed.push(robot);
+        }
+        offer.agreed.sort_unstable();
+        offer.agreed.dedup();
+        let missing: Vec<u64> = others
+            .into_iter()
+            .filter(|u| !offer.agreed.contains(u))
+            .collect();
+        if !missing.is_empty() {
+            let names: Vec<UserRef> = l
+                .rec
+                .members
+                .iter()
+                .filter(|m| missing.contains(&m.user.id))
+                .map(|m| UserRef::from(&m.user))
+                .collect();
+            let content = format!(
+                "{} {} in game #{id}. {}: /{kind} answer:accept or /{kind} answer:decline.",
+                req.user.name,
+                if offer.by == user {
+                    format!("offers {what}")
+                } else {
+                    format!("agrees to {what}")
+                },
+                names
+                    .iter()
+                    .map(|u| u.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+            if kind == "draw" {
+                l.rec.draw_offer = Some(offer)
+            } else {
+                l.rec.undo_offer = Some(offer)
+            }
+            let staged = self.stage(l, Some(version), Change::none()).await?;
+            let mut reply = Reply::public(&req.channel, content);
+            reply.mentions = names;
+            return self.store(Some(req), staged, vec![reply]).await;
+        }
+        l.rec.draw_offer = None;
+        l.rec.undo_offer = None;
+        let before = l.rec.turn.waiting.clone();
+        if kind == "draw" {
+            l.rec.table_outcome = Some(Outcome::Drawn {
+                reason: "agreed by the players".into(),
+            });
+            let game = l.game.clone().ok_or("The game has not started.")?;
+            retime(&mut l.rec, &game, self.now());
+            let staged = self.stage(l, Some(version), Change::none()).await?;
+            let saved = &staged.rec;
+            let reply = self
+                .turn_message(
+                    &req.channel,
+                    saved,
+                    &game,
+                    text::status(saved, &game),
+                    &before,
+                )
+                .await;
+            return self.store(Some(req), staged, vec![reply]).await;
+        }
+        let to_len = offer.to_len;
+        let log = self.blocking(move |s| s.log(id)).await?;
+        let kept: Vec<LogEntry> = log.into_iter().filter(|e| e.seq < to_len).collect();
+        let game = replay(&l.rec, &kept)?;
+        let undone = l.rec.log_len - to_len;
+        l.rec.log_len = to_len;
+        l.rec.last_marks.clear();
+        retime(&mut l.rec, &game, self.now());
+        let staged = self
+            .stage(
+                Loaded {
+                    rec: l.rec,
+                    game: Some(game.clone()),
+                },
+                Some(version),
+                Change {
+                    append: vec![],
+                    truncate_from: Some(to_len),
+                },
+            )
+            .await?;
+        let saved = &staged.rec;
+        let content = format!(
+            "Game #{id}: {undone} action{} taken back by agreement.\n{}",
+            if undone == 1 { "" } else { "s" },
+            text::status(saved, &game)
+        );
+        let reply = self
+            .turn_message(&req.channel, saved, &game, content, &before)
+            .await;
+        self.store(Some(req), staged, vec![reply]).await
+    }
+
+    /// Where an undo asked by `user` returns to: before the user's own last
+    /// actions (those since anyone else acted, the bot's answers after them
+    /// aside), never past chance.
+    pub(super) async fn undo_target(&self, l: &Loaded, user: u64) -> Res<u64> {
+        let id = l.rec.id;
+        let log = self.blocking(move |s| s.log(id)).await?;
+        let mut to = log.len();
+        // Against the bot, its answers go back with the asker's actions
+        // (ruling T11): first the bot's trailing actions, then the asker's.
+        let bot_answers = log
+            .iter()
+            .rev()
+            .take_while(|e| self.is_robot(e.user))
+            .count();
+        let mine = |e: &LogEntry| e.user == user;
+        if bot_answers > 0 && to > bot_answers && mine(&log[to - 1 - bot_answers]) {
+            to -= bot_answers;
+            if let Some(e) = log[to..].iter().find(|e| e.chance) {
+                return Err(format!(
+                    "Game #{id}: the bot's answer {} ({}) drew on chance; it cannot be taken back.",
+                    e.seq + 1,
+                    describe(&e.action)
+                ));
+            }
+        }
+        let trailing = to;
+        while to > 0 && mine(&log[to - 1]) {
+            let e = &log[to - 1];
+            if e.chance {
+                return Err(format!(
+                    "Game #{id}: action {} ({}) drew on chance; it cannot be taken back.",
+                    e.seq + 1,
+                    describe(&e.action)
+                ));
+            }
+            if !matches!(e.action, LogAction::Play(_)) {
+                return Err(format!(
+                    "Game #{id}: a resignation or skipped turn cannot be taken back."
+                ));
+            }
+            to -= 1;
+        }
+        if to == trailing {
+            return Err(match log.last() {
+                None => format!("Game #{id}: nothing has been played yet."),
+                Some(_) => format!("Game #{id}: the last action is not yours, so there is nothing of yours to take back."),
+            });
+        }
+        Ok(to as u64)
+    }
+
+    pub(super) async fn cmd_claim(&self, req: &Request) -> Res<Vec<Reply>> {
+        let mut args = Args::new(&req.options, Some("game"))?;
+        let given = args.game()?;
+        args.finish("claim")?;
+        let (_guard, l) = self.playing(req, given).await?;
+        let id = l.rec.id;
+        let version = l.rec.version;
+        let waiting = l.rec.turn.waiting.clone();
+        if waiting.contains(&req.user.id) {
+            return Err(format!("Game #{id} waits for you; you cannot claim it."));
+        }
+        let deadline = self.effective_deadline(&l.rec).await?;
+        let now = self.now();
+        if now < deadline {
+            return Err(format!(
+                "Game #{id}: the move deadline has not passed; {} left.",
+                duration::format(deadline - now)
+            ));
+        }
+        let game = l.game.as_ref().ok_or("The game has not started.")?;
+        let absent: Vec<Seat> = game
+            .to_act()
+            .into_iter()
+            .filter(|s| text::holder(&l.rec, *s).is_some_and(|u| waiting.contains(&u.id)))
+            .collect();
+        let headline = format!(
+            "{} claims game #{id}: the move deadline passed",
+            req.user.name
+        );
+        self.concede_seats(req, l, version, &absent, &headline, &waiting)
+            .await
+    }
+
+    /// Concedes `seats` (a resignation, or absent seats claimed at the
+    /// deadline), stores the entries as `req`'s user's, and announces the
+    /// result under `headline`. `before` is who was waited on until now.
+    pub(super) async fn concede_seats(
+        &self,
+        req: &Request,
+        mut l: Loaded,
+        version: u64,
+        seats: &[Seat],
+        headline: &str,
+        before: &[u64],
+    ) -> Res<Vec<Reply>> {
+        let now = self.now();
+        let game = l.game.as_mut().ok_or("The game has not started.")?;
+        let mut events = Vec::new();
+        let mut append = Vec::new();
+        for &s in seats {
+            if game.outcome().is_over() {
+                break;
+            }
+            let ev = game.concede(s);
+            append.push(LogEntry {
+                format: FORMAT,
+                seq: l.rec.log_len + append.len() as u64,
+                seat: s.0,
+                user: req.user.id,
+                action: LogAction::Concede,
+                at: now,
+                chance: false,
+                text: ev.iter().map(|e| e.text.clone()).collect(),
+            });
+            events.extend(ev);
+        }
+        let game = game.clone();
+        let staged = self.stage_entries(l.rec, &game, version, append).await?;
+        let replies = self
+            .announce(req, &staged.rec, &game, headline, &events, before)
+            .await;
+        self.store(Some(req), staged, replies).await
+    }
+}

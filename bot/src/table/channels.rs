@@ -15,11 +15,6 @@ use tracing::{info, warn};
 const PERMISSION_RECHECK: crate::clock::Millis = crate::duration::HOUR;
 
 impl Table {
-    /// The store's identity (see [`crate::storage::Store::identity`]).
-    pub fn store_identity(&self) -> u64 {
-        self.inner.store.identity().unwrap_or(0)
-    }
-
     /// Delivery found that game `id` cannot post in `channel`: Discord answered that it does
     /// not exist or is closed to the bot (`permission`: the channel exists but the bot may not
     /// post there).
@@ -133,6 +128,7 @@ impl Table {
         l.rec.turn.reminded_at = None;
         l.rec.turn.deadline_told = false;
         let before = Vec::new();
+        let game = l.game.clone();
         let staged = self.stage(l, Some(version), super::Change::none()).await?;
         let rec = staged.rec.clone();
         let head = format!(
@@ -140,7 +136,7 @@ impl Table {
             req.user.name,
             rec.kind.title()
         );
-        let reply = match &self.load_game_only(&rec) {
+        let reply = match &game {
             Some(game) if rec.phase == Phase::Playing => {
                 let content = format!("{head}\n{}", text::status(&rec, game));
                 // Everyone waited on is pinged afresh: the game is somewhere new.
@@ -155,15 +151,5 @@ impl Table {
             .await?;
         self.inner.outbox_ready.notify_one();
         Ok(replies)
-    }
-
-    /// The engine state from a record's snapshot (a game just staged, not yet stored).
-    fn load_game_only(
-        &self,
-        rec: &crate::record::GameRecord,
-    ) -> Option<tokar_engine::catalog::AnyGame> {
-        rec.snapshot
-            .as_deref()
-            .and_then(|s| serde_json::from_str(s).ok())
     }
 }

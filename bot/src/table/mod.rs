@@ -86,6 +86,8 @@ struct Inner {
     renderer: Arc<tokar_render::Renderer>,
     /// The computer opponent's settings and the games it is thinking about.
     robot: robot::Robot,
+    /// The store's identity, drawn when it was created.
+    identity: u64,
     /// Interactions that may still carry their command's announcement (see
     /// `outbox.rs`): the delivery worker leaves their entries alone.
     claims: std::sync::Mutex<std::collections::HashSet<String>>,
@@ -122,9 +124,13 @@ impl Table {
     pub async fn open(config: TableConfig) -> Result<Table, TableError> {
         let dir = config.data_dir.clone();
         std::fs::create_dir_all(&dir).map_err(|e| TableError::DataDir(dir.clone(), e))?;
-        let store = tokio::task::spawn_blocking(move || Store::open(&dir))
-            .await
-            .map_err(|e| TableError::Task(e.to_string()))??;
+        let (store, identity) = tokio::task::spawn_blocking(move || {
+            let store = Store::open(&dir)?;
+            let identity = store.identity()?;
+            Ok::<_, StoreError>((store, identity))
+        })
+        .await
+        .map_err(|e| TableError::Task(e.to_string()))??;
         let entropy = {
             use std::hash::{BuildHasher, Hasher};
             let mut h = std::collections::hash_map::RandomState::new().build_hasher();
@@ -142,6 +148,7 @@ impl Table {
                 entropy,
                 renderer: Arc::new(tokar_render::Renderer::new()),
                 robot: robot::Robot::new(config.robot),
+                identity,
                 claims: Default::default(),
                 outbox_ready: tokio::sync::Notify::new(),
             }),

@@ -20,8 +20,8 @@
 
 use super::{Change, Loaded, Reply, Request, Res, Table};
 use crate::outbox::{Carrier, NewEntry, OutboxEntry};
-use crate::record::{GameRecord, Named, UserRecord};
-use crate::storage::{GameWrite, StoreError};
+use crate::record::GameRecord;
+use crate::storage::GameWrite;
 use crate::table::Image;
 use tracing::{error, warn};
 
@@ -33,6 +33,12 @@ pub(super) struct Staged {
 }
 
 impl Table {
+    /// The store's identity (see [`crate::storage::Store::identity`]), read once at open: the
+    /// delivery worker puts it in every nonce.
+    pub fn store_identity(&self) -> u64 {
+        self.inner.identity
+    }
+
     /// Prepares a write of a changed game: its snapshot, its schedule entry
     /// and its next version, as [`Table::store`] will write them.
     pub(super) async fn stage(
@@ -45,22 +51,7 @@ impl Table {
             loaded.rec.snapshot = Some(serde_json::to_string(g).map_err(|e| e.to_string())?);
         }
         let now = self.now();
-        let waiting = loaded.rec.turn.waiting.clone();
-        let users = self
-            .blocking(move |s| {
-                waiting
-                    .iter()
-                    .map(|&u| {
-                        Ok(s.user(u)?.unwrap_or_else(|| {
-                            UserRecord::new(Named {
-                                id: u,
-                                name: String::new(),
-                            })
-                        }))
-                    })
-                    .collect::<Result<Vec<_>, StoreError>>()
-            })
-            .await?;
+        let users = self.waiting_users(&loaded.rec).await?;
         let mut rec = loaded.rec;
         rec.scheduled = super::schedule::next_due(&rec, &users, now);
         rec.version = version.map_or(0, |v| v + 1);

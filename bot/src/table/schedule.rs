@@ -64,7 +64,7 @@ pub(super) fn next_due(rec: &GameRecord, users: &[UserRecord], now: Millis) -> O
 
 impl Table {
     /// The waiting users' records.
-    async fn waiting_users(&self, rec: &GameRecord) -> Res<Vec<UserRecord>> {
+    pub(super) async fn waiting_users(&self, rec: &GameRecord) -> Res<Vec<UserRecord>> {
         let ids = rec.turn.waiting.clone();
         self.blocking(move |s| {
             ids.iter()

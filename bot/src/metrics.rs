@@ -12,7 +12,7 @@
 //! | `tokar_delivery_retries_total{reason}` | counter | attempts that will be retried |
 //! | `tokar_delivery_failures_total{code}` | counter | entries that cannot be delivered as they are |
 //! | `tokar_delivery_seconds` | histogram | from an entry's commit to Discord's acceptance |
-//! | `tokar_games_in_play` | gauge | games started and not finished |
+//! | `tokar_games_in_play` | gauge | games started and not finished, counted every 10 minutes |
 //! | `tokar_gateway_ready` | gauge | 1 while the gateway is connected and ready |
 //!
 //! A scrape that answers is the health check: the process is up; `tokar_gateway_ready` and the

@@ -169,16 +169,20 @@ pub fn decode_entry(bytes: &[u8]) -> Result<OutboxEntry, String> {
     }
 }
 
+/// The wait before the first retry of a failed delivery.
+pub const RETRY_FIRST: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// How long to wait before the next attempt after `attempts` failures:
-/// exponential from one second, at most ten minutes, plus jitter so that many
-/// entries failing together do not retry together. The policy is `backon`'s
+/// exponential from `first` (one second in production, [`RETRY_FIRST`]), at most
+/// ten minutes, plus jitter so that many entries failing together do not retry
+/// together. The policy is `backon`'s
 /// exponential backoff, indexed by the stored attempt count (so a restart keeps
 /// the pace) and seeded by the entry (so its jitter is repeatable).
-pub fn backoff(attempts: u32, jitter_seed: u64) -> Millis {
+pub fn backoff(attempts: u32, first: std::time::Duration, jitter_seed: u64) -> Millis {
     use backon::BackoffBuilder;
     let max = std::time::Duration::from_secs(600);
     backon::ExponentialBuilder::default()
-        .with_min_delay(std::time::Duration::from_secs(1))
+        .with_min_delay(first.min(max))
         .with_max_delay(max)
         .with_factor(2.0)
         .with_jitter()
@@ -196,15 +200,17 @@ mod tests {
 
     #[test]
     fn backoff_grows_and_is_capped() {
-        let d: Vec<Millis> = (0..14).map(|a| backoff(a, 7)).collect();
+        let d: Vec<Millis> = (0..14).map(|a| backoff(a, RETRY_FIRST, 7)).collect();
         assert!((1_000..2_000).contains(&d[0]), "{d:?}");
         assert!((8_000..16_000).contains(&d[3]), "{d:?}");
         assert!(d[13] <= 1_200_000 && d[13] >= 600_000, "{d:?}");
         assert_eq!(
-            backoff(3, 7),
+            backoff(3, RETRY_FIRST, 7),
             d[3],
             "the same entry retries at the same pace"
         );
+        let quick = backoff(0, std::time::Duration::from_millis(50), 7);
+        assert!((50..100).contains(&quick), "a shorter first wait: {quick}");
     }
 
     #[test]

@@ -411,6 +411,26 @@ impl Store {
         Ok(ids)
     }
 
+    /// How many games are being played (started, not finished), for the operator's metrics.
+    /// Reads every record's phase: a scan, so callers run it now and then, not per command.
+    pub fn games_in_play(&self) -> Result<usize, StoreError> {
+        #[derive(serde::Deserialize)]
+        struct PhaseOnly {
+            phase: crate::record::Phase,
+        }
+        let mut n = 0;
+        for kv in self.db.scan_prefix([b'g']) {
+            let (_, v) = kv?;
+            // An unreadable record is `tokar check`'s business, not a metric's.
+            if serde_json::from_slice::<PhaseOnly>(&v)
+                .is_ok_and(|r| r.phase == crate::record::Phase::Playing)
+            {
+                n += 1;
+            }
+        }
+        Ok(n)
+    }
+
     /// Every stored key and value of one game (record and log), for fixtures
     /// and for moving a game between data folders.
     pub fn dump_game(&self, id: u64) -> Result<Vec<RawItem>, StoreError> {

@@ -4,13 +4,38 @@ use std::sync::Once;
 use std::time::Duration;
 
 use tokar_bot::discord::{self, DiscordError, DiscordSettings};
-use tokar_bot::Table;
+use tokar_bot::table::robot::RobotConfig;
+use tokar_bot::{Table, TableConfig};
 use tokio::sync::watch;
 
 use crate::fake::FakeDiscord;
 
 /// A token of the right shape; the fake accepts any.
 pub const TOKEN: &str = "MTAwMDAwMDAwMDAwMDAwMDAx.fake.tokar-end-to-end";
+
+/// The wait before a failed delivery's first retry in these runs: short, so that a run with
+/// injected failures takes seconds, not minutes; the doubling and the cap are production's.
+pub const RETRY_FIRST: Duration = Duration::from_millis(100);
+
+/// The table as the Discord binary configures it for `dir`: the bot plays as its own account
+/// (the token's), answers in the background, and thinks a fixed number of iterations; the
+/// random seeds are fixed so that runs repeat.
+pub fn bot_table_config(dir: &std::path::Path) -> TableConfig {
+    let mut config = TableConfig::new(dir);
+    config.seed = Some(5);
+    let mut robot = RobotConfig::for_discord_token(TOKEN, "Tokar").expect("token shape");
+    robot.iterations = Some(40);
+    config.robot = robot;
+    config
+}
+
+/// The bot's own user id, as [`TOKEN`] says.
+pub fn bot_user_id() -> u64 {
+    RobotConfig::for_discord_token(TOKEN, "Tokar")
+        .expect("token shape")
+        .user
+        .id
+}
 
 /// The bot running in this process.
 pub struct Bot {
@@ -23,6 +48,7 @@ pub struct Start {
     pub guild_id: Option<u64>,
     pub defer_after: Duration,
     pub tick_every: Duration,
+    pub retry_first: Duration,
 }
 
 impl Default for Start {
@@ -31,6 +57,7 @@ impl Default for Start {
             guild_id: Some(crate::fake::GUILD_ID),
             defer_after: Duration::from_millis(1500),
             tick_every: Duration::from_secs(60),
+            retry_first: RETRY_FIRST,
         }
     }
 }
@@ -45,6 +72,7 @@ impl Bot {
             defer_after: start.defer_after,
             test_api_base: Some(fake.api_base()),
             stop: Some(rx),
+            retry_first: start.retry_first,
             ..DiscordSettings::default()
         };
         let task = tokio::spawn(discord::run(table, TOKEN.to_owned(), settings));
@@ -74,4 +102,22 @@ pub fn init_logging() {
             .with_test_writer()
             .try_init();
     });
+}
+
+/// The machine's clock plus an offset the test moves forward: the table's schedule (reminders,
+/// deadlines) jumps hours ahead while Discord, the fake and the retries keep real time.
+#[derive(Clone, Debug, Default)]
+pub struct SkewedClock(std::sync::Arc<std::sync::atomic::AtomicU64>);
+
+impl SkewedClock {
+    pub fn advance(&self, by: Duration) {
+        self.0
+            .fetch_add(by.as_millis() as u64, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+impl tokar_bot::clock::Clock for SkewedClock {
+    fn now(&self) -> tokar_bot::clock::Millis {
+        tokar_bot::clock::SystemClock.now() + self.0.load(std::sync::atomic::Ordering::SeqCst)
+    }
 }

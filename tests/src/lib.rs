@@ -3,3 +3,4 @@
 
 pub mod fake;
 pub mod harness;
+pub mod players;

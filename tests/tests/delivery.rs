@@ -2,149 +2,15 @@
 //! and lost responses, a deleted channel, a missing permission, a command from a DM, and a
 //! stop with a command in flight.
 
-use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use tokar_bot::table::robot::RobotConfig;
-use tokar_bot::{Request, Table, TableConfig};
-use tokar_tests::fake::{
-    permissions, FakeDiscord, FakeMessage, FakeUser, Fault, Faults, RouteFilter,
+use tokar_bot::Table;
+use tokar_tests::fake::{permissions, FakeDiscord, FakeMessage, Fault, Faults, RouteFilter};
+use tokar_tests::harness::{bot_table_config, bot_user_id, init_logging, Bot, SkewedClock, Start};
+use tokar_tests::players::{
+    announcing, data_dir, duel, open, play_first, recorded_actions, wait_until,
 };
-use tokar_tests::harness::{init_logging, Bot, Start, TOKEN};
-
-fn data_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tokar-delivery-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
-
-/// The table as the Discord binary opens it: the bot plays as its own account, answers in the
-/// background, and thinks a fixed number of iterations.
-async fn open(dir: &Path) -> Table {
-    let mut tries = 0;
-    loop {
-        let mut config = TableConfig::new(dir);
-        config.seed = Some(5);
-        let mut robot = RobotConfig::for_discord_token(TOKEN, "Tokar").expect("token shape");
-        robot.iterations = Some(40);
-        config.robot = robot;
-        match Table::open(config).await {
-            Ok(table) => return table,
-            Err(e) if tries < 100 => {
-                tries += 1;
-                let _ = e;
-                tokio::time::sleep(Duration::from_millis(100)).await;
-            }
-            Err(e) => panic!("table opens: {e}"),
-        }
-    }
-}
-
-/// The bot's own user id, as the token says.
-fn bot_user() -> u64 {
-    RobotConfig::for_discord_token(TOKEN, "Tokar")
-        .unwrap()
-        .user
-        .id
-}
-
-/// Waits until `probe` holds on the fake's messages.
-async fn wait_until(fake: &FakeDiscord, what: &str, probe: impl Fn(&[FakeMessage]) -> bool) {
-    let until = Instant::now() + Duration::from_secs(90);
-    loop {
-        if probe(&fake.messages()) {
-            return;
-        }
-        assert!(Instant::now() < until, "timed out waiting for {what}");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-}
-
-/// Every action of game 1, from its record, read through a table opened on the data folder
-/// once the bot has stopped.
-async fn recorded_actions(dir: &Path, who: &FakeUser, channel: u64) -> Vec<String> {
-    let table = open(dir).await;
-    let replies = table
-        .handle(Request {
-            user: tokar_bot::UserRef {
-                id: who.id,
-                name: who.name.clone(),
-            },
-            channel: tokar_bot::ChannelRef {
-                id: channel,
-                name: String::new(),
-            },
-            command: "export".into(),
-            options: vec![("game".into(), "1".into())],
-            interaction_token: None,
-        })
-        .await;
-    let content = &replies[0].content;
-    let record = content.split('`').nth(1).expect("a record");
-    record
-        .split('|')
-        .skip(4)
-        .filter_map(|a| a.split_once(':').map(|(_, n)| n.to_owned()))
-        .collect()
-}
-
-/// The turn messages announcing `notation`, created (not deleted) in the fake.
-fn announcing<'a>(messages: &'a [FakeMessage], notation: &str) -> Vec<&'a FakeMessage> {
-    messages
-        .iter()
-        .filter(|m| !m.deleted && m.content.contains(&format!(" plays {notation}")))
-        .collect()
-}
-
-/// Plays the first legal action for `who`, ignoring whatever happens to the answer (faults may
-/// eat it); returns it and the interaction.
-async fn play_first(fake: &FakeDiscord, who: &FakeUser, ch: u64) -> (String, u64) {
-    // An autocomplete answer may itself be lost to an injected fault: type again.
-    let mut tries = 0;
-    let choices = loop {
-        match fake
-            .autocomplete(who, ch, "play", &[], ("action", ""))
-            .await
-        {
-            Ok(c) if !c.is_empty() => break c,
-            other => {
-                tries += 1;
-                assert!(tries < 20, "no legal actions offered: {other:?}");
-            }
-        }
-    };
-    let action = choices[0].1.as_str().unwrap().to_owned();
-    let id = fake
-        .slash(who, ch, "play", &[("action", &action)])
-        .await
-        .unwrap();
-    (action, id)
-}
-
-/// Alice challenges Bob in `ch` and Bob accepts; returns (who moves first, the other) once
-/// the first turn message pinged the first to move.
-async fn duel<'a>(
-    fake: &FakeDiscord,
-    ch: u64,
-    alice: &'a FakeUser,
-    bob: &'a FakeUser,
-) -> (&'a FakeUser, &'a FakeUser) {
-    let mention = bob.mention();
-    let invite = [("game", "arcana"), ("opponent", mention.as_str())];
-    fake.run(alice, ch, "new", &invite).await.unwrap();
-    fake.run(bob, ch, "accept", &[]).await.unwrap();
-    let first = fake
-        .wait_message("the first turn", |m| {
-            m.content.contains("begins") && !m.notified.is_empty()
-        })
-        .await
-        .unwrap();
-    if first.notified[0] == alice.id {
-        (alice, bob)
-    } else {
-        (bob, alice)
-    }
-}
 
 /// Dispatch of each /play to the arrival of the message announcing it: the delivery latency
 /// as a player sees it (the commit is inside it).
@@ -177,22 +43,36 @@ fn median_p99(sorted: &[Duration]) -> String {
 }
 
 /// Arcana against the bot, with `faults` injected after start-up: every move is announced
-/// exactly once, the players' pings and the result arrive once. Returns the delivery latencies
-/// of the human's moves.
+/// exactly once, the players' pings, two hourly reminders and the result arrive once. Returns
+/// the delivery latencies of the human's moves.
 async fn against_the_bot(name: &str, user: u64, faults: Option<Faults>) -> Vec<Duration> {
-    let dir = data_dir(name);
+    let dir = data_dir("delivery", name);
     let fake = FakeDiscord::start().await.expect("fake Discord binds");
     let alice = fake.add_user(user, "alice");
-    fake.add_user(bot_user(), "Tokar");
+    fake.add_user(bot_user_id(), "Tokar");
     let ch = fake.add_channel("arcana");
-    let bot = Bot::start(open(&dir).await, &fake, Start::default());
+    // The table's clock jumps ahead for the reminders; the scheduler looks often.
+    let clock = SkewedClock::default();
+    let mut config = bot_table_config(&dir);
+    config.clock = Arc::new(clock.clone());
+    let table = Table::open(config).await.expect("table opens");
+    let start = Start {
+        tick_every: Duration::from_millis(200),
+        ..Start::default()
+    };
+    let bot = Bot::start(table, &fake, start);
     fake.wait_ready(1).await.unwrap();
+    let settings = fake
+        .run(&alice, ch, "settings", &[("reminder", "1h")])
+        .await
+        .unwrap();
+    assert!(settings.content.contains("every 1h"), "{settings:#?}");
     let injected = faults.is_some();
     if let Some(f) = faults {
         fake.set_faults(f);
     }
 
-    let robot = format!("<@{}>", bot_user());
+    let robot = format!("<@{}>", bot_user_id());
     fake.slash(
         &alice,
         ch,
@@ -220,6 +100,16 @@ async fn against_the_bot(name: &str, user: u64, faults: Option<Faults>) -> Vec<D
         ms.iter().filter(|m| m.notified.contains(&alice.id)).count() > pings
     })
     .await;
+    // Alice thinks for two hours: two reminders, an hour apart.
+    let reminded = |ms: &[FakeMessage]| {
+        ms.iter()
+            .filter(|m| m.content.contains("Reminder: game #1") && m.notified == vec![alice.id])
+            .count()
+    };
+    for n in 1..=2 {
+        clock.advance(Duration::from_secs(61 * 60));
+        wait_until(&fake, "a reminder", |ms| reminded(ms) >= n).await;
+    }
     fake.slash(&alice, ch, "resign", &[]).await.unwrap();
     wait_until(&fake, "the result", |ms| {
         ms.iter().any(|m| m.content.contains("resigns game #1"))
@@ -230,7 +120,7 @@ async fn against_the_bot(name: &str, user: u64, faults: Option<Faults>) -> Vec<D
     bot.stop().await.unwrap();
 
     let messages = fake.messages();
-    let actions = recorded_actions(&dir, &alice, ch).await;
+    let actions = recorded_actions(&dir, 1, &alice, ch).await;
     assert!(actions.len() >= 16, "eight moves each: {actions:?}");
     for a in actions.iter().filter(|a| !a.starts_with('!')) {
         let played = actions.iter().filter(|b| *b == a).count();
@@ -242,6 +132,7 @@ async fn against_the_bot(name: &str, user: u64, faults: Option<Faults>) -> Vec<D
         .filter(|m| m.content.contains("resigns game #1"))
         .collect();
     assert_eq!(results.len(), 1, "{results:#?}");
+    assert_eq!(reminded(&messages), 2, "each reminder once");
     // Every ping of alice is a distinct turn (the bot's moves), none doubled.
     let to_alice = fake.notifications(&alice);
     let mut contents: Vec<&str> = to_alice.iter().map(|m| m.content.as_str()).collect();
@@ -267,9 +158,17 @@ async fn against_the_bot(name: &str, user: u64, faults: Option<Faults>) -> Vec<D
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_ping_arrives_once_while_discord_fails_a_third_of_the_time() {
     init_logging();
-    let faults = Faults {
+    let faults = a_third_failing(17);
+    let l = against_the_bot("faults", 711_111_111_111_111_111, Some(faults)).await;
+    println!("delivery latency with 30% faults: {}", median_p99(&l));
+}
+
+/// The faults of the run above, on every route a message takes (channel messages, interaction
+/// responses and follow-ups, opening DMs and sending in them).
+fn a_third_failing(seed: u64) -> Faults {
+    Faults {
         share: 0.3,
-        seed: 17,
+        seed,
         kinds: vec![
             Fault::ServerError,
             Fault::RateLimited { retry_after: 0.05 },
@@ -281,9 +180,135 @@ async fn every_ping_arrives_once_while_discord_fails_a_third_of_the_time() {
             RouteFilter::InteractionCallbacks,
             RouteFilter::DmChannels,
         ]),
-    };
-    let l = against_the_bot("faults", 711_111_111_111_111_111, Some(faults)).await;
-    println!("delivery latency with 30% faults: {}", median_p99(&l));
+    }
+}
+
+/// Four players open a game of Magic Chess while a third of Discord's answers fail: the
+/// invitations, the start, every action's announcement and every ping arrive exactly once, and
+/// each player's private notes (the cards they draw) reach them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_four_player_magic_chess_opening_arrives_once_while_discord_fails() {
+    init_logging();
+    let dir = data_dir("delivery", "magic-faults");
+    let fake = FakeDiscord::start().await.expect("fake Discord binds");
+    let players = [
+        fake.add_user(771_111_111_111_111_111, "alice"),
+        fake.add_user(772_222_222_222_222_222, "bob"),
+        fake.add_user(773_333_333_333_333_333, "carol"),
+        fake.add_user(774_444_444_444_444_444, "dave"),
+    ];
+    let ch = fake.add_channel("magic");
+    let bot = Bot::start(open(&dir).await, &fake, Start::default());
+    fake.wait_ready(1).await.unwrap();
+    fake.set_faults(a_third_failing(29));
+
+    let [alice, bob, carol, dave] = &players;
+    let (m1, m2, m3) = (bob.mention(), carol.mention(), dave.mention());
+    let invite = [
+        ("game", "magic-chess"),
+        ("opponent", m1.as_str()),
+        ("opponent2", m2.as_str()),
+        ("opponent3", m3.as_str()),
+    ];
+    fake.slash(alice, ch, "new", &invite).await.unwrap();
+    wait_until(&fake, "the invitation", |ms| {
+        ms.iter()
+            .any(|m| m.content.contains("game #1") && m.notified.len() == 3)
+    })
+    .await;
+    for p in [bob, carol, dave] {
+        fake.slash(p, ch, "accept", &[]).await.unwrap();
+        // Accepting is answered only once it is stored; wait for it before the next one.
+        let accepted = format!("{} accepted game #1", p.name);
+        wait_until(&fake, "the acceptance", |ms| {
+            ms.iter()
+                .any(|m| m.content.contains(&accepted) || m.content.contains(") begins: "))
+        })
+        .await;
+    }
+    wait_until(&fake, "the game to begin", |ms| {
+        ms.iter().any(|m| m.content.contains(") begins: "))
+    })
+    .await;
+
+    // Two rounds: whoever may act plays their first legal action and waits for its announcement.
+    let mut plays = 0;
+    let until = Instant::now() + Duration::from_secs(120);
+    while plays < 8 {
+        assert!(
+            Instant::now() < until,
+            "the opening stalled after {plays} actions"
+        );
+        let mut acted = false;
+        for p in &players {
+            let Ok(choices) = fake.autocomplete(p, ch, "play", &[], ("action", "")).await else {
+                continue;
+            };
+            let Some(action) = choices
+                .first()
+                .and_then(|c| c.1.as_str())
+                .map(str::to_owned)
+            else {
+                continue;
+            };
+            let before = announcing(&fake.messages(), &action).len();
+            fake.slash(p, ch, "play", &[("action", &action)])
+                .await
+                .unwrap();
+            wait_until(&fake, "the action's announcement", |ms| {
+                announcing(ms, &action).len() > before
+            })
+            .await;
+            plays += 1;
+            acted = true;
+            break;
+        }
+        if !acted {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+    let counts = fake.fault_counts();
+    fake.clear_faults();
+    bot.stop().await.unwrap();
+
+    let messages = fake.messages();
+    let actions = recorded_actions(&dir, 1, alice, ch).await;
+    assert!(actions.len() >= 8, "eight actions: {actions:?}");
+    for a in actions.iter().filter(|a| !a.starts_with('!')) {
+        let played = actions.iter().filter(|b| *b == a).count();
+        let found = announcing(&messages, a);
+        assert_eq!(found.len(), played, "{a} announced once a play: {found:#?}");
+    }
+    let begins = messages
+        .iter()
+        .filter(|m| m.content.contains(") begins: "))
+        .count();
+    assert_eq!(begins, 1, "the start is announced once");
+    let mut private = 0;
+    for p in &players {
+        let pings = fake.notifications(p);
+        let mut contents: Vec<&str> = pings.iter().map(|m| m.content.as_str()).collect();
+        contents.sort_unstable();
+        contents.dedup();
+        assert_eq!(contents.len(), pings.len(), "no ping of {} doubled", p.name);
+        // Private notes (the cards others draw) arrive once each.
+        let notes = fake.direct_messages(p);
+        let mut contents: Vec<&str> = notes.iter().map(|m| m.content.as_str()).collect();
+        contents.sort_unstable();
+        contents.dedup();
+        assert_eq!(contents.len(), notes.len(), "no note to {} doubled", p.name);
+        private += notes.len();
+    }
+    assert!(
+        counts.server_errors + counts.rate_limited + counts.lost_responses >= 5,
+        "faults were injected: {counts:?}"
+    );
+    println!(
+        "magic chess opening: faults injected {counts:?}; {} messages",
+        messages.len()
+    );
+    assert_eq!(fake.violations(), Vec::<String>::new());
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// The same game with Discord answering every request.
@@ -300,7 +325,7 @@ async fn every_ping_arrives_once_when_discord_answers() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_game_whose_channel_is_deleted_moves_and_finishes() {
     init_logging();
-    let dir = data_dir("deleted");
+    let dir = data_dir("delivery", "deleted");
     let fake = FakeDiscord::start().await.expect("fake Discord binds");
     let alice = fake.add_user(721_111_111_111_111_111, "alice");
     let bob = fake.add_user(722_222_222_222_222_222, "bob");
@@ -383,7 +408,7 @@ async fn a_game_whose_channel_is_deleted_moves_and_finishes() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn permissions_and_direct_messages() {
     init_logging();
-    let dir = data_dir("perms");
+    let dir = data_dir("delivery", "perms");
     let fake = FakeDiscord::start().await.expect("fake Discord binds");
     let alice = fake.add_user(731_111_111_111_111_111, "alice");
     let bob = fake.add_user(732_222_222_222_222_222, "bob");
@@ -437,7 +462,7 @@ async fn permissions_and_direct_messages() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_stop_finishes_the_command_in_flight_and_delivers_its_ping() {
     init_logging();
-    let dir = data_dir("stop");
+    let dir = data_dir("delivery", "stop");
     let fake = FakeDiscord::start().await.expect("fake Discord binds");
     let alice = fake.add_user(741_111_111_111_111_111, "alice");
     let bob = fake.add_user(742_222_222_222_222_222, "bob");
@@ -476,7 +501,7 @@ async fn a_stop_finishes_the_command_in_flight_and_delivers_its_ping() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_record_comes_back_as_a_file() {
     init_logging();
-    let dir = data_dir("record-file");
+    let dir = data_dir("delivery", "record-file");
     let fake = FakeDiscord::start().await.expect("fake Discord binds");
     let alice = fake.add_user(751_111_111_111_111_111, "alice");
     let bob = fake.add_user(752_222_222_222_222_222, "bob");

@@ -138,6 +138,7 @@ pub async fn run(
     let http = client.http.clone();
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
     let drain = settings.drain;
+    let retry_first = settings.retry_first;
     let tick_every = settings.tick_every;
     let embedder_stop = settings.stop.clone();
     let mut lifecycle = tokio::spawn(async move {
@@ -156,6 +157,7 @@ pub async fn run(
                 http.clone(),
                 stop_rx.clone(),
                 drain,
+                retry_first,
             ));
             ticker = Some(AbortOnDrop(ticker::spawn(table.clone(), tick_every)));
             wait_for_stop(embedder_stop).await;

@@ -30,7 +30,6 @@ use tokio::sync::watch;
 use tracing::{debug, error, info, warn};
 
 use super::outgoing::Outgoing;
-use crate::clock::{Clock, SystemClock};
 use crate::outbox::{backoff, OutboxEntry, Target};
 use crate::table::{Reply, Table, UserRef};
 
@@ -106,9 +105,14 @@ pub(crate) fn spawn(
     http: Arc<serenity::Http>,
     mut stop: watch::Receiver<bool>,
     drain: Duration,
+    retry_first: Duration,
 ) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
-        let worker = Worker { table, http };
+        let worker = Worker {
+            table,
+            http,
+            retry_first,
+        };
         info!("outbox delivery started");
         loop {
             let progressed = worker.pass().await;
@@ -147,13 +151,15 @@ pub(crate) fn spawn(
 struct Worker {
     table: Table,
     http: Arc<serenity::Http>,
+    /// The first retry's wait (`DiscordSettings::retry_first`).
+    retry_first: Duration,
 }
 
 impl Worker {
     /// Delivers what is due; true when something was delivered.
     async fn pass(&self) -> bool {
         let due = self.table.outbox_due(BATCH).await;
-        let now = SystemClock.now();
+        let now = self.table.now();
         let oldest = due.iter().map(|e| e.created_at).min().unwrap_or(now);
         crate::metrics::outbox(
             self.table.outbox_len().await,
@@ -182,7 +188,7 @@ impl Worker {
         let parts = Outgoing::split(&reply);
         match self.send(&mut entry, &reply, parts).await {
             Ok(()) => {
-                let age = SystemClock.now().saturating_sub(entry.created_at);
+                let age = self.table.now().saturating_sub(entry.created_at);
                 crate::metrics::delivered(Duration::from_millis(age));
                 if let Err(e) = self.table.outbox_delivered(entry.id, Vec::new()).await {
                     // Sent again at the next pass, where the nonce makes it a no-op.
@@ -246,7 +252,7 @@ impl Worker {
         let (Some(c), Some(first)) = (&entry.carrier, first) else {
             return Ok(false);
         };
-        if SystemClock.now().saturating_sub(c.at) > TOKEN_LIFE_MS {
+        if self.table.now().saturating_sub(c.at) > TOKEN_LIFE_MS {
             return Ok(false);
         }
         match self.http.get_original_interaction_response(&c.token).await {
@@ -273,7 +279,8 @@ impl Worker {
             Failure::Retry(reason, detail) => {
                 crate::metrics::retry(reason);
                 entry.attempts += 1;
-                entry.not_before = SystemClock.now() + backoff(entry.attempts - 1, entry.id);
+                entry.not_before =
+                    self.table.now() + backoff(entry.attempts - 1, self.retry_first, entry.id);
                 warn!(entry = entry.id, attempts = entry.attempts, %detail, "delivery failed; will retry");
                 entry.last_error = Some(detail);
                 if let Err(e) = self.table.outbox_progress(entry).await {

@@ -31,6 +31,10 @@ pub struct DiscordSettings {
     /// Where to serve the Prometheus metrics (see `crate::metrics`); `None`: nowhere. From
     /// `TOKAR_METRICS_ADDR` (e.g. `127.0.0.1:9464`).
     pub metrics_addr: Option<std::net::SocketAddr>,
+    /// The wait before a failed delivery's first retry; it doubles with each attempt, up to ten
+    /// minutes. One second ([`crate::outbox::RETRY_FIRST`]) suits Discord; never read from the
+    /// environment: harnesses that inject failures shorten it to keep their runs short.
+    pub retry_first: Duration,
 }
 
 impl Default for DiscordSettings {
@@ -43,6 +47,7 @@ impl Default for DiscordSettings {
             stop: None,
             drain: Duration::from_secs(10),
             metrics_addr: None,
+            retry_first: crate::outbox::RETRY_FIRST,
         }
     }
 }

@@ -11,6 +11,18 @@ use tokar_engine::catalog::GameKind;
 use tokar_engine::Seat;
 
 impl Table {
+    /// How many games are being played, for the operator (`tokar_games_in_play`); a scan of
+    /// every record, so it is asked now and then.
+    pub async fn games_in_play(&self) -> Option<usize> {
+        match self.blocking(|s| s.games_in_play()).await {
+            Ok(n) => Some(n),
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot count the games in play");
+                None
+            }
+        }
+    }
+
     pub(super) async fn cmd_games(&self, req: &Request) -> Res<Vec<Reply>> {
         let args = Args::new(&req.options, None)?;
         args.finish("games")?;

@@ -227,7 +227,8 @@ impl Table {
         .await
     }
 
-    fn now(&self) -> Millis {
+    /// The table's time: what schedules, records and the outbox's retries are reckoned in.
+    pub(crate) fn now(&self) -> Millis {
         self.inner.clock.now()
     }
 

@@ -242,6 +242,7 @@ impl FakeDiscord {
                 ephemeral: false,
                 context: if channel.in_guild() { 0 } else { 1 },
                 ack_lost: false,
+                callback_refused: false,
             },
         );
         (id, token)
@@ -381,9 +382,14 @@ impl FakeDiscord {
         let choices = self
             .shared
             .wait_for(WAIT, "autocomplete choices", |st| {
-                st.interactions.get(&id).and_then(|i| i.choices.clone())
+                let i = st.interactions.get(&id)?;
+                match (&i.choices, i.callback_refused) {
+                    (Some(c), _) => Some(Ok(c.clone())),
+                    (None, true) => Some(Err("the choices never arrived".to_owned())),
+                    (None, false) => None,
+                }
             })
-            .await?;
+            .await??;
         Ok(choices
             .into_iter()
             .map(|c| {

@@ -135,6 +135,9 @@ pub struct FakeInteraction {
     /// The first callback was performed but its answer was "lost" by an injected fault: a
     /// repeat gets Discord's 40060 without counting as a rule broken.
     pub ack_lost: bool,
+    /// An injected failure refused a callback of this interaction before it was performed
+    /// (a user's client would show "loading options failed" for autocomplete).
+    pub callback_refused: bool,
 }
 
 impl FakeInteraction {

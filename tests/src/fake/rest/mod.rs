@@ -143,6 +143,13 @@ pub async fn handle(AxState(app): AxState<AppState>, req: Request<Body>) -> Resp
     };
     let group = RouteGroup::of(method.as_str(), &segs);
     let fault = draw_fault(&shared, group);
+    if matches!(
+        fault,
+        Some((Fault::ServerError | Fault::RateLimited { .. }, _))
+    ) && group == RouteGroup::InteractionCallbacks
+    {
+        mark_refused(&shared, segs.get(1).copied());
+    }
     let response = match fault {
         Some((Fault::ServerError, variant)) => faults::server_error(variant),
         Some((Fault::RateLimited { retry_after }, _)) => faults::rate_limited(retry_after, group),
@@ -184,6 +191,16 @@ fn mark_ack_lost(shared: &Shared, id: Option<&str>) {
         if i.first_response.is_some() {
             i.ack_lost = true;
         }
+    }
+}
+
+fn mark_refused(shared: &Shared, id: Option<&str>) {
+    let mut st = shared.lock();
+    if let Some(i) = id
+        .and_then(|id| id.parse::<u64>().ok())
+        .and_then(|id| st.interactions.get_mut(&id))
+    {
+        i.callback_refused = true;
     }
 }
 

@@ -1,0 +1,50 @@
+//! Tokar's Discord mode as its own process, pointed at a fake Discord: the crash runs start it,
+//! kill it with SIGKILL at random moments, and stop it for good with SIGTERM.
+//!
+//! Usage: `tokar-on-fake DATA_DIR API_BASE`. The table is configured as
+//! [`tokar_tests::harness::bot_table_config`] says; the adapter's settings come from the
+//! environment as in production (`TOKAR_TICK_SECONDS`, `TOKAR_DRAIN_SECONDS`,
+//! `TOKAR_METRICS_ADDR`), except the REST base, the guild the commands are registered in, and
+//! the first retry's wait ([`tokar_tests::harness::RETRY_FIRST`]). Exits 1 when the bot stops
+//! with an error, as `tokar` does.
+
+use std::path::PathBuf;
+
+use tokar_bot::discord::{self, DiscordSettings};
+use tokar_bot::Table;
+use tokar_tests::fake::GUILD_ID;
+use tokar_tests::harness::{bot_table_config, RETRY_FIRST, TOKEN};
+
+#[tokio::main]
+async fn main() {
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
+        )
+        .init();
+    if let Err(e) = run().await {
+        eprintln!("tokar-on-fake: {e}");
+        std::process::exit(1);
+    }
+}
+
+async fn run() -> Result<(), String> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let [data, api_base] = args.as_slice() else {
+        return Err("usage: tokar-on-fake DATA_DIR API_BASE".into());
+    };
+    let table = Table::open(bot_table_config(&PathBuf::from(data)))
+        .await
+        .map_err(|e| e.to_string())?;
+    let settings = DiscordSettings {
+        guild_id: Some(GUILD_ID),
+        test_api_base: Some(api_base.clone()),
+        retry_first: RETRY_FIRST,
+        ..DiscordSettings::from_env().map_err(|e| e.to_string())?
+    };
+    discord::run(table, TOKEN.to_owned(), settings)
+        .await
+        .map_err(|e| e.to_string())
+}

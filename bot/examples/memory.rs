@@ -64,7 +64,12 @@ async fn table(dir: &Path) -> Table {
     .expect("table")
 }
 
-fn request(user: &UserRef, channel: &ChannelRef, command: &str, options: &[(&str, &str)]) -> Request {
+fn request(
+    user: &UserRef,
+    channel: &ChannelRef,
+    command: &str,
+    options: &[(&str, &str)],
+) -> Request {
     Request {
         user: user.clone(),
         channel: channel.clone(),
@@ -120,16 +125,26 @@ async fn build(dir: &Path, games: u64) {
     }
     let opp = format!("<@{}>", b.id);
     let r = t
-        .handle(request(&a, &ch, "new", &[("game", "arcana"), ("army", "human"), ("opponent", &opp)]))
+        .handle(request(
+            &a,
+            &ch,
+            "new",
+            &[("game", "arcana"), ("army", "human"), ("opponent", &opp)],
+        ))
         .await;
     assert!(r[0].ok, "{}", r[0].content);
-    let r = t.handle(request(&b, &ch, "accept", &[("army", "undead")])).await;
+    let r = t
+        .handle(request(&b, &ch, "accept", &[("army", "undead")]))
+        .await;
     assert!(r[0].ok, "{}", r[0].content);
     for _ in 0..6 {
         assert!(play_one(&t, 1, &ch, [a.clone(), b.clone()]).await);
     }
     drop(t);
-    let template = Store::open(&template_dir).expect("template store").dump_game(1).expect("dump");
+    let template = Store::open(&template_dir)
+        .expect("template store")
+        .dump_game(1)
+        .expect("dump");
 
     std::fs::create_dir_all(dir).expect("data folder");
     let store = Store::open(dir).expect("store");
@@ -144,8 +159,14 @@ async fn build(dir: &Path, games: u64) {
             key[1..9].copy_from_slice(&id.to_be_bytes());
             if k[0] == b'g' {
                 value["id"] = id.into();
-                value["channel"] = serde_json::json!({"id": channel(id).id, "name": channel(id).name});
-                for (m, u) in value["members"].as_array_mut().expect("members").iter_mut().zip([&pa, &pb]) {
+                value["channel"] =
+                    serde_json::json!({"id": channel(id).id, "name": channel(id).name});
+                for (m, u) in value["members"]
+                    .as_array_mut()
+                    .expect("members")
+                    .iter_mut()
+                    .zip([&pa, &pb])
+                {
                     m["user"]["name"] = u.name.clone().into();
                 }
             }
@@ -154,14 +175,23 @@ async fn build(dir: &Path, games: u64) {
         for u in [&pa, &pb] {
             let mut key = vec![b'u'];
             key.extend_from_slice(&u.id.to_be_bytes());
-            batch.push((key, encode(&UserRecord::new(Named { id: u.id, name: u.name.clone() }))));
+            batch.push((
+                key,
+                encode(&UserRecord::new(Named {
+                    id: u.id,
+                    name: u.name.clone(),
+                })),
+            ));
         }
         if id % 1000 == 0 || id == games {
             store.load_dump(&batch).expect("load");
             batch.clear();
         }
     }
-    println!("built {games} games in {:.1} s", start.elapsed().as_secs_f64());
+    println!(
+        "built {games} games in {:.1} s",
+        start.elapsed().as_secs_f64()
+    );
 }
 
 async fn run(dir: &Path, commands: u64) {
@@ -169,7 +199,10 @@ async fn run(dir: &Path, commands: u64) {
     let start = Instant::now();
     let t = table(dir).await;
     t.tick().await;
-    report(&format!("after open and the start-up sweep ({:.1} s)", start.elapsed().as_secs_f64()));
+    report(&format!(
+        "after open and the start-up sweep ({:.1} s)",
+        start.elapsed().as_secs_f64()
+    ));
     // The marker, refreshed at open, counts the games.
     let games = tokar_bot::marker::read(dir)
         .expect("marker")
@@ -206,7 +239,13 @@ async fn main() {
     let dir = PathBuf::from(get("--data", "/tmp/tokar-memory"));
     match args.first().map(String::as_str) {
         Some("build") => build(&dir, get("--games", "100000").parse().expect("--games N")).await,
-        Some("run") => run(&dir, get("--commands", "10000").parse().expect("--commands N")).await,
+        Some("run") => {
+            run(
+                &dir,
+                get("--commands", "10000").parse().expect("--commands N"),
+            )
+            .await
+        }
         _ => eprintln!("usage: memory build|run [--data DIR] [--games N] [--commands N]"),
     }
 }

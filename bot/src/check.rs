@@ -71,7 +71,8 @@ pub fn check(data_dir: &Path) -> Result<Report, String> {
         let k = match k {
             Ok(k) => k,
             Err(e) => {
-                r.problems.push(format!("the game records cannot be listed: {e}"));
+                r.problems
+                    .push(format!("the game records cannot be listed: {e}"));
                 break;
             }
         };
@@ -96,7 +97,8 @@ pub fn check(data_dir: &Path) -> Result<Report, String> {
         }
     }
     for id in orphans {
-        r.problems.push(format!("game #{id}: log entries without a game record"));
+        r.problems
+            .push(format!("game #{id}: log entries without a game record"));
         r.bad_games.push(id);
     }
     for kv in db.scan_prefix([b'u']) {
@@ -118,7 +120,8 @@ pub fn check(data_dir: &Path) -> Result<Report, String> {
         r.outbox += 1;
         match kv {
             Err(e) => {
-                r.problems.push(format!("outbox entries cannot be read: {e}"));
+                r.problems
+                    .push(format!("outbox entries cannot be read: {e}"));
                 break;
             }
             Ok((k, v)) => {

@@ -61,7 +61,11 @@ async fn run_discord(token: String) -> Result<(), String> {
         .map_err(|e| e.to_string())?;
     let settings = tokar_bot::discord::DiscordSettings::from_env().map_err(|e| e.to_string())?;
     let data = std::path::PathBuf::from(data);
-    tokio::spawn(tokar_bot::backup::service::daily(table.clone(), data.clone(), keep));
+    tokio::spawn(tokar_bot::backup::service::daily(
+        table.clone(),
+        data.clone(),
+        keep,
+    ));
     tokio::spawn(tokar_bot::backup::service::serve(table.clone(), data, keep));
     tokar_bot::discord::run(table, token, settings)
         .await

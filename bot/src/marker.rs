@@ -54,7 +54,10 @@ pub fn read(data_dir: &Path) -> Result<Option<Marker>, String> {
         format: u32,
     }
     let damaged = |e: serde_json::Error| format!("{} is damaged: {e}", p.display());
-    match serde_json::from_slice::<Head>(&bytes).map_err(damaged)?.format {
+    match serde_json::from_slice::<Head>(&bytes)
+        .map_err(damaged)?
+        .format
+    {
         1 => serde_json::from_slice(&bytes).map(Some).map_err(damaged),
         n => Err(format!(
             "{} has format {n}, newer than this build of Tokar reads ({FORMAT})",

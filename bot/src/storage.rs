@@ -52,7 +52,9 @@ pub enum StoreError {
     #[error("{0}")]
     NotTheStore(String),
     /// Another Tokar process has the database open (sled locks it).
-    #[error("the store in {0} is in use by a running Tokar (stop it first, or see `tokar backup`)")]
+    #[error(
+        "the store in {0} is in use by a running Tokar (stop it first, or see `tokar backup`)"
+    )]
     InUse(PathBuf),
     /// A command that reads an existing store found none.
     #[error("there is no store in {0} (no db/ folder)")]
@@ -224,7 +226,9 @@ impl Store {
             // Checked before sled runs: it would create an empty database.
             if !db_dir.exists() {
                 let found = format!("its database {} is missing", db_dir.display());
-                return Err(StoreError::NotTheStore(crate::marker::refusal(dir, m, &found)));
+                return Err(StoreError::NotTheStore(crate::marker::refusal(
+                    dir, m, &found,
+                )));
             }
         }
         let db = open_db(dir, settings)?;
@@ -242,7 +246,9 @@ impl Store {
                 Some(_) => None,
             };
             if let Some(found) = found {
-                return Err(StoreError::NotTheStore(crate::marker::refusal(dir, m, &found)));
+                return Err(StoreError::NotTheStore(crate::marker::refusal(
+                    dir, m, &found,
+                )));
             }
         }
         if settings.fresh {

@@ -128,10 +128,17 @@ async fn check_lists_the_damaged_game_changes_nothing_and_the_backup_restores_it
     assert_eq!(report.bad_games, vec![1], "{report:?}");
     assert_eq!(report.problems.len(), 1, "{report:?}");
     assert!(report.problems[0].starts_with("game #1: "), "{report:?}");
-    assert!(report.summary().contains("1 problem(s) (games #1)"), "{}", report.summary());
+    assert!(
+        report.summary().contains("1 problem(s) (games #1)"),
+        "{}",
+        report.summary()
+    );
     // It changed nothing.
     assert_eq!(everything(&dir), damaged);
-    assert_eq!(std::fs::read(dir.join(tokar_bot::marker::FILE)).unwrap(), marker);
+    assert_eq!(
+        std::fs::read(dir.join(tokar_bot::marker::FILE)).unwrap(),
+        marker
+    );
 
     // The binary: problems on stdout, a non-zero exit.
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_tokar"))

@@ -46,7 +46,10 @@ async fn a_lost_database_is_refused_with_the_ways_on() {
 
     let text = refusal(open_with(&dir, StoreSettings::default()).await);
     let first = text.lines().next().unwrap();
-    assert!(first.contains("2 game(s)") && first.contains("missing"), "{text}");
+    assert!(
+        first.contains("2 game(s)") && first.contains("missing"),
+        "{text}"
+    );
     assert!(text.contains("tokar restore FILE --data"), "{text}");
     assert!(text.contains("TOKAR_FRESH_STORE=1"), "{text}");
     // Refused before sled could create an empty database in its place.
@@ -109,7 +112,9 @@ async fn a_folder_from_before_markers_opens_and_gets_one() {
     let r = table.handle(request("@alice /board game:1")).await;
     assert!(r[0].ok, "{}", r[0].content);
     drop(table);
-    let m = tokar_bot::marker::read(&dir).unwrap().expect("a marker written");
+    let m = tokar_bot::marker::read(&dir)
+        .unwrap()
+        .expect("a marker written");
     assert_eq!(m.games, 2);
     let store = Store::open_existing(&dir, &StoreSettings::default()).unwrap();
     assert_eq!(m.identity, store.identity().unwrap());

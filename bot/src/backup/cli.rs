@@ -88,9 +88,7 @@ pub fn run(command: &str, args: &[String]) -> Option<Result<String, String>> {
 /// asking the running bot (which takes it inside its own process).
 fn backup(data: &Path, to: Option<&Path>) -> Result<String, String> {
     let to = match to {
-        Some(p) => Some(
-            std::path::absolute(p).map_err(|e| format!("{}: {e}", p.display()))?,
-        ),
+        Some(p) => Some(std::path::absolute(p).map_err(|e| format!("{}: {e}", p.display()))?),
         None => None,
     };
     match Store::open_existing(data, &StoreSettings::default()) {
@@ -105,9 +103,8 @@ fn backup(data: &Path, to: Option<&Path>) -> Result<String, String> {
             }
             Ok(format!("backup written: {summary}"))
         }
-        Err(StoreError::InUse(_)) => {
-            service::ask(data, to.as_deref()).map(|s| format!("backup written by the running Tokar: {s}"))
-        }
+        Err(StoreError::InUse(_)) => service::ask(data, to.as_deref())
+            .map(|s| format!("backup written by the running Tokar: {s}")),
         Err(e) => Err(e.to_string()),
     }
 }

@@ -43,7 +43,7 @@ pub mod restore;
 pub mod service;
 
 use crate::record::decode_game;
-use crate::storage::{be_u64, game_key, is_index_key, log_prefix, Store, StoreError};
+use crate::storage::{be_u64, game_key, is_index_key, log_prefix, RawItem, Store, StoreError};
 use serde::{Deserialize, Serialize};
 use sled::transaction::{ConflictableTransactionError, TransactionError};
 use std::io::Write;
@@ -132,12 +132,14 @@ fn hex(b: &[u8]) -> String {
 }
 
 fn unhex(s: &str) -> Result<Vec<u8>, String> {
-    if s.len() % 2 != 0 || !s.is_ascii() {
+    if !s.len().is_multiple_of(2) || !s.is_ascii() {
         return Err(format!("not hexadecimal: {s:.40}"));
     }
     (0..s.len())
         .step_by(2)
-        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).map_err(|_| format!("not hexadecimal: {s:.40}")))
+        .map(|i| {
+            u8::from_str_radix(&s[i..i + 2], 16).map_err(|_| format!("not hexadecimal: {s:.40}"))
+        })
         .collect()
 }
 
@@ -170,7 +172,7 @@ impl Item {
 }
 
 /// The checksum of a game's items (see the module's documentation).
-pub fn checksum(items: &[(Vec<u8>, Vec<u8>)]) -> u32 {
+pub fn checksum(items: &[RawItem]) -> u32 {
     let mut h = crc32fast::Hasher::new();
     for (k, v) in items {
         h.update(&(k.len() as u64).to_le_bytes());
@@ -198,7 +200,7 @@ fn sled_tx<T>(r: Result<T, TransactionError<()>>) -> Result<T, StoreError> {
 }
 
 /// Reads one game (record and log) as one consistent state.
-fn read_game(db: &sled::Db, id: u64) -> Result<Vec<(Vec<u8>, Vec<u8>)>, StoreError> {
+fn read_game(db: &sled::Db, id: u64) -> Result<Vec<RawItem>, StoreError> {
     let gk = game_key(id);
     sled_tx(db.transaction(|tx| {
         let mut items = Vec::new();
@@ -219,7 +221,7 @@ fn read_game(db: &sled::Db, id: u64) -> Result<Vec<(Vec<u8>, Vec<u8>)>, StoreErr
 }
 
 /// Reads one outbox entry with its pictures as one consistent state.
-fn read_entry(db: &sled::Db, key: &[u8]) -> Result<Vec<(Vec<u8>, Vec<u8>)>, StoreError> {
+fn read_entry(db: &sled::Db, key: &[u8]) -> Result<Vec<RawItem>, StoreError> {
     let id = be_u64(key).unwrap_or_default();
     sled_tx(db.transaction(|tx| {
         let mut items = Vec::new();
@@ -326,7 +328,7 @@ pub fn write(store: &Store, to: &Path) -> Result<Summary, BackupError> {
 /// Checks that a game's items are a record and its log that load: the
 /// record decodes and is game `id`, the log has as many entries as the
 /// record says, and the game replays from its options, seed and log.
-pub fn verify_game(id: u64, items: &[(Vec<u8>, Vec<u8>)]) -> Result<(), String> {
+pub fn verify_game(id: u64, items: &[RawItem]) -> Result<(), String> {
     let Some((k, v)) = items.first().filter(|(k, _)| k.first() == Some(&b'g')) else {
         return Err("no game record".into());
     };

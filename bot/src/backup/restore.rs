@@ -8,7 +8,9 @@
 
 use super::{checksum, verify_game, End, GameItems, Header, Line, FORMAT};
 use crate::record::decode_game;
-use crate::storage::{game_of_key, index_keys, log_prefix, Store, StoreError, StoreSettings};
+use crate::storage::{
+    game_of_key, index_keys, log_prefix, RawItem, Store, StoreError, StoreSettings,
+};
 use std::io::BufRead;
 use std::path::Path;
 
@@ -27,13 +29,18 @@ fn read_lines(
     file: &Path,
     mut each: impl FnMut(Line) -> Result<(), String>,
 ) -> Result<(Header, End), String> {
-    let f = std::fs::File::open(file).map_err(|e| format!("cannot open {}: {e}", file.display()))?;
+    let f =
+        std::fs::File::open(file).map_err(|e| format!("cannot open {}: {e}", file.display()))?;
     let reader = std::io::BufReader::new(flate2::read::GzDecoder::new(f));
     let mut header = None;
     let mut end = None;
     for (n, text) in reader.lines().enumerate() {
         let text = text.map_err(|e| {
-            format!("{} is not a readable Tokar backup (line {}): {e}", file.display(), n + 1)
+            format!(
+                "{} is not a readable Tokar backup (line {}): {e}",
+                file.display(),
+                n + 1
+            )
         })?;
         if end.is_some() {
             return Err(format!("{}: lines after the end", file.display()));
@@ -66,7 +73,11 @@ fn read_header(text: &str) -> Result<Header, String> {
         format: u32,
     }
     let not = |e: serde_json::Error| format!("not a Tokar backup ({e})");
-    match serde_json::from_str::<Head>(text).map_err(not)?.header.format {
+    match serde_json::from_str::<Head>(text)
+        .map_err(not)?
+        .header
+        .format
+    {
         1 => match serde_json::from_str::<Line>(text).map_err(not)? {
             Line::Header(h) => Ok(h),
             _ => Err("not a Tokar backup (no header)".into()),
@@ -77,12 +88,12 @@ fn read_header(text: &str) -> Result<Header, String> {
     }
 }
 
-fn raw_items(g: &GameItems) -> Result<Vec<(Vec<u8>, Vec<u8>)>, String> {
+fn raw_items(g: &GameItems) -> Result<Vec<RawItem>, String> {
     g.items.iter().map(|i| i.raw()).collect()
 }
 
 /// Checks one game of a backup: its checksum, then that it loads.
-fn check_game(g: &GameItems) -> Result<Vec<(Vec<u8>, Vec<u8>)>, String> {
+fn check_game(g: &GameItems) -> Result<Vec<RawItem>, String> {
     let items = raw_items(g).map_err(|e| format!("game #{}: {e}", g.id))?;
     if checksum(&items) != g.crc32 {
         return Err(format!("game #{}: checksum does not match", g.id));
@@ -135,7 +146,8 @@ pub fn restore_all(file: &Path, data_dir: &Path) -> Result<Restored, String> {
     // Only the keys an unused store may have: its identity and counter.
     for k in db.iter().keys() {
         let k = k.map_err(|e| store_err(e.into()))?;
-        if k.as_ref() != crate::storage::IDENTITY_KEY && k.as_ref() != crate::storage::NEXT_GAME_KEY {
+        if k.as_ref() != crate::storage::IDENTITY_KEY && k.as_ref() != crate::storage::NEXT_GAME_KEY
+        {
             return Err(format!(
                 "the store in {} is not empty: a backup is restored only into an empty data folder \
                  (or restore one game with --game N)",
@@ -178,7 +190,11 @@ pub fn restore_all(file: &Path, data_dir: &Path) -> Result<Restored, String> {
     db.insert(crate::storage::NEXT_GAME_KEY, &next.to_be_bytes())
         .map_err(|e| store_err(e.into()))?;
     db.flush().map_err(|e| store_err(e.into()))?;
-    let stored = db.scan_prefix([b'g']).keys().filter(|k| matches!(k, Ok(k) if k.len() == 9)).count() as u64;
+    let stored = db
+        .scan_prefix([b'g'])
+        .keys()
+        .filter(|k| matches!(k, Ok(k) if k.len() == 9))
+        .count() as u64;
     if stored != end.games || restored_games != end.games {
         return Err(format!(
             "the restored store holds {stored} game(s), the backup {}",
@@ -219,7 +235,10 @@ pub fn restore_game(file: &Path, data_dir: &Path, id: u64) -> Result<(), String>
         Ok(())
     })?;
     if (games, keys) != (end.games, end.keys) {
-        return Err(format!("{}: the counts at its end do not match", file.display()));
+        return Err(format!(
+            "{}: the counts at its end do not match",
+            file.display()
+        ));
     }
     let items = found.ok_or_else(|| format!("{} holds no game #{id}", file.display()))?;
     let store = Store::open_with(data_dir, &StoreSettings::default()).map_err(store_err)?;

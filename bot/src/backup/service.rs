@@ -27,12 +27,11 @@ const RETRY: Duration = Duration::from_secs(3600);
 pub fn keep_from_env() -> Result<usize, String> {
     match std::env::var("TOKAR_BACKUPS_KEEP") {
         Err(_) => Ok(DEFAULT_KEEP),
-        Ok(v) => v
-            .trim()
-            .parse()
-            .ok()
-            .filter(|&n| n >= 1)
-            .ok_or_else(|| format!("TOKAR_BACKUPS_KEEP={v}: not a number of backups (1 or more)")),
+        Ok(v) => {
+            v.trim().parse().ok().filter(|&n| n >= 1).ok_or_else(|| {
+                format!("TOKAR_BACKUPS_KEEP={v}: not a number of backups (1 or more)")
+            })
+        }
     }
 }
 
@@ -155,7 +154,9 @@ pub async fn serve(table: Table, data: PathBuf, keep: usize) {
             {
                 Err(e) => format!("error {e}"),
                 Ok(_) => match line.trim_end().split_once(' ') {
-                    _ if line.trim_end() == "backup" => reply(take(&table, &data, None, keep).await),
+                    _ if line.trim_end() == "backup" => {
+                        reply(take(&table, &data, None, keep).await)
+                    }
                     Some(("backup", to)) if Path::new(to).is_absolute() => {
                         reply(take(&table, &data, Some(PathBuf::from(to)), keep).await)
                     }

@@ -345,3 +345,62 @@ async fn the_format_1_fixture_restores_and_plays_on() {
         .await;
     assert!(n[0].content.contains("#3"), "{}", n[0].content);
 }
+
+/// `tokar backup` beside a running bot: the store is locked to the bot's
+/// process, so the command asks the bot over its control socket, and the
+/// bot writes the backup.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tokar_backup_asks_the_running_bot() {
+    let e = started("backup-socket").await;
+    tokio::spawn(service::serve(e.table.clone(), e.dir.clone(), 7));
+    let socket = e.dir.join(service::SOCKET);
+    for _ in 0..100 {
+        if socket.exists() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    let file = e.dir.join("asked.backup");
+    let out = tokio::process::Command::new(env!("CARGO_BIN_EXE_tokar"))
+        .args(["backup", "--data"])
+        .arg(&e.dir)
+        .arg("--to")
+        .arg(&file)
+        .output()
+        .await
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("by the running Tokar"), "{stdout}");
+    assert!(stdout.contains(&format!("{GAMES} game(s)")), "{stdout}");
+    let (_, end) = restore::verify(&file).unwrap();
+    assert_eq!(end.games, GAMES as u64);
+    // Into the bot's own folder, named and kept as the daily ones.
+    let out = tokio::process::Command::new(env!("CARGO_BIN_EXE_tokar"))
+        .args(["backup", "--data"])
+        .arg(&e.dir)
+        .output()
+        .await
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(service::list(&service::backups_dir(&e.dir)).len(), 1);
+    // A request the bot does not know is answered, not obeyed.
+    let answer = tokio::task::spawn_blocking({
+        let socket = socket.clone();
+        move || {
+            use std::io::{BufRead, Write};
+            let mut s = std::os::unix::net::UnixStream::connect(socket).unwrap();
+            s.write_all(b"delete everything\n").unwrap();
+            let mut line = String::new();
+            std::io::BufReader::new(s).read_line(&mut line).unwrap();
+            line
+        }
+    })
+    .await
+    .unwrap();
+    assert!(answer.starts_with("error unknown request"), "{answer}");
+}

@@ -120,6 +120,7 @@ fn play(c: &mut Criterion) {
     let table = rt
         .block_on(Table::open(TableConfig {
             data_dir: dir.clone(),
+            storage: Default::default(),
             clock,
             seed: Some(1),
             robot: Default::default(),

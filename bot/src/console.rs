@@ -231,6 +231,7 @@ where
             iterations: cfg.robot_iterations,
             ..Default::default()
         },
+        storage: crate::storage::StoreSettings::from_env()?,
     })
     .await
     .map_err(|e| e.to_string())?;

@@ -5,10 +5,13 @@
 //! ([`console`]) and the Discord adapter ([`discord`]), both calling the same
 //! [`table::Table`].
 
+pub mod backup;
+pub mod check;
 pub mod clock;
 pub mod console;
 pub mod discord;
 pub mod duration;
+pub mod marker;
 pub mod metrics;
 pub mod outbox;
 pub mod record;

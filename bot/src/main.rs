@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use tokar_bot::console::{self, ConsoleConfig};
 
-const USAGE: &str = "usage: tokar [console [--data DIR] [--images DIR] [--seed N] [--json] [--virtual-clock]\n                      [--robot-iterations N]]";
+const USAGE: &str = "usage: tokar [console [--data DIR] [--images DIR] [--seed N] [--json] [--virtual-clock]\n                      [--robot-iterations N]]\n       tokar backup [--data DIR] [--to FILE]\n       tokar restore FILE [--data DIR] [--game N]\n       tokar check [--data DIR]";
 
 fn parse_console(args: &[String]) -> Result<ConsoleConfig, String> {
     let mut cfg = ConsoleConfig {
@@ -49,7 +49,9 @@ fn parse_console(args: &[String]) -> Result<ConsoleConfig, String> {
 /// Runs the bot on Discord with the table in `TOKAR_DATA` (default `./tokar-data`).
 async fn run_discord(token: String) -> Result<(), String> {
     let data = std::env::var("TOKAR_DATA").unwrap_or_else(|_| "tokar-data".to_string());
-    let mut config = tokar_bot::TableConfig::new(data);
+    let mut config = tokar_bot::TableConfig::new(&data);
+    config.storage = tokar_bot::storage::StoreSettings::from_env()?;
+    let keep = tokar_bot::backup::service::keep_from_env()?;
     // The computer opponent plays as the bot's own Discord account.
     if let Some(robot) = tokar_bot::table::robot::RobotConfig::for_discord_token(&token, "Tokar") {
         config.robot = robot;
@@ -58,6 +60,13 @@ async fn run_discord(token: String) -> Result<(), String> {
         .await
         .map_err(|e| e.to_string())?;
     let settings = tokar_bot::discord::DiscordSettings::from_env().map_err(|e| e.to_string())?;
+    let data = std::path::PathBuf::from(data);
+    tokio::spawn(tokar_bot::backup::service::daily(
+        table.clone(),
+        data.clone(),
+        keep,
+    ));
+    tokio::spawn(tokar_bot::backup::service::serve(table.clone(), data, keep));
     tokar_bot::discord::run(table, token, settings)
         .await
         .map_err(|e| e.to_string())
@@ -85,6 +94,17 @@ async fn main() {
             }
             Err(e) => Err(e),
         },
+        Some(cmd @ ("backup" | "restore" | "check")) => {
+            // Blocking file and database work, as a command line tool does.
+            match tokar_bot::backup::cli::run(cmd, &args[1..]) {
+                Some(Ok(text)) => {
+                    println!("{text}");
+                    Ok(())
+                }
+                Some(Err(e)) => Err(e),
+                None => Err(format!("unknown command {cmd}\n{USAGE}")),
+            }
+        }
         Some("-h" | "--help") => {
             println!("{USAGE}\nWith DISCORD_TOKEN set, `tokar` connects to Discord.");
             Ok(())

@@ -11,6 +11,11 @@
 //! | `o` id | [`OutboxEntry`]: a message to deliver |
 //! | `p` id n | the raw PNG bytes of the entry's n-th picture |
 //! | `next-game` | the next game number |
+//! | `store-id` | the store's identity, drawn when it was created |
+//!
+//! Beside the database, `store.json` ([`crate::marker`]) records which store
+//! lives in the data folder and how many games it numbered, so that a lost
+//! database is refused at start instead of replaced by an empty one.
 //!
 //! Every write of a game is one transaction on this tree (record, log entries,
 //! schedule and index keys, and the outbox entries announcing the change
@@ -27,8 +32,10 @@ use crate::table::Image;
 use sled::transaction::{
     ConflictableTransactionError, TransactionError, TransactionalTree, UnabortableTransactionError,
 };
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 use thiserror::Error;
+use tracing::{error, warn};
 
 #[derive(Debug, Error)]
 pub enum StoreError {
@@ -39,6 +46,65 @@ pub enum StoreError {
     Stale,
     #[error("a stored record cannot be read: {0}")]
     Corrupt(String),
+    /// The data folder's marker shows a store that the database is not (gone,
+    /// empty, another one, older): Tokar refuses to start. The text says what
+    /// was found and the ways on.
+    #[error("{0}")]
+    NotTheStore(String),
+    /// Another Tokar process has the database open (sled locks it).
+    #[error(
+        "the store in {0} is in use by a running Tokar (stop it first, or see `tokar backup`)"
+    )]
+    InUse(PathBuf),
+    /// A command that reads an existing store found none.
+    #[error("there is no store in {0} (no db/ folder)")]
+    NoStore(PathBuf),
+}
+
+/// How to open the store: settings an operator may change.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoreSettings {
+    /// sled's page cache, in MiB (`TOKAR_CACHE_MB`). sled's own default is
+    /// 1 GiB, more than a small machine should give a bot that mostly sleeps;
+    /// the working set of a table is the games being played, a few KiB each.
+    pub cache_mb: u64,
+    /// Accept the database as found (even empty or missing) and record it as
+    /// the data folder's store (`TOKAR_FRESH_STORE=1`), instead of refusing
+    /// when it is not the store the folder had.
+    pub fresh: bool,
+}
+
+impl Default for StoreSettings {
+    fn default() -> StoreSettings {
+        StoreSettings {
+            cache_mb: 64,
+            fresh: false,
+        }
+    }
+}
+
+impl StoreSettings {
+    /// The defaults, changed by `TOKAR_CACHE_MB` and `TOKAR_FRESH_STORE`. A
+    /// value that is not understood is an error (one line), never ignored.
+    pub fn from_env() -> Result<StoreSettings, String> {
+        let mut s = StoreSettings::default();
+        if let Ok(v) = std::env::var("TOKAR_CACHE_MB") {
+            s.cache_mb = v
+                .trim()
+                .parse()
+                .ok()
+                .filter(|&n| (1..=1_048_576).contains(&n))
+                .ok_or_else(|| format!("TOKAR_CACHE_MB={v}: not a size in MiB (1 or more)"))?;
+        }
+        if let Ok(v) = std::env::var("TOKAR_FRESH_STORE") {
+            s.fresh = match v.trim() {
+                "1" | "yes" | "true" => true,
+                "" | "0" | "no" | "false" => false,
+                _ => return Err(format!("TOKAR_FRESH_STORE={v}: say 1 (or leave it unset)")),
+            };
+        }
+        Ok(s)
+    }
 }
 
 /// One write of a game.
@@ -59,6 +125,11 @@ pub struct GameWrite {
 #[derive(Clone)]
 pub struct Store {
     db: sled::Db,
+    /// The data folder whose `store.json` this store keeps up to date; `None`
+    /// for a store opened only to be read (`tokar check`, `tokar backup`).
+    marker_dir: Option<Arc<PathBuf>>,
+    /// One marker write at a time.
+    marker_lock: Arc<Mutex<()>>,
 }
 
 fn key(prefix: u8, parts: &[u64]) -> Vec<u8> {
@@ -108,9 +179,128 @@ fn tx_error(e: TransactionError<StoreError>) -> StoreError {
     }
 }
 
+/// The database of a data folder, opened with the settings' cache size.
+fn open_db(dir: &Path, settings: &StoreSettings) -> Result<sled::Db, StoreError> {
+    sled::Config::new()
+        .path(dir.join("db"))
+        .cache_capacity(settings.cache_mb.saturating_mul(1024 * 1024))
+        .open()
+        .map_err(|e| match e {
+            sled::Error::Io(io) if io.to_string().contains("could not acquire lock") => {
+                StoreError::InUse(dir.to_path_buf())
+            }
+            e => e.into(),
+        })
+}
+
+/// The next game number stored (1 when none was drawn yet).
+fn next_game(db: &sled::Db) -> Result<u64, StoreError> {
+    Ok(db.get(NEXT_GAME)?.map(|b| tail_u64(&b)).unwrap_or(1))
+}
+
 impl Store {
+    /// Opens (or creates) the store of a data folder with the default settings.
     pub fn open(dir: &Path) -> Result<Store, StoreError> {
-        let db = sled::Config::new().path(dir.join("db")).open()?;
+        Store::open_with(dir, &StoreSettings::default())
+    }
+
+    /// Opens the store of a data folder for the table: creates it when the
+    /// folder has none, and refuses ([`StoreError::NotTheStore`]) when the
+    /// folder's marker shows a store that the database is not, unless
+    /// `settings.fresh`. A folder from before markers existed gets one.
+    pub fn open_with(dir: &Path, settings: &StoreSettings) -> Result<Store, StoreError> {
+        let marker = match crate::marker::read(dir) {
+            Ok(m) => m,
+            Err(e) if settings.fresh => {
+                warn!(error = %e, "store marker unreadable; TOKAR_FRESH_STORE writes it anew");
+                None
+            }
+            Err(e) => {
+                return Err(StoreError::NotTheStore(format!(
+                    "{e}\n  If the database is the right one, start once with TOKAR_FRESH_STORE=1 to write the marker anew."
+                )))
+            }
+        };
+        let db_dir = dir.join("db");
+        if let (Some(m), false) = (&marker, settings.fresh) {
+            // Checked before sled runs: it would create an empty database.
+            if !db_dir.exists() {
+                let found = format!("its database {} is missing", db_dir.display());
+                return Err(StoreError::NotTheStore(crate::marker::refusal(
+                    dir, m, &found,
+                )));
+            }
+        }
+        let db = open_db(dir, settings)?;
+        let identity = db.get(IDENTITY)?.map(|b| tail_u64(&b));
+        if let (Some(m), false) = (&marker, settings.fresh) {
+            let games = next_game(&db)? - 1;
+            let found = match identity {
+                None => Some(format!("its database {} is empty", db_dir.display())),
+                Some(id) if id != m.identity => {
+                    Some(format!("its database holds another store, {id:016x}"))
+                }
+                Some(_) if games < m.games => Some(format!(
+                    "its database has numbered only {games} game(s): it is older than the store was"
+                )),
+                Some(_) => None,
+            };
+            if let Some(found) = found {
+                return Err(StoreError::NotTheStore(crate::marker::refusal(
+                    dir, m, &found,
+                )));
+            }
+        }
+        if settings.fresh {
+            warn!(data = %dir.display(), "TOKAR_FRESH_STORE: the database as found becomes this folder's store");
+        }
+        let store = Store::create_identity(db)?;
+        let store = Store {
+            marker_dir: Some(Arc::new(dir.to_path_buf())),
+            ..store
+        };
+        store.write_marker().map_err(StoreError::NotTheStore)?;
+        Ok(store)
+    }
+
+    /// Opens the existing store of a data folder to read it: no identity is
+    /// drawn, no marker written, and a folder without a database is an error
+    /// rather than a new store. (sled may still tidy its own files on open.)
+    pub fn open_existing(dir: &Path, settings: &StoreSettings) -> Result<Store, StoreError> {
+        if !dir.join("db").exists() {
+            return Err(StoreError::NoStore(dir.to_path_buf()));
+        }
+        Ok(Store {
+            db: open_db(dir, settings)?,
+            marker_dir: None,
+            marker_lock: Default::default(),
+        })
+    }
+
+    /// Opens the database of a folder for a restore: created when absent, no
+    /// identity drawn (the backup brings its own), no marker written yet.
+    pub(crate) fn open_for_restore(dir: &Path) -> Result<Store, StoreError> {
+        Ok(Store {
+            db: open_db(dir, &StoreSettings::default())?,
+            marker_dir: Some(Arc::new(dir.to_path_buf())),
+            marker_lock: Default::default(),
+        })
+    }
+
+    /// Records this store and its number of games in the data folder's
+    /// marker (only for a store opened with [`Store::open_with`]).
+    pub(crate) fn write_marker(&self) -> Result<(), String> {
+        let Some(dir) = &self.marker_dir else {
+            return Ok(());
+        };
+        let _one = self.marker_lock.lock().unwrap_or_else(|e| e.into_inner());
+        let identity = self.identity().map_err(|e| e.to_string())?;
+        let games = next_game(&self.db).map_err(|e| e.to_string())? - 1;
+        crate::marker::write(dir, identity, games)
+    }
+
+    /// Draws the store's identity if it has none yet.
+    fn create_identity(db: sled::Db) -> Result<Store, StoreError> {
         if db.get(IDENTITY)?.is_none() {
             use std::hash::{BuildHasher, Hasher};
             let mut h = std::collections::hash_map::RandomState::new().build_hasher();
@@ -128,7 +318,16 @@ impl Store {
             )?;
             db.flush()?;
         }
-        Ok(Store { db })
+        Ok(Store {
+            db,
+            marker_dir: None,
+            marker_lock: Default::default(),
+        })
+    }
+
+    /// The database itself, for the backup and the check, which read every key.
+    pub(crate) fn db(&self) -> &sled::Db {
+        &self.db
     }
 
     /// The store's identity, drawn when it was created.
@@ -190,6 +389,12 @@ impl Store {
             let n = old.map(tail_u64).unwrap_or(1);
             Some((n + 1).to_be_bytes().to_vec())
         })?;
+        // Flushed before the marker counts it: the marker never counts more
+        // games than the database holds.
+        self.db.flush()?;
+        if let Err(e) = self.write_marker() {
+            error!(error = %e, "the store marker was not refreshed");
+        }
         Ok(old.map(|b| tail_u64(&b)).unwrap_or(1))
     }
 
@@ -460,24 +665,78 @@ impl Store {
             self.db.insert(k.as_slice(), v.as_slice())?;
             if k.first() == Some(&b'g') {
                 let rec = decode_game(v).map_err(StoreError::Corrupt)?;
-                let id = rec.id;
-                for m in &rec.members {
-                    self.db.insert(key(b'm', &[m.user.id, id]), &[][..])?;
+                for k in index_keys(&rec) {
+                    self.db.insert(k, &[][..])?;
                 }
-                for m in &rec.invited {
-                    self.db.insert(key(b'm', &[m.id, id]), &[][..])?;
-                }
-                self.db.insert(key(b'c', &[rec.channel.id, id]), &[][..])?;
-                if let Some(due) = rec.scheduled {
-                    self.db.insert(key(b's', &[due, id]), &[][..])?;
-                }
-                let next = self.db.get(NEXT_GAME)?.map(|b| tail_u64(&b)).unwrap_or(1);
-                if next <= id {
-                    self.db.insert(NEXT_GAME, &(id + 1).to_be_bytes())?;
+                let next = next_game(&self.db)?;
+                if next <= rec.id {
+                    self.db.insert(NEXT_GAME, &(rec.id + 1).to_be_bytes())?;
                 }
             }
         }
         self.db.flush()?;
         Ok(())
     }
+
+    /// Writes one raw key and value as given, flushed, checking nothing: for
+    /// tests that damage a record on purpose.
+    pub fn put_raw(&self, key: &[u8], value: &[u8]) -> Result<(), StoreError> {
+        self.db.insert(key, value)?;
+        self.db.flush()?;
+        Ok(())
+    }
+}
+
+/// The key of a game record.
+pub(crate) fn game_key(id: u64) -> Vec<u8> {
+    key(b'g', &[id])
+}
+
+/// The prefix of a game's log entries.
+pub(crate) fn log_prefix(id: u64) -> Vec<u8> {
+    key(b'l', &[id])
+}
+
+/// The game number in a game record's, log entry's or index key (`None`
+/// for other keys).
+pub(crate) fn game_of_key(k: &[u8]) -> Option<u64> {
+    match (k.first(), k.len()) {
+        (Some(b'g'), 9) => Some(tail_u64(k)),
+        (Some(b'l'), 17) => Some(tail_u64(&k[..9])),
+        (Some(b's' | b'm' | b'c'), 17) => Some(tail_u64(k)),
+        _ => None,
+    }
+}
+
+/// Whether a key is an index derived from the game records (schedule, games
+/// of a user, games of a channel): rebuilt from the records, never copied.
+pub(crate) fn is_index_key(k: &[u8]) -> bool {
+    matches!(k.first(), Some(b's' | b'm' | b'c')) && k.len() == 17
+}
+
+/// The index keys a game record implies: its schedule entry and the
+/// user and channel indexes.
+pub(crate) fn index_keys(rec: &GameRecord) -> Vec<Vec<u8>> {
+    let id = rec.id;
+    let mut out = Vec::new();
+    for m in &rec.members {
+        out.push(key(b'm', &[m.user.id, id]));
+    }
+    for m in &rec.invited {
+        out.push(key(b'm', &[m.id, id]));
+    }
+    out.push(key(b'c', &[rec.channel.id, id]));
+    if let Some(due) = rec.scheduled {
+        out.push(key(b's', &[due, id]));
+    }
+    out
+}
+
+/// The key holding the next game number.
+pub(crate) const NEXT_GAME_KEY: &[u8] = NEXT_GAME;
+/// The key holding the store's identity.
+pub(crate) const IDENTITY_KEY: &[u8] = IDENTITY;
+
+pub(crate) fn be_u64(b: &[u8]) -> Option<u64> {
+    (b.len() >= 8).then(|| tail_u64(b))
 }

@@ -21,6 +21,7 @@ async fn open_with_robot(dir: &std::path::Path, seed: u64) -> Env {
     let clock = Arc::new(VirtualClock::open(dir).unwrap());
     let table = Table::open(TableConfig {
         data_dir: dir.to_path_buf(),
+        storage: Default::default(),
         clock: clock.clone(),
         seed: Some(seed),
         robot: RobotConfig {
@@ -224,6 +225,7 @@ async fn after_a_restart_the_bot_moves_where_it_is_to_act() {
         let clock = Arc::new(VirtualClock::open(&dir).unwrap());
         let table = Table::open(TableConfig {
             data_dir: dir.clone(),
+            storage: Default::default(),
             clock: clock.clone(),
             seed: Some(9),
             robot: RobotConfig {

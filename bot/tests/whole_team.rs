@@ -81,6 +81,7 @@ async fn the_bot_holding_a_whole_team_moves_each_commander() {
         clock: Arc::new(VirtualClock::open(&dir).unwrap()),
         table: Table::open(TableConfig {
             data_dir: dir.clone(),
+            storage: Default::default(),
             clock: Arc::new(VirtualClock::open(&dir).unwrap()),
             seed: Some(3),
             robot: RobotConfig {

@@ -24,7 +24,7 @@ pub use api::{Button, ChannelRef, Image, Reply, Request, UserRef};
 
 use crate::clock::{Clock, Millis, SystemClock};
 use crate::record::{GameRecord, LogAction, LogEntry, Named, Phase, UserRecord};
-use crate::storage::{Store, StoreError};
+use crate::storage::{Store, StoreError, StoreSettings};
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -44,6 +44,9 @@ pub struct TableConfig {
     pub seed: Option<u64>,
     /// The computer opponent: who it is, how long it thinks.
     pub robot: robot::RobotConfig,
+    /// The store's cache size, and whether a store that is not the data
+    /// folder's own may be started on purpose.
+    pub storage: StoreSettings,
 }
 
 impl TableConfig {
@@ -54,6 +57,7 @@ impl TableConfig {
             clock: Arc::new(SystemClock),
             seed: None,
             robot: robot::RobotConfig::default(),
+            storage: StoreSettings::default(),
         }
     }
 }
@@ -62,6 +66,10 @@ impl TableConfig {
 pub enum TableError {
     #[error("cannot create the data folder {0}: {1}")]
     DataDir(PathBuf, std::io::Error),
+    /// The data folder's store is not the one it had (see [`crate::marker`]):
+    /// the text says what was found and how to go on.
+    #[error("{0}")]
+    NotTheStore(String),
     #[error("cannot open the database: {0}")]
     Store(#[from] StoreError),
     #[error("the storage task failed: {0}")]
@@ -98,6 +106,11 @@ struct Inner {
 /// A refusal: one line for the user, nothing changed.
 type Res<T> = Result<T, String>;
 
+/// What players are told when the store fails or a record cannot be read;
+/// the detail goes to the log (`tracing::error!`).
+pub(crate) const STORAGE_FAILED: &str =
+    "Tokar could not read or write its storage, so nothing was changed; the operator has been told.";
+
 /// A game read for a command: its record, and its engine state once started.
 struct Loaded {
     rec: GameRecord,
@@ -124,13 +137,18 @@ impl Table {
     pub async fn open(config: TableConfig) -> Result<Table, TableError> {
         let dir = config.data_dir.clone();
         std::fs::create_dir_all(&dir).map_err(|e| TableError::DataDir(dir.clone(), e))?;
+        let settings = config.storage.clone();
         let (store, identity) = tokio::task::spawn_blocking(move || {
-            let store = Store::open(&dir)?;
+            let store = Store::open_with(&dir, &settings)?;
             let identity = store.identity()?;
             Ok::<_, StoreError>((store, identity))
         })
         .await
-        .map_err(|e| TableError::Task(e.to_string()))??;
+        .map_err(|e| TableError::Task(e.to_string()))?
+        .map_err(|e| match e {
+            StoreError::NotTheStore(text) => TableError::NotTheStore(text),
+            e => TableError::Store(e),
+        })?;
         let entropy = {
             use std::hash::{BuildHasher, Hasher};
             let mut h = std::collections::hash_map::RandomState::new().build_hasher();
@@ -245,11 +263,21 @@ impl Table {
                     .into(),
             ),
             Ok(Err(e)) => {
+                // The detail (sled's text, a record's decoding error) is for
+                // the operator; players get one plain line.
                 error!(error = %e, "storage");
-                Err(format!("Storage failed ({e}); nothing was changed."))
+                Err(STORAGE_FAILED.into())
             }
-            Err(e) => Err(format!("Storage task failed ({e}); nothing was changed.")),
+            Err(e) => {
+                error!(error = %e, "storage task");
+                Err(STORAGE_FAILED.into())
+            }
         }
+    }
+
+    /// The store, for a backup taken from inside the running process.
+    pub(crate) fn store_handle(&self) -> Store {
+        self.inner.store.clone()
     }
 
     async fn lock(&self, id: u64) -> tokio::sync::OwnedMutexGuard<()> {
@@ -308,10 +336,7 @@ impl Table {
             Some(l) => l,
             None => self.blocking(move |s| s.log(id)).await?,
         };
-        let game = replay(&rec, &log).map_err(|e| {
-            error!(game = id, error = %e, "replay failed");
-            format!("Game #{id} cannot be loaded: {e}")
-        })?;
+        let game = replay(&rec, &log).map_err(|e| unloadable(id, &e))?;
         Ok(Loaded {
             rec,
             game: Some(game),
@@ -324,6 +349,13 @@ impl Table {
         let mut rng = tokar_engine::Rng::new(base ^ id.wrapping_mul(0x9E37_79B9_7F4A_7C15));
         rng.next_u64()
     }
+}
+
+/// A stored game whose log does not replay: the detail to the log, one plain
+/// line for the players.
+fn unloadable(id: u64, detail: &str) -> String {
+    error!(game = id, error = %detail, "replay failed");
+    format!("Game #{id} cannot be loaded from storage; the operator has been told.")
 }
 
 /// Rebuilds a game from its options, seed and log.

@@ -216,7 +216,7 @@ impl Table {
         let to_len = offer.to_len;
         let log = self.blocking(move |s| s.log(id)).await?;
         let kept: Vec<LogEntry> = log.into_iter().filter(|e| e.seq < to_len).collect();
-        let game = replay(&l.rec, &kept)?;
+        let game = replay(&l.rec, &kept).map_err(|e| super::unloadable(id, &e))?;
         let undone = l.rec.log_len - to_len;
         l.rec.log_len = to_len;
         l.rec.last_marks.clear();

@@ -31,6 +31,7 @@ pub async fn open(dir: &std::path::Path, seed: Option<u64>) -> Env {
     let clock = Arc::new(VirtualClock::open(dir).unwrap());
     let table = Table::open(TableConfig {
         data_dir: dir.to_path_buf(),
+        storage: Default::default(),
         clock: clock.clone(),
         seed,
         robot: Default::default(),

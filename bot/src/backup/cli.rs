@@ -1,0 +1,156 @@
+//! The data commands of `tokar`: `backup`, `restore` and `check`, their
+//! arguments and what they print.
+
+use super::{restore, service, write};
+use crate::storage::{Store, StoreError, StoreSettings};
+use std::path::{Path, PathBuf};
+
+pub const USAGE: &str = "       tokar backup [--data DIR] [--to FILE]
+       tokar restore FILE [--data DIR] [--game N]
+       tokar check [--data DIR]";
+
+/// The data folder when `--data` is not given: `TOKAR_DATA`, else `./tokar-data`
+/// (as the Discord mode).
+fn default_data() -> PathBuf {
+    PathBuf::from(std::env::var("TOKAR_DATA").unwrap_or_else(|_| "tokar-data".to_string()))
+}
+
+struct Args {
+    data: PathBuf,
+    to: Option<PathBuf>,
+    game: Option<u64>,
+    file: Option<PathBuf>,
+}
+
+/// Parses `args`, allowing the options named in `allowed` and, if `file`,
+/// one plain argument.
+fn parse(args: &[String], allowed: &[&str], file: bool) -> Result<Args, String> {
+    let mut a = Args {
+        data: default_data(),
+        to: None,
+        game: None,
+        file: None,
+    };
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let name = arg.as_str();
+        if name.starts_with("--") && !allowed.contains(&name) {
+            return Err(format!("unknown argument {name}"));
+        }
+        let mut value = || {
+            it.next()
+                .cloned()
+                .ok_or_else(|| format!("{name} needs a value"))
+        };
+        match name {
+            "--data" => a.data = PathBuf::from(value()?),
+            "--to" => a.to = Some(PathBuf::from(value()?)),
+            "--game" => {
+                let v = value()?;
+                a.game = Some(
+                    v.trim_start_matches('#')
+                        .parse()
+                        .ok()
+                        .filter(|&n| n > 0)
+                        .ok_or_else(|| format!("--game {v}: not a game number"))?,
+                );
+            }
+            _ if file && a.file.is_none() => a.file = Some(PathBuf::from(arg)),
+            _ => return Err(format!("unexpected argument {arg}")),
+        }
+    }
+    Ok(a)
+}
+
+/// Runs `tokar <command> args...` for the data commands; `None` if `command`
+/// is not one of them. The text returned is printed; an error exits non-zero.
+pub fn run(command: &str, args: &[String]) -> Option<Result<String, String>> {
+    let with_usage = |e: String| format!("{e}\nusage: {}", USAGE.trim_start());
+    Some(match command {
+        "backup" => parse(args, &["--data", "--to"], false)
+            .map_err(with_usage)
+            .and_then(|a| backup(&a.data, a.to.as_deref())),
+        "restore" => parse(args, &["--data", "--game"], true)
+            .and_then(|a| match &a.file {
+                Some(f) => Ok((f.clone(), a)),
+                None => Err("restore needs the backup FILE".into()),
+            })
+            .map_err(with_usage)
+            .and_then(|(f, a)| restore_cmd(&f, &a.data, a.game)),
+        "check" => parse(args, &["--data"], false)
+            .map_err(with_usage)
+            .and_then(|a| check(&a.data)),
+        _ => return None,
+    })
+}
+
+/// Backs up the store of `data`: directly when no bot has it open, else by
+/// asking the running bot (which takes it inside its own process).
+fn backup(data: &Path, to: Option<&Path>) -> Result<String, String> {
+    let to = match to {
+        Some(p) => Some(std::path::absolute(p).map_err(|e| format!("{}: {e}", p.display()))?),
+        None => None,
+    };
+    match Store::open_existing(data, &StoreSettings::default()) {
+        Ok(store) => {
+            let own = to.is_none();
+            let dest = to.unwrap_or_else(|| {
+                service::backups_dir(data).join(super::file_name(chrono::Utc::now()))
+            });
+            let summary = write(&store, &dest).map_err(|e| e.to_string())?;
+            if own {
+                service::prune(&service::backups_dir(data), keep()?);
+            }
+            Ok(format!("backup written: {summary}"))
+        }
+        Err(StoreError::InUse(_)) => service::ask(data, to.as_deref())
+            .map(|s| format!("backup written by the running Tokar: {s}")),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+fn keep() -> Result<usize, String> {
+    service::keep_from_env()
+}
+
+fn restore_cmd(file: &Path, data: &Path, game: Option<u64>) -> Result<String, String> {
+    match game {
+        Some(id) => {
+            restore::restore_game(file, data, id)?;
+            Ok(format!(
+                "game #{id} restored from {} into {}",
+                file.display(),
+                data.display()
+            ))
+        }
+        None => {
+            let r = restore::restore_all(file, data)?;
+            Ok(format!(
+                "restored store {:016x} into {}: {} game(s), {} other key(s), every game checked and replayed",
+                r.identity,
+                data.display(),
+                r.games,
+                r.keys
+            ))
+        }
+    }
+}
+
+fn check(data: &Path) -> Result<String, String> {
+    let report = crate::check::check(data)?;
+    for p in &report.problems {
+        println!("{p}");
+    }
+    if report.problems.is_empty() {
+        Ok(report.summary())
+    } else {
+        println!("{}", report.summary());
+        Err(format!(
+            "{} problem(s) in {}; a game can be restored alone from a backup (Tokar stopped): \
+             tokar restore FILE --data {} --game N",
+            report.problems.len(),
+            data.display(),
+            data.display()
+        ))
+    }
+}

@@ -1,0 +1,363 @@
+//! Backups: a whole store in one file, and back.
+//!
+//! # Format 1
+//!
+//! A gzip stream (flate2) of JSON lines, each one object with a single key:
+//!
+//! 1. `{"header":{"format":1,"created_at":MS,"identity":ID,"next_game":N}}`
+//! 2. one `{"game":{"id":N,"crc32":C,"items":[ITEM,...]}}` per game: its
+//!    record (key `g`) first, then its log entries (keys `l`) in order;
+//! 3. one `{"key":ITEM}` per other stored key: users, outbox entries and their
+//!    pictures, the next game number, the store's identity, and any key a
+//!    later version of Tokar adds;
+//! 4. `{"end":{"games":G,"keys":K}}`: the counts, so that a cut file is
+//!    refused (gzip's own CRC also covers the whole stream).
+//!
+//! An ITEM is `{"k":HEX}` plus `"v":TEXT` when the value is UTF-8 (records
+//! are JSON) or `"x":HEX` when it is not (pictures). `crc32` is CRC-32 (IEEE,
+//! crc32fast) over the game's items in order, each as its key's length (u64,
+//! little-endian), the key, its value's length (u64, little-endian), the value.
+//!
+//! The derived indexes (schedule `s`, games of a user `m`, games of a channel
+//! `c`) are not in the file: a restore rebuilds them from the game records,
+//! so they always agree with the records restored.
+//!
+//! # Consistency while the bot runs
+//!
+//! sled locks its database to one process, so a backup of a running bot is
+//! taken inside that process (the daily task, or `tokar backup` asking the
+//! running bot over its control socket, see [`service`]). sled's iteration is
+//! not a snapshot: writers go on during it. What must agree is each game's
+//! record and log, which every command writes in one transaction; so each
+//! game is read in its own sled transaction (the record, then its log entries
+//! by sequence number until the first one missing), which sees the game
+//! either before or after any command, never half of one. Each outbox entry
+//! is read with its pictures in the same way. Other keys are single values.
+//! Games are independent of each other, so a backup is a consistent state of
+//! every game without stopping the table; each transaction holds the table
+//! only for the reads of one game. The next game number is read after the
+//! games, so it is above every game in the file.
+
+pub mod cli;
+pub mod restore;
+pub mod service;
+
+use crate::record::decode_game;
+use crate::storage::{be_u64, game_key, is_index_key, log_prefix, RawItem, Store, StoreError};
+use serde::{Deserialize, Serialize};
+use sled::transaction::{ConflictableTransactionError, TransactionError};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// The format written today. A new format keeps the reader of the old ones
+/// and adds a fixture in `bot/tests/fixtures/`.
+pub const FORMAT: u32 = 1;
+
+/// The file name of a backup taken by Tokar itself, at `stamp` (UTC).
+pub fn file_name(stamp: chrono::DateTime<chrono::Utc>) -> String {
+    format!("tokar-{}.backup", stamp.format("%Y%m%dT%H%M%S%.3fZ"))
+}
+
+/// What a backup holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Summary {
+    pub path: PathBuf,
+    pub games: u64,
+    /// Keys other than games (users, outbox, pictures, counters).
+    pub keys: u64,
+    pub bytes: u64,
+}
+
+impl std::fmt::Display for Summary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}: {} game(s), {} other key(s), {} bytes",
+            self.path.display(),
+            self.games,
+            self.keys,
+            self.bytes
+        )
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Header {
+    pub format: u32,
+    pub created_at: u64,
+    pub identity: u64,
+    pub next_game: u64,
+}
+
+/// One stored key and value.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Item {
+    pub k: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub v: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub x: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameItems {
+    pub id: u64,
+    pub crc32: u32,
+    pub items: Vec<Item>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct End {
+    pub games: u64,
+    pub keys: u64,
+}
+
+/// One line of a backup.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Line {
+    Header(Header),
+    Game(GameItems),
+    Key(Item),
+    End(End),
+}
+
+fn hex(b: &[u8]) -> String {
+    use std::fmt::Write;
+    let mut s = String::with_capacity(b.len() * 2);
+    for x in b {
+        let _ = write!(s, "{x:02x}");
+    }
+    s
+}
+
+fn unhex(s: &str) -> Result<Vec<u8>, String> {
+    if !s.len().is_multiple_of(2) || !s.is_ascii() {
+        return Err(format!("not hexadecimal: {s:.40}"));
+    }
+    (0..s.len())
+        .step_by(2)
+        .map(|i| {
+            u8::from_str_radix(&s[i..i + 2], 16).map_err(|_| format!("not hexadecimal: {s:.40}"))
+        })
+        .collect()
+}
+
+impl Item {
+    pub fn new(k: &[u8], v: &[u8]) -> Item {
+        match std::str::from_utf8(v) {
+            Ok(text) => Item {
+                k: hex(k),
+                v: Some(text.to_owned()),
+                x: None,
+            },
+            Err(_) => Item {
+                k: hex(k),
+                v: None,
+                x: Some(hex(v)),
+            },
+        }
+    }
+
+    /// The raw key and value.
+    pub fn raw(&self) -> Result<(Vec<u8>, Vec<u8>), String> {
+        let k = unhex(&self.k)?;
+        let v = match (&self.v, &self.x) {
+            (Some(t), None) => t.as_bytes().to_vec(),
+            (None, Some(x)) => unhex(x)?,
+            _ => return Err(format!("item {} has no single value", self.k)),
+        };
+        Ok((k, v))
+    }
+}
+
+/// The checksum of a game's items (see the module's documentation).
+pub fn checksum(items: &[RawItem]) -> u32 {
+    let mut h = crc32fast::Hasher::new();
+    for (k, v) in items {
+        h.update(&(k.len() as u64).to_le_bytes());
+        h.update(k);
+        h.update(&(v.len() as u64).to_le_bytes());
+        h.update(v);
+    }
+    h.finalize()
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum BackupError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("cannot write {0}: {1}")]
+    Io(PathBuf, std::io::Error),
+}
+
+fn sled_tx<T>(r: Result<T, TransactionError<()>>) -> Result<T, StoreError> {
+    match r {
+        Ok(v) => Ok(v),
+        Err(TransactionError::Storage(e)) => Err(e.into()),
+        Err(TransactionError::Abort(())) => Err(StoreError::Corrupt("aborted read".into())),
+    }
+}
+
+/// Reads one game (record and log) as one consistent state.
+fn read_game(db: &sled::Db, id: u64) -> Result<Vec<RawItem>, StoreError> {
+    let gk = game_key(id);
+    sled_tx(db.transaction(|tx| {
+        let mut items = Vec::new();
+        let Some(rec) = tx.get(&gk)? else {
+            return Ok(items);
+        };
+        items.push((gk.clone(), rec.to_vec()));
+        for seq in 0u64.. {
+            let mut k = log_prefix(id);
+            k.extend_from_slice(&seq.to_be_bytes());
+            match tx.get(&k)? {
+                Some(v) => items.push((k, v.to_vec())),
+                None => break,
+            }
+        }
+        Ok::<_, ConflictableTransactionError<()>>(items)
+    }))
+}
+
+/// Reads one outbox entry with its pictures as one consistent state.
+fn read_entry(db: &sled::Db, key: &[u8]) -> Result<Vec<RawItem>, StoreError> {
+    let id = be_u64(key).unwrap_or_default();
+    sled_tx(db.transaction(|tx| {
+        let mut items = Vec::new();
+        let Some(v) = tx.get(key)? else {
+            return Ok(items);
+        };
+        let pictures = crate::outbox::decode_entry(&v)
+            .map(|e| e.images.len())
+            .unwrap_or(0);
+        items.push((key.to_vec(), v.to_vec()));
+        for n in 0..pictures as u64 {
+            let mut k = vec![b'p'];
+            k.extend_from_slice(&id.to_be_bytes());
+            k.extend_from_slice(&n.to_be_bytes());
+            if let Some(png) = tx.get(&k)? {
+                items.push((k, png.to_vec()));
+            }
+        }
+        Ok::<_, ConflictableTransactionError<()>>(items)
+    }))
+}
+
+/// Writes a backup of `store` to `to` (through `to.partial`, synced and
+/// renamed, so `to` is always a whole backup). Blocking: call it from
+/// `spawn_blocking` in the running bot.
+pub fn write(store: &Store, to: &Path) -> Result<Summary, BackupError> {
+    let db = store.db();
+    let partial = to.with_extension("partial");
+    let io = |e: std::io::Error| BackupError::Io(to.to_path_buf(), e);
+    if let Some(dir) = to.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(io)?;
+    }
+    let file = std::fs::File::create(&partial).map_err(io)?;
+    let mut out = std::io::BufWriter::new(flate2::write::GzEncoder::new(
+        file,
+        flate2::Compression::default(),
+    ));
+    let mut line = |l: &Line| -> Result<(), BackupError> {
+        serde_json::to_writer(&mut out, l).map_err(|e| io(e.into()))?;
+        out.write_all(b"\n").map_err(io)
+    };
+    line(&Line::Header(Header {
+        format: FORMAT,
+        created_at: crate::marker::now_ms(),
+        identity: store.identity()?,
+        next_game: db
+            .get(crate::storage::NEXT_GAME_KEY)
+            .map_err(StoreError::from)?
+            .and_then(|b| be_u64(&b))
+            .unwrap_or(1),
+    }))?;
+    let mut games = 0;
+    for k in db.scan_prefix([b'g']).keys() {
+        let k = k.map_err(StoreError::from)?;
+        if k.len() != 9 {
+            continue;
+        }
+        let id = be_u64(&k).unwrap_or_default();
+        let items = read_game(db, id)?;
+        if items.is_empty() {
+            continue; // removed meanwhile
+        }
+        line(&Line::Game(GameItems {
+            id,
+            crc32: checksum(&items),
+            items: items.iter().map(|(k, v)| Item::new(k, v)).collect(),
+        }))?;
+        games += 1;
+    }
+    let mut keys = 0;
+    for kv in db.iter() {
+        let (k, v) = kv.map_err(StoreError::from)?;
+        let items = match k.first() {
+            Some(b'g') if k.len() == 9 => continue,
+            Some(b'l') if k.len() == 17 => continue,
+            Some(b'p') if k.len() == 17 => continue, // with their entry
+            _ if is_index_key(&k) => continue,
+            Some(b'o') if k.len() == 9 => read_entry(db, &k)?,
+            _ => vec![(k.to_vec(), v.to_vec())],
+        };
+        for (k, v) in &items {
+            line(&Line::Key(Item::new(k, v)))?;
+            keys += 1;
+        }
+    }
+    line(&Line::End(End { games, keys }))?;
+    let file = out
+        .into_inner()
+        .map_err(|e| io(e.into_error()))?
+        .finish()
+        .map_err(io)?;
+    file.sync_all().map_err(io)?;
+    drop(file);
+    std::fs::rename(&partial, to).map_err(io)?;
+    let bytes = std::fs::metadata(to).map(|m| m.len()).unwrap_or(0);
+    Ok(Summary {
+        path: to.to_path_buf(),
+        games,
+        keys,
+        bytes,
+    })
+}
+
+/// Checks that a game's items are a record and its log that load: the
+/// record decodes and is game `id`, the log has as many entries as the
+/// record says, and the game replays from its options, seed and log.
+pub fn verify_game(id: u64, items: &[RawItem]) -> Result<(), String> {
+    let Some((k, v)) = items.first().filter(|(k, _)| k.first() == Some(&b'g')) else {
+        return Err("no game record".into());
+    };
+    if be_u64(k) != Some(id) {
+        return Err("the record's key names another game".into());
+    }
+    let rec = decode_game(v)?;
+    if rec.id != id {
+        return Err(format!("the record says it is game #{}", rec.id));
+    }
+    let mut log = Vec::new();
+    for (k, v) in &items[1..] {
+        if !k.starts_with(&log_prefix(id)) {
+            return Err("an item that is not this game's log".into());
+        }
+        log.push(crate::record::decode_log(v)?);
+    }
+    if log.len() as u64 != rec.log_len {
+        return Err(format!(
+            "the record counts {} log entries, the log has {}",
+            rec.log_len,
+            log.len()
+        ));
+    }
+    if !matches!(
+        rec.phase,
+        crate::record::Phase::Lobby | crate::record::Phase::Cancelled
+    ) {
+        crate::table::replay(&rec, &log).map_err(|e| format!("does not replay: {e}"))?;
+    }
+    Ok(())
+}

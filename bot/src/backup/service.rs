@@ -1,0 +1,210 @@
+//! Backups of the running bot: one every day into `<data>/backups/`, keeping
+//! the last N, and on demand through the control socket `<data>/tokar.sock`,
+//! which `tokar backup` uses when the bot has the store open.
+//!
+//! Each backup runs in `spawn_blocking`: the table goes on answering, held
+//! only for the reads of one game at a time (see the module above).
+
+use super::{file_name, write, Summary};
+use crate::Table;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt};
+use tracing::{error, info, warn};
+
+/// The control socket's file name in the data folder.
+pub const SOCKET: &str = "tokar.sock";
+
+/// How many daily backups are kept when `TOKAR_BACKUPS_KEEP` is not set.
+pub const DEFAULT_KEEP: usize = 7;
+
+const DAY: Duration = Duration::from_secs(24 * 3600);
+
+/// After a failed backup, the next try waits this long (not a busy loop).
+const RETRY: Duration = Duration::from_secs(3600);
+
+/// `TOKAR_BACKUPS_KEEP`: how many of Tokar's own backups to keep (at least 1).
+pub fn keep_from_env() -> Result<usize, String> {
+    match std::env::var("TOKAR_BACKUPS_KEEP") {
+        Err(_) => Ok(DEFAULT_KEEP),
+        Ok(v) => {
+            v.trim().parse().ok().filter(|&n| n >= 1).ok_or_else(|| {
+                format!("TOKAR_BACKUPS_KEEP={v}: not a number of backups (1 or more)")
+            })
+        }
+    }
+}
+
+/// Where Tokar puts its own backups.
+pub fn backups_dir(data: &Path) -> PathBuf {
+    data.join("backups")
+}
+
+/// Tokar's own backups in `dir` (named by [`file_name`]), oldest first.
+pub fn list(dir: &Path) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("tokar-") && n.ends_with(".backup"))
+        })
+        .collect();
+    // The names hold the UTC time: their order is the time order.
+    out.sort();
+    out
+}
+
+/// Removes Tokar's own backups in `dir` but the newest `keep`.
+pub fn prune(dir: &Path, keep: usize) {
+    let all = list(dir);
+    for old in &all[..all.len().saturating_sub(keep)] {
+        match std::fs::remove_file(old) {
+            Ok(()) => info!(path = %old.display(), "old backup removed"),
+            Err(e) => warn!(path = %old.display(), error = %e, "cannot remove an old backup"),
+        }
+    }
+}
+
+/// Takes a backup of the running table into `to` (default: a new file in
+/// `<data>/backups/`, after which the old ones beyond `keep` go).
+pub async fn take(
+    table: &Table,
+    data: &Path,
+    to: Option<PathBuf>,
+    keep: usize,
+) -> Result<Summary, String> {
+    let store = table.store_handle();
+    let dir = backups_dir(data);
+    let own = to.is_none();
+    let to = to.unwrap_or_else(|| dir.join(file_name(chrono::Utc::now())));
+    let summary = tokio::task::spawn_blocking(move || write(&store, &to))
+        .await
+        .map_err(|e| format!("the backup task failed: {e}"))?
+        .map_err(|e| e.to_string())?;
+    if own {
+        prune(&dir, keep);
+    }
+    Ok(summary)
+}
+
+/// Takes a backup every day (the first at once when the newest is a day old
+/// or there is none), keeping the last `keep`. Runs until the process ends.
+pub async fn daily(table: Table, data: PathBuf, keep: usize) {
+    loop {
+        let newest = list(&backups_dir(&data))
+            .last()
+            .and_then(|p| std::fs::metadata(p).and_then(|m| m.modified()).ok());
+        // From the newest backup: a restart does not start the day over.
+        let wait = newest
+            .and_then(|t| (t + DAY).duration_since(SystemTime::now()).ok())
+            .unwrap_or_default();
+        tokio::time::sleep(wait).await;
+        match take(&table, &data, None, keep).await {
+            Ok(s) => info!(backup = %s, "daily backup taken"),
+            Err(e) => {
+                error!(error = %e, "daily backup failed; trying again in an hour");
+                tokio::time::sleep(RETRY).await;
+            }
+        }
+    }
+}
+
+/// Answers `tokar backup` run beside the bot: one request a connection, the
+/// line `backup` or `backup PATH`, answered `ok SUMMARY` or `error TEXT`.
+/// The socket is readable by the bot's user alone.
+pub async fn serve(table: Table, data: PathBuf, keep: usize) {
+    let path = data.join(SOCKET);
+    // A socket left by a killed process. No other Tokar uses this folder:
+    // this one holds the store's lock.
+    let _ = std::fs::remove_file(&path);
+    let listener = match tokio::net::UnixListener::bind(&path) {
+        Ok(l) => l,
+        Err(e) => {
+            warn!(path = %path.display(), error = %e, "no control socket: `tokar backup` cannot reach this bot (daily backups go on)");
+            return;
+        }
+    };
+    {
+        use std::os::unix::fs::PermissionsExt;
+        if let Err(e) = std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)) {
+            warn!(error = %e, "cannot restrict the control socket");
+        }
+    }
+    loop {
+        let (stream, _) = match listener.accept().await {
+            Ok(s) => s,
+            Err(e) => {
+                warn!(error = %e, "control socket");
+                tokio::time::sleep(Duration::from_secs(1)).await;
+                continue;
+            }
+        };
+        let table = table.clone();
+        let data = data.clone();
+        tokio::spawn(async move {
+            let (read, mut write) = stream.into_split();
+            let mut line = String::new();
+            let answer = match tokio::io::BufReader::new(read.take(4096))
+                .read_line(&mut line)
+                .await
+            {
+                Err(e) => format!("error {e}"),
+                Ok(_) => match line.trim_end().split_once(' ') {
+                    _ if line.trim_end() == "backup" => {
+                        reply(take(&table, &data, None, keep).await)
+                    }
+                    Some(("backup", to)) if Path::new(to).is_absolute() => {
+                        reply(take(&table, &data, Some(PathBuf::from(to)), keep).await)
+                    }
+                    _ => "error unknown request (say `backup` or `backup /absolute/path`)".into(),
+                },
+            };
+            let _ = write.write_all(format!("{answer}\n").as_bytes()).await;
+        });
+    }
+}
+
+fn reply(r: Result<Summary, String>) -> String {
+    match r {
+        Ok(s) => {
+            info!(backup = %s, "backup taken on request");
+            format!("ok {s}")
+        }
+        Err(e) => {
+            error!(error = %e, "backup on request failed");
+            format!("error {e}")
+        }
+    }
+}
+
+/// Asks the bot running on `data` for a backup (blocking: for the command
+/// line). `None`: the bot's own folder and name.
+pub fn ask(data: &Path, to: Option<&Path>) -> Result<String, String> {
+    use std::io::{BufRead, Write};
+    let path = data.join(SOCKET);
+    let mut s = std::os::unix::net::UnixStream::connect(&path).map_err(|e| {
+        format!(
+            "the store in {} is in use by a running Tokar, and its control socket {} does not answer ({e})",
+            data.display(),
+            path.display()
+        )
+    })?;
+    let request = match to {
+        Some(p) => format!("backup {}\n", p.display()),
+        None => "backup\n".into(),
+    };
+    s.write_all(request.as_bytes()).map_err(|e| e.to_string())?;
+    let mut answer = String::new();
+    std::io::BufReader::new(s)
+        .read_line(&mut answer)
+        .map_err(|e| format!("no answer from the running Tokar: {e}"))?;
+    match answer.trim_end().split_once(' ') {
+        Some(("ok", s)) => Ok(s.to_owned()),
+        Some(("error", e)) => Err(e.to_owned()),
+        _ => Err(format!("the running Tokar answered: {}", answer.trim_end())),
+    }
+}

@@ -1,0 +1,167 @@
+//! A data folder whose database is gone, emptied or replaced is refused at
+//! start instead of starting afresh without a word (issue #17, "Safe data").
+
+mod common;
+use common::*;
+use std::sync::Arc;
+use tokar_bot::clock::VirtualClock;
+use tokar_bot::storage::{Store, StoreSettings};
+use tokar_bot::{Table, TableConfig, TableError};
+
+async fn open_with(dir: &std::path::Path, storage: StoreSettings) -> Result<Table, TableError> {
+    Table::open(TableConfig {
+        data_dir: dir.to_path_buf(),
+        clock: Arc::new(VirtualClock::open(dir).unwrap()),
+        seed: Some(3),
+        robot: Default::default(),
+        storage,
+    })
+    .await
+}
+
+/// A folder whose store has numbered two games, closed.
+async fn used_folder(name: &str) -> std::path::PathBuf {
+    let e = env(name).await;
+    e.start("alice", "bob").await;
+    e.start("carol", "dave").await;
+    let dir = e.dir.clone();
+    drop(e);
+    dir
+}
+
+fn refusal(r: Result<Table, TableError>) -> String {
+    match r {
+        Err(TableError::NotTheStore(text)) => text,
+        Err(e) => panic!("another error: {e}"),
+        Ok(_) => panic!("the table opened"),
+    }
+}
+
+#[tokio::test]
+async fn a_lost_database_is_refused_with_the_ways_on() {
+    let dir = used_folder("marker-lost").await;
+    let marker = tokar_bot::marker::read(&dir).unwrap().expect("a marker");
+    assert_eq!(marker.games, 2);
+    std::fs::remove_dir_all(dir.join("db")).unwrap();
+
+    let text = refusal(open_with(&dir, StoreSettings::default()).await);
+    let first = text.lines().next().unwrap();
+    assert!(
+        first.contains("2 game(s)") && first.contains("missing"),
+        "{text}"
+    );
+    assert!(text.contains("tokar restore FILE --data"), "{text}");
+    assert!(text.contains("TOKAR_FRESH_STORE=1"), "{text}");
+    // Refused before sled could create an empty database in its place.
+    assert!(!dir.join("db").exists());
+
+    // Starting afresh on purpose: an empty store, numbered from #1, recorded.
+    let fresh = StoreSettings {
+        fresh: true,
+        ..Default::default()
+    };
+    let table = open_with(&dir, fresh).await.unwrap();
+    let r = table
+        .handle(request("@alice /new game:arcana army:human opponent:@bob"))
+        .await;
+    assert!(r[0].content.contains("#1"), "{}", r[0].content);
+    drop(table);
+    let m = tokar_bot::marker::read(&dir).unwrap().unwrap();
+    assert_ne!(m.identity, marker.identity);
+    assert_eq!(m.games, 1);
+    // And from now on it is this folder's store: it opens without the flag.
+    open_with(&dir, StoreSettings::default()).await.unwrap();
+}
+
+#[tokio::test]
+async fn an_emptied_database_is_refused() {
+    let dir = used_folder("marker-empty").await;
+    std::fs::remove_dir_all(dir.join("db")).unwrap();
+    // An empty sled database where the store was (a new volume, say).
+    drop(sled::open(dir.join("db")).unwrap());
+    let text = refusal(open_with(&dir, StoreSettings::default()).await);
+    assert!(text.lines().next().unwrap().contains("is empty"), "{text}");
+}
+
+#[tokio::test]
+async fn another_store_is_refused() {
+    let dir = used_folder("marker-other-a").await;
+    let other = used_folder("marker-other-b").await;
+    std::fs::remove_dir_all(dir.join("db")).unwrap();
+    std::fs::rename(other.join("db"), dir.join("db")).unwrap();
+    let text = refusal(open_with(&dir, StoreSettings::default()).await);
+    assert!(text.contains("another store"), "{text}");
+}
+
+#[tokio::test]
+async fn an_older_copy_of_the_store_is_refused() {
+    let dir = used_folder("marker-older").await;
+    let mut m = tokar_bot::marker::read(&dir).unwrap().unwrap();
+    // As if the database were a copy from before the last games.
+    m.games = 5;
+    tokar_bot::marker::write(&dir, m.identity, m.games).unwrap();
+    let text = refusal(open_with(&dir, StoreSettings::default()).await);
+    assert!(text.contains("only 2 game(s)"), "{text}");
+}
+
+#[tokio::test]
+async fn a_folder_from_before_markers_opens_and_gets_one() {
+    let dir = used_folder("marker-old-folder").await;
+    std::fs::remove_file(dir.join(tokar_bot::marker::FILE)).unwrap();
+    let table = open_with(&dir, StoreSettings::default()).await.unwrap();
+    let r = table.handle(request("@alice /board game:1")).await;
+    assert!(r[0].ok, "{}", r[0].content);
+    drop(table);
+    let m = tokar_bot::marker::read(&dir)
+        .unwrap()
+        .expect("a marker written");
+    assert_eq!(m.games, 2);
+    let store = Store::open_existing(&dir, &StoreSettings::default()).unwrap();
+    assert_eq!(m.identity, store.identity().unwrap());
+}
+
+#[tokio::test]
+async fn a_damaged_marker_is_refused_not_taken_for_a_new_folder() {
+    let dir = used_folder("marker-damaged").await;
+    std::fs::write(dir.join(tokar_bot::marker::FILE), b"{\"format\":").unwrap();
+    let text = refusal(open_with(&dir, StoreSettings::default()).await);
+    assert!(text.contains("is damaged"), "{text}");
+    assert!(text.contains("TOKAR_FRESH_STORE=1"), "{text}");
+}
+
+/// The binary exits non-zero with the message (as the Discord mode and the
+/// console do, both through `Table::open`).
+#[test]
+fn the_binary_refuses_to_start_and_says_why() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let dir = rt.block_on(used_folder("marker-binary"));
+    drop(rt);
+    std::fs::remove_dir_all(dir.join("db")).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tokar"))
+        .args(["console", "--data"])
+        .arg(&dir)
+        .env_remove("TOKAR_FRESH_STORE")
+        .env_remove("TOKAR_CACHE_MB")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    assert!(err.contains("tokar restore FILE"), "{err}");
+    assert!(!dir.join("db").exists());
+}
+
+#[test]
+fn settings_come_from_the_environment_and_bad_values_are_refused() {
+    // One test touches these variables: tests run on threads of one process.
+    std::env::set_var("TOKAR_CACHE_MB", "16");
+    std::env::set_var("TOKAR_FRESH_STORE", "1");
+    let s = StoreSettings::from_env().unwrap();
+    assert_eq!((s.cache_mb, s.fresh), (16, true));
+    std::env::set_var("TOKAR_CACHE_MB", "lots");
+    let e = StoreSettings::from_env().unwrap_err();
+    assert!(e.starts_with("TOKAR_CACHE_MB=lots"), "{e}");
+    std::env::remove_var("TOKAR_CACHE_MB");
+    std::env::remove_var("TOKAR_FRESH_STORE");
+    assert_eq!(StoreSettings::from_env().unwrap(), StoreSettings::default());
+}

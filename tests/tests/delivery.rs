@@ -303,8 +303,9 @@ async fn a_four_player_magic_chess_opening_arrives_once_while_discord_fails() {
         counts.server_errors + counts.rate_limited + counts.lost_responses >= 5,
         "faults were injected: {counts:?}"
     );
+    assert!(private > 0, "private notes were sent");
     println!(
-        "magic chess opening: faults injected {counts:?}; {} messages",
+        "magic chess opening: faults injected {counts:?}; {} messages, {private} private notes",
         messages.len()
     );
     assert_eq!(fake.violations(), Vec::<String>::new());

@@ -30,7 +30,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWrite, AsyncWriteExt};
+use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 
 pub struct ConsoleConfig {
     pub data: PathBuf,
@@ -147,6 +147,9 @@ pub fn parse_line(line: &str) -> Result<Line, String> {
 /// The console's ids start after these: users at 1001, channels at 500001.
 const USER_BASE: u64 = 1_000;
 const CHANNEL_BASE: u64 = 500_000;
+/// The longest input line read: a command is far shorter (Discord's own
+/// limit is 4,000 characters), and a longer one is refused, not stored whole.
+const LONGEST_LINE: usize = 64 * 1024;
 /// The names file of folders from before the names were kept in the store.
 const OLD_NAMES: &str = "console-names.json";
 
@@ -325,16 +328,39 @@ where
     // Bytes, not `lines()`: a line that is not UTF-8 is refused, not fatal.
     // Kept across the loop: `read_until` stopped by the timer resumes here.
     let mut buf: Vec<u8> = Vec::new();
+    // Inside a line longer than LONGEST_LINE, already refused: the rest of it
+    // is read and dropped.
+    let mut skipping = false;
     let mut timer = tokio::time::interval(std::time::Duration::from_secs(60));
     timer.tick().await;
     loop {
+        let room = (LONGEST_LINE + 1).saturating_sub(buf.len()) as u64;
+        let mut limited = (&mut input).take(room);
         tokio::select! {
-            read = input.read_until(b'\n', &mut buf) => {
-                if read.map_err(|e| format!("cannot read input: {e}"))? == 0 {
+            read = limited.read_until(b'\n', &mut buf) => {
+                let n = read.map_err(|e| format!("cannot read input: {e}"))?;
+                let ended = buf.last() == Some(&b'\n');
+                if !ended && buf.len() > LONGEST_LINE {
+                    buf.clear();
+                    if !skipping {
+                        skipping = true;
+                        let reply = console.error(
+                            None,
+                            &format!("A line longer than {LONGEST_LINE} bytes is not read; nothing was done."),
+                        );
+                        console.print(&[reply]).await?;
+                    }
+                    continue;
+                }
+                if n == 0 || ended {
+                    let bytes = std::mem::take(&mut buf);
+                    if !std::mem::take(&mut skipping) && !bytes.is_empty() {
+                        console.bytes(&bytes).await?;
+                    }
+                }
+                if n == 0 {
                     break;
                 }
-                let bytes = std::mem::take(&mut buf);
-                console.bytes(&bytes).await?;
             }
             _ = timer.tick(), if console.clock.is_none() => {
                 let due = console.table.tick().await;

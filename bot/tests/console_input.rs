@@ -64,6 +64,21 @@ async fn a_line_that_is_not_utf8_is_refused_and_the_console_goes_on() {
 }
 
 #[tokio::test]
+async fn an_endless_line_is_refused_once_and_the_console_goes_on() {
+    let dir = fresh_dir("console-long");
+    let mut input = b"@alice /games game:".to_vec();
+    input.extend(std::iter::repeat_n(b'9', 200_000));
+    input.extend_from_slice(b"\n@alice /games\n");
+    let out = session(&dir, &input).await;
+    assert_eq!(out.len(), 2, "{out:#?}");
+    assert!(
+        refusals(&out)[0].contains("longer than 65536 bytes"),
+        "{out:#?}"
+    );
+    assert_eq!(out[1]["ok"], true, "{out:#?}");
+}
+
+#[tokio::test]
 async fn the_clock_does_not_jump_past_its_range() {
     let dir = fresh_dir("console-advance");
     let out = session(&dir, b"~advance 99999999w\n~advance 1h\n").await;

@@ -294,9 +294,9 @@ impl Store {
     pub fn claim_console_name(&self, kind: u8, name: &str, id: u64) -> Result<u64, StoreError> {
         let mut k = vec![CONSOLE_NAME, kind];
         k.extend_from_slice(name.as_bytes());
-        let held = self
-            .db
-            .compare_and_swap(&k, None as Option<&[u8]>, Some(&id.to_be_bytes()[..]))?;
+        let held =
+            self.db
+                .compare_and_swap(&k, None as Option<&[u8]>, Some(&id.to_be_bytes()[..]))?;
         self.db.flush()?;
         match held {
             Ok(()) => Ok(id),

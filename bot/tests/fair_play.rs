@@ -50,7 +50,11 @@ async fn start_from(name: &str, record: &str, players: &[&str]) -> (std::path::P
     let e = open(&fresh_dir(name), None).await;
     let mut line = format!("@{} /new record:\"{record}\"", players[0]);
     for (i, p) in players[1..].iter().enumerate() {
-        let n = if i == 0 { String::new() } else { (i + 1).to_string() };
+        let n = if i == 0 {
+            String::new()
+        } else {
+            (i + 1).to_string()
+        };
         line.push_str(&format!(" opponent{n}:@{p}"));
     }
     let invitation = e.ok(&line).await[0].content.clone();
@@ -97,7 +101,10 @@ async fn a_record_cannot_choose_the_cards_that_follow_it() {
     let b = b["state"].clone();
     assert_eq!(log_a.len(), 3, "the record's actions were replayed");
     assert_eq!(rec_a.seed, RECORD_SEED, "its actions replay with its seed");
-    assert_eq!(a["cells"], expected["cells"], "the position is the record's");
+    assert_eq!(
+        a["cells"], expected["cells"],
+        "the position is the record's"
+    );
     assert_eq!(cards(&a), cards(&expected), "the same cards, dealt again");
     for (x, y) in a["hands"]
         .as_array()
@@ -142,7 +149,10 @@ async fn a_record_cannot_choose_the_cards_that_follow_it() {
 
 #[tokio::test]
 async fn a_record_cannot_choose_the_dice_that_follow_it() {
-    for (kind, name) in [(GameKind::Arachne, "arachne"), (GameKind::Gladiator, "gladiator")] {
+    for (kind, name) in [
+        (GameKind::Arachne, "arachne"),
+        (GameKind::Gladiator, "gladiator"),
+    ] {
         let (record, expected) = crafted(kind, "", 2);
         let expected = json(&expected)["state"].clone();
         let (dir_a, _) = start_from(&format!("fair-{name}-a"), &record, &["alice", "bob"]).await;
@@ -152,8 +162,14 @@ async fn a_record_cannot_choose_the_dice_that_follow_it() {
         assert_eq!(log.len(), 2);
         assert_eq!(rec.reseeds.len(), 1);
         assert_eq!(rec.reseeds[0].after, 2);
-        assert_ne!(a["state"]["rng"], expected["rng"], "{name}: the maker knows no die");
-        assert_ne!(a["state"]["rng"], b["state"]["rng"], "{name}: each table throws its own");
+        assert_ne!(
+            a["state"]["rng"], expected["rng"],
+            "{name}: the maker knows no die"
+        );
+        assert_ne!(
+            a["state"]["rng"], b["state"]["rng"],
+            "{name}: each table throws its own"
+        );
         assert_eq!(
             json(&tokar_bot::table::replay(&rec, &log).unwrap()),
             a,
@@ -171,7 +187,10 @@ async fn a_record_without_actions_lends_the_game_nothing_but_its_options() {
     assert!(log.is_empty());
     assert_ne!(rec.seed, RECORD_SEED, "a fresh seed from the first deal");
     assert!(rec.reseeds.is_empty());
-    assert_eq!(rec.options.get("freeze-cards").map(String::as_str), Some("12"));
+    assert_eq!(
+        rec.options.get("freeze-cards").map(String::as_str),
+        Some("12")
+    );
     let expected = json(&expected)["state"].clone();
     assert_ne!(state["state"]["hands"], expected["hands"]);
 }
@@ -190,7 +209,10 @@ async fn an_undo_does_not_reach_into_the_record() {
     // The record's last action is bob's seat's: before the rule it could
     // be taken back, with the record's seed behind it.
     let why = e.refused("@bob /undo").await;
-    assert!(why.contains("started from a record after its 2 actions"), "{why}");
+    assert!(
+        why.contains("started from a record after its 2 actions"),
+        "{why}"
+    );
     // An action of the game itself can be.
     let a = e.actions("alice", 1).await[0].clone();
     e.ok(&format!("@alice /play action:\"{a}\"")).await;

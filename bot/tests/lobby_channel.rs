@@ -41,8 +41,10 @@ async fn accept_and_decline_come_from_the_games_channel() {
 #[tokio::test]
 async fn join_comes_from_the_games_channel() {
     let e = env("lobby-join").await;
-    e.ok(&format!("@alice /new game:{GAME} {CREATOR_OPTIONS} players:2"))
-        .await;
+    e.ok(&format!(
+        "@alice /new game:{GAME} {CREATOR_OPTIONS} players:2"
+    ))
+    .await;
     let before = stored(&e).await;
     let msg = e
         .refused(&format!("@carol #elsewhere /join game:1 {ACCEPT_OPTIONS}"))

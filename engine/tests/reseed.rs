@@ -36,9 +36,8 @@ fn the_position_stays_and_the_same_seed_gives_the_same_game() {
         assert_eq!(before.pieces, after.pieces, "{kind}: the pieces stay");
         assert_eq!(before.to_act, after.to_act, "{kind}: the turn stays");
         assert_eq!(before.move_number, after.move_number, "{kind}");
-        let sizes = |v: &tokar_engine::View| {
-            v.seats.iter().map(|s| s.hand_size).collect::<Vec<_>>()
-        };
+        let sizes =
+            |v: &tokar_engine::View| v.seats.iter().map(|s| s.hand_size).collect::<Vec<_>>();
         assert_eq!(sizes(&before), sizes(&after), "{kind}: hand sizes stay");
     }
 }
@@ -88,5 +87,9 @@ fn gladiator_and_arcana_keep_everything_but_the_generator() {
     };
     assert_eq!(strip(s), strip(a));
     let g = played(GameKind::Arcana, 2);
-    assert_eq!(state(&g), state(&reseeded(&g, 7)), "Arcana has no chance left");
+    assert_eq!(
+        state(&g),
+        state(&reseeded(&g, 7)),
+        "Arcana has no chance left"
+    );
 }

@@ -173,7 +173,10 @@ mod tests {
             "tokar1|arcana|army.0=human|seed=42+1:9|0:b1-c3|1:!concede"
         );
         assert_eq!(read(&text).unwrap().reseeds, e.reseeds);
-        assert!(read("tokar1|arcana||seed=4+1:2").is_err(), "after its actions");
+        assert!(
+            read("tokar1|arcana||seed=4+1:2").is_err(),
+            "after its actions"
+        );
         assert!(read("tokar1|arcana||seed=4+x|0:b1-c3").is_err());
     }
 }

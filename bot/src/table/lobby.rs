@@ -188,7 +188,11 @@ impl Table {
                     after: e.actions.len() as u64,
                     seed: self.secret_seed(id),
                 });
-                (e.seed.unwrap_or_else(|| self.seed_for(id)), reseeds, e.actions)
+                (
+                    e.seed.unwrap_or_else(|| self.seed_for(id)),
+                    reseeds,
+                    e.actions,
+                )
             }
             _ => (self.seed_for(id), Vec::new(), Vec::new()),
         };
@@ -556,7 +560,10 @@ impl Table {
         // A game from a record threw its dice afresh after the record's
         // actions (T13): those are the first the players see.
         let fresh = saved.log_len == 0
-            || saved.reseeds.last().is_some_and(|r| r.after == saved.log_len);
+            || saved
+                .reseeds
+                .last()
+                .is_some_and(|r| r.after == saved.log_len);
         let first_roll = match game.view(Viewer::Spectator).dice {
             Some((seat, dice)) if fresh => format!(
                 "· {} rolls {}.\n",

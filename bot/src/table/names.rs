@@ -47,6 +47,12 @@ impl Table {
         self.blocking(move |s| s.game_bytes(id)).await
     }
 
+    /// [`Table::stored_record`] of games `1..=last`, read at once.
+    pub async fn stored_records(&self, last: u64) -> Result<Vec<Option<Vec<u8>>>, String> {
+        self.blocking(move |s| (1..=last).map(|id| s.game_bytes(id)).collect())
+            .await
+    }
+
     /// Every user the store knows (their last names and ids).
     pub async fn users(&self) -> Result<Vec<UserRecord>, String> {
         self.blocking(|s| s.users()).await

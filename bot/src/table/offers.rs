@@ -263,7 +263,7 @@ impl Table {
             .take_while(|e| self.is_robot(e.user))
             .count();
         let mine = |e: &LogEntry| e.user == user;
-        if bot_answers > 0 && to >= floor + bot_answers + 1 && mine(&log[to - 1 - bot_answers]) {
+        if bot_answers > 0 && to > floor + bot_answers && mine(&log[to - 1 - bot_answers]) {
             to -= bot_answers;
             if let Some(e) = log[to..].iter().find(|e| e.chance) {
                 return Err(format!(

@@ -12,19 +12,25 @@
 //! `@Tokar` names the bot itself: its moves are printed right after the
 //! command that gave it the turn.
 //!
-//! Users and channels named here get ids kept in `console-names.json` in the
-//! data folder, so they stay the same across restarts. Every outgoing message
+//! Users and channels named here get ids kept in the store with the users, so
+//! they stay the same across restarts (an older folder's `console-names.json`
+//! is imported once). A line that is not UTF-8, or any other line the console
+//! cannot read, is refused with one line and the console reads on. Every outgoing message
 //! is printed: as text, or with `--json` as one object a line with exactly
 //! `channel`, `ephemeral_to`, `content`, `mentions`, `images`, `ok`.
 
 use crate::clock::{Clock, SystemClock, VirtualClock};
+
+/// The latest time the virtual clock may show: the end of the year 9999.
+/// Later times overflow what deadlines and reminders add to them.
+const LATEST: crate::clock::Millis = 253_402_300_799_999;
 use crate::duration;
-use crate::table::{ChannelRef, Reply, Request, Table, TableConfig, UserRef};
+use crate::table::{ChannelRef, NameKind, Reply, Request, Table, TableConfig, UserRef};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWrite, AsyncWriteExt};
+use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 
 pub struct ConsoleConfig {
     pub data: PathBuf,
@@ -138,53 +144,123 @@ pub fn parse_line(line: &str) -> Result<Line, String> {
     })
 }
 
-/// Names to ids, kept in the data folder.
-#[derive(Default, Serialize, Deserialize)]
+/// The console's ids start after these: users at 1001, channels at 500001.
+const USER_BASE: u64 = 1_000;
+const CHANNEL_BASE: u64 = 500_000;
+/// The longest input line read: a command is far shorter (Discord's own
+/// limit is 4,000 characters), and a longer one is refused, not stored whole.
+const LONGEST_LINE: usize = 64 * 1024;
+/// The names file of folders from before the names were kept in the store.
+const OLD_NAMES: &str = "console-names.json";
+
+/// Names to ids, kept in the store with the users: a name keeps its id for as
+/// long as the store does, whatever happens to other files in the folder.
+/// This is a copy of the store's, for printing.
+#[derive(Default)]
 struct Names {
     users: BTreeMap<String, u64>,
     channels: BTreeMap<String, u64>,
 }
 
+/// `console-names.json` as older consoles wrote it.
+#[derive(Deserialize)]
+struct OldNames {
+    #[serde(default)]
+    users: BTreeMap<String, u64>,
+    #[serde(default)]
+    channels: BTreeMap<String, u64>,
+}
+
 impl Names {
-    fn path(dir: &Path) -> PathBuf {
-        dir.join("console-names.json")
+    /// The store's names. An older folder's `console-names.json` is imported
+    /// once (then renamed `console-names.json.imported`); and a store that had
+    /// no names yet also takes back the names its users were last seen with,
+    /// so that a folder which lost the file before the names moved into the
+    /// store gives no known name to someone else.
+    async fn load(table: &Table, dir: &Path) -> Result<Names, String> {
+        let mut names = Names {
+            users: table
+                .console_names(NameKind::User)
+                .await?
+                .into_iter()
+                .collect(),
+            channels: table
+                .console_names(NameKind::Channel)
+                .await?
+                .into_iter()
+                .collect(),
+        };
+        let first = names.users.is_empty() && names.channels.is_empty();
+        let file = dir.join(OLD_NAMES);
+        match std::fs::read(&file) {
+            Ok(b) => {
+                let old: OldNames = serde_json::from_slice(&b)
+                    .map_err(|e| format!("{OLD_NAMES} is damaged: {e}"))?;
+                for (name, id) in old.users {
+                    names.adopt(table, NameKind::User, &name, id).await?;
+                }
+                for (name, id) in old.channels {
+                    names.adopt(table, NameKind::Channel, &name, id).await?;
+                }
+                let done = dir.join(format!("{OLD_NAMES}.imported"));
+                std::fs::rename(&file, &done)
+                    .map_err(|e| format!("cannot rename {OLD_NAMES} after importing it: {e}"))?;
+                tracing::info!("console names imported from {OLD_NAMES} into the store");
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(format!("cannot read {OLD_NAMES}: {e}")),
+        }
+        if first {
+            for u in table.users().await? {
+                if (USER_BASE + 1..CHANNEL_BASE).contains(&u.user.id) && is_name(&u.user.name) {
+                    names
+                        .adopt(table, NameKind::User, &u.user.name, u.user.id)
+                        .await?;
+                }
+            }
+        }
+        Ok(names)
     }
 
-    fn load(dir: &Path) -> Result<Names, String> {
-        match std::fs::read(Names::path(dir)) {
-            Ok(b) => serde_json::from_slice(&b)
-                .map_err(|e| format!("console-names.json is damaged: {e}")),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Names::default()),
-            Err(e) => Err(e.to_string()),
+    fn map(&mut self, kind: NameKind) -> &mut BTreeMap<String, u64> {
+        match kind {
+            NameKind::User => &mut self.users,
+            NameKind::Channel => &mut self.channels,
         }
     }
 
-    fn save(&self, dir: &Path) -> Result<(), String> {
-        let tmp = dir.join("console-names.json.tmp");
-        let bytes = serde_json::to_vec_pretty(self).map_err(|e| e.to_string())?;
-        (|| {
-            use std::io::Write;
-            let mut f = std::fs::File::create(&tmp)?;
-            f.write_all(&bytes)?;
-            f.sync_all()?;
-            std::fs::rename(&tmp, Names::path(dir))
-        })()
-        .map_err(|e| format!("cannot save console-names.json: {e}"))
+    /// Takes a name and id from an older source, unless the name or the id
+    /// is someone else's already.
+    async fn adopt(
+        &mut self,
+        table: &Table,
+        kind: NameKind,
+        name: &str,
+        id: u64,
+    ) -> Result<(), String> {
+        let map = self.map(kind);
+        if !is_name(name) || map.contains_key(name) || map.values().any(|&v| v == id) {
+            return Ok(());
+        }
+        let held = table.claim_console_name(kind, name, id).await?;
+        map.insert(name.to_string(), held);
+        Ok(())
     }
 
-    /// The id of a user (or channel); a new name gets the next id and is saved.
-    fn id(&mut self, dir: &Path, user: bool, name: &str) -> Result<u64, String> {
-        let (map, base) = if user {
-            (&mut self.users, 1_000)
-        } else {
-            (&mut self.channels, 500_000)
+    /// The id of a user (or channel); a new name gets the next id, stored
+    /// before it is used.
+    async fn id(&mut self, table: &Table, kind: NameKind, name: &str) -> Result<u64, String> {
+        let base = match kind {
+            NameKind::User => USER_BASE,
+            NameKind::Channel => CHANNEL_BASE,
         };
+        let map = self.map(kind);
         if let Some(&id) = map.get(name) {
             return Ok(id);
         }
-        let id = base + 1 + map.len() as u64;
+        let next = map.values().copied().max().unwrap_or(base).max(base) + 1;
+        let id = table.claim_console_name(kind, name, next).await?;
         map.insert(name.to_string(), id);
-        self.save(dir)?;
         Ok(id)
     }
 
@@ -235,7 +311,7 @@ where
     })
     .await
     .map_err(|e| e.to_string())?;
-    let names = Names::load(&cfg.data)?;
+    let names = Names::load(&table, &cfg.data).await?;
     let mut console = Console {
         cfg,
         table,
@@ -249,15 +325,42 @@ where
     console.print(&pending).await?;
     let startup = console.table.tick().await;
     console.print(&startup).await?;
-    let mut lines = input.lines();
+    let mut input = input;
+    // Bytes, not `lines()`: a line that is not UTF-8 is refused, not fatal.
+    // Kept across the loop: `read_until` stopped by the timer resumes here.
+    let mut buf: Vec<u8> = Vec::new();
+    // Inside a line longer than LONGEST_LINE, already refused: the rest of it
+    // is read and dropped.
+    let mut skipping = false;
     let mut timer = tokio::time::interval(std::time::Duration::from_secs(60));
     timer.tick().await;
     loop {
+        let room = (LONGEST_LINE + 1).saturating_sub(buf.len()) as u64;
+        let mut limited = (&mut input).take(room);
         tokio::select! {
-            line = lines.next_line() => {
-                match line.map_err(|e| format!("cannot read input: {e}"))? {
-                    None => break,
-                    Some(l) => console.line(&l).await?,
+            read = limited.read_until(b'\n', &mut buf) => {
+                let n = read.map_err(|e| format!("cannot read input: {e}"))?;
+                let ended = buf.last() == Some(&b'\n');
+                if !ended && buf.len() > LONGEST_LINE {
+                    buf.clear();
+                    if !skipping {
+                        skipping = true;
+                        let reply = console.error(
+                            None,
+                            &format!("A line longer than {LONGEST_LINE} bytes is not read; nothing was done."),
+                        );
+                        console.print(&[reply]).await?;
+                    }
+                    continue;
+                }
+                if n == 0 || ended {
+                    let bytes = std::mem::take(&mut buf);
+                    if !std::mem::take(&mut skipping) && !bytes.is_empty() {
+                        console.bytes(&bytes).await?;
+                    }
+                }
+                if n == 0 {
+                    break;
                 }
             }
             _ = timer.tick(), if console.clock.is_none() => {
@@ -270,16 +373,41 @@ where
 }
 
 impl<W: AsyncWrite + Unpin> Console<W> {
+    /// One line of input as read, its end of line included.
+    async fn bytes(&mut self, bytes: &[u8]) -> Result<(), String> {
+        let bytes = bytes.strip_suffix(b"\n").unwrap_or(bytes);
+        let bytes = bytes.strip_suffix(b"\r").unwrap_or(bytes);
+        match std::str::from_utf8(bytes) {
+            Ok(line) => self.line(line).await,
+            Err(e) => {
+                let reply = self.error(
+                    None,
+                    &format!(
+                        "This line is not valid UTF-8 (byte {} of it); nothing was done.",
+                        e.valid_up_to() + 1
+                    ),
+                );
+                self.print(&[reply]).await
+            }
+        }
+    }
+
     async fn line(&mut self, line: &str) -> Result<(), String> {
         let parsed = parse_line(line);
         let replies = match parsed {
             Ok(Line::Nothing) => return Ok(()),
             Ok(Line::Advance(by)) => match &self.clock {
                 None => vec![self.error(None, "~advance needs --virtual-clock.")],
-                Some(c) => {
-                    c.advance(by).map_err(|e| format!("virtual clock: {e}"))?;
-                    self.table.tick().await
-                }
+                Some(c) => match c.now().checked_add(by).filter(|&t| t <= LATEST) {
+                    None => vec![self.error(
+                        None,
+                        "~advance cannot take the clock past the year 9999; the clock did not move.",
+                    )],
+                    Some(_) => {
+                        c.advance(by).map_err(|e| format!("virtual clock: {e}"))?;
+                        self.table.tick().await
+                    }
+                },
             },
             Ok(Line::Command {
                 user,
@@ -313,9 +441,11 @@ impl<W: AsyncWrite + Unpin> Console<W> {
         command: String,
         options: Vec<(String, String)>,
     ) -> Result<Request, String> {
-        let dir = self.cfg.data.clone();
-        let uid = self.names.id(&dir, true, user)?;
-        let cid = self.names.id(&dir, false, channel)?;
+        let uid = self.names.id(&self.table, NameKind::User, user).await?;
+        let cid = self
+            .names
+            .id(&self.table, NameKind::Channel, channel)
+            .await?;
         let mut opts = Vec::new();
         for (k, v) in options {
             let v = match v.strip_prefix('@') {
@@ -324,7 +454,7 @@ impl<W: AsyncWrite + Unpin> Console<W> {
                     format!("<@{}>", self.table.robot().id)
                 }
                 Some(name) if is_name(name) => {
-                    let id = self.names.id(&dir, true, name)?;
+                    let id = self.names.id(&self.table, NameKind::User, name).await?;
                     // So that the invitation names them before they ever type.
                     let _ = self
                         .table

@@ -111,6 +111,23 @@ pub struct GameRecord {
     /// to another channel (/resume).
     #[serde(default)]
     pub channel_lost: Option<LostChannel>,
+    /// Where a game created from a record stopped using the record's seed
+    /// (ruling T13): after the record's actions, the game's chance comes from
+    /// a secret seed. In log order; more than one when the record itself came
+    /// from such a game. Records without it (games not from a record, and
+    /// every game stored before it existed) replay from `seed` alone.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reseeds: Vec<Reseed>,
+}
+
+/// A change of a game's chance part-way: after the first `after` log entries
+/// are replayed, the engine's chance is replaced from `seed`
+/// ([`tokar_engine::catalog::AnyGame::reseed`]). Secret until the game ends,
+/// like the game's seed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Reseed {
+    pub after: u64,
+    pub seed: u64,
 }
 
 /// Why and since when a game cannot post in its channel.

@@ -8,6 +8,7 @@
 //! | `m` user id | nothing: the games a user plays or is invited to |
 //! | `c` channel id | nothing: the games of a channel |
 //! | `u` user | [`UserRecord`] |
+//! | `N` kind name | a console name's id (`kind`: `u` user, `c` channel; the name in UTF-8) |
 //! | `o` id | [`OutboxEntry`]: a message to deliver |
 //! | `p` id n | the raw PNG bytes of the entry's n-th picture |
 //! | `next-game` | the next game number |
@@ -156,6 +157,8 @@ pub type RawItem = (Vec<u8>, Vec<u8>);
 const NEXT_GAME: &[u8] = b"next-game";
 /// A random number drawn when the store is created: tells stores apart (the outbox's nonces).
 const IDENTITY: &[u8] = b"store-id";
+/// The prefix of the console's names.
+const CONSOLE_NAME: u8 = b'N';
 
 /// Stores one outbox entry and its pictures inside a transaction, giving it
 /// the next id.
@@ -456,6 +459,58 @@ impl Store {
         self.db.insert(key(b'u', &[rec.user.id]), encode(rec))?;
         self.db.flush()?;
         Ok(())
+    }
+
+    /// Game `id`'s record as stored (`None`: no such game). Every change to
+    /// a game rewrites it with a higher version, so equal bytes mean the game
+    /// did not change.
+    pub fn game_bytes(&self, id: u64) -> Result<Option<Vec<u8>>, StoreError> {
+        Ok(self.db.get(key(b'g', &[id]))?.map(|v| v.to_vec()))
+    }
+
+    /// Every user record.
+    pub fn users(&self) -> Result<Vec<UserRecord>, StoreError> {
+        self.db
+            .scan_prefix([b'u'])
+            .values()
+            .map(|v| decode_user(&v?).map_err(StoreError::Corrupt))
+            .collect()
+    }
+
+    /// The names the console gave ids to (`kind`: `b'u'` users, `b'c'`
+    /// channels). Kept here, with the users, so that a name never changes
+    /// hands while the store lives.
+    pub fn console_names(&self, kind: u8) -> Result<Vec<(String, u64)>, StoreError> {
+        self.db
+            .scan_prefix([CONSOLE_NAME, kind])
+            .map(|kv| {
+                let (k, v) = kv?;
+                let name = String::from_utf8(k[2..].to_vec())
+                    .map_err(|_| StoreError::Corrupt("a console name is not UTF-8".into()))?;
+                let id = <[u8; 8]>::try_from(&v[..])
+                    .map_err(|_| StoreError::Corrupt(format!("console name {name}: no id")))?;
+                Ok((name, u64::from_be_bytes(id)))
+            })
+            .collect()
+    }
+
+    /// Gives the console name `name` the id `id` unless it has one, durably;
+    /// returns the id it has.
+    pub fn claim_console_name(&self, kind: u8, name: &str, id: u64) -> Result<u64, StoreError> {
+        let mut k = vec![CONSOLE_NAME, kind];
+        k.extend_from_slice(name.as_bytes());
+        let held =
+            self.db
+                .compare_and_swap(&k, None as Option<&[u8]>, Some(&id.to_be_bytes()[..]))?;
+        self.db.flush()?;
+        match held {
+            Ok(()) => Ok(id),
+            Err(e) => e
+                .current
+                .and_then(|v| <[u8; 8]>::try_from(&v[..]).ok())
+                .map(u64::from_be_bytes)
+                .ok_or_else(|| StoreError::Corrupt(format!("console name {name}: no id"))),
+        }
     }
 
     /// Writes one game atomically with its outbox entries, refusing a stale

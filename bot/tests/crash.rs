@@ -2,6 +2,9 @@
 //! stream in, restarted: every acknowledged action is still there, and every
 //! stored action's announcement is printed, if not before the kill then from
 //! the outbox at the next start.
+//!
+//! One kill by default; `TOKAR_CRASH_KILLS=400` (`scripts/crash.sh`) kills
+//! that many times, each in a fresh folder at another point of the stream.
 
 mod common;
 use common::*;
@@ -79,7 +82,28 @@ impl Bot {
 async fn acknowledged_actions_survive_sigkill() {
     let moves = script(40).await;
     assert!(moves.len() >= 10, "the game lasts long enough to test");
-    let dir = fresh_dir("crash");
+    let kills: usize = std::env::var("TOKAR_CRASH_KILLS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1);
+    let mut acknowledged = 0;
+    for round in 0..kills {
+        // The first kill comes halfway, as it always did; later ones anywhere.
+        let at = if round == 0 {
+            moves.len() / 2
+        } else {
+            1 + (round * 7) % (moves.len() - 1)
+        };
+        acknowledged += kill_once(&moves, at, round).await;
+    }
+    eprintln!("crash: {kills} kills, {acknowledged} actions acknowledged, 0 lost");
+}
+
+/// Streams every move to a fresh bot, kills it once `half` are acknowledged,
+/// restarts it and checks that none of them was lost; returns how many were
+/// acknowledged.
+async fn kill_once(moves: &[(String, String)], half: usize, round: usize) -> usize {
+    let dir = fresh_dir(&format!("crash-{round}"));
     let mut bot = spawn(&dir);
     bot.send(&format!(
         "@alice /new game:{GAME} {CREATOR_OPTIONS} opponent:@bob"
@@ -101,8 +125,7 @@ async fn acknowledged_actions_survive_sigkill() {
     bot.send(&format!("@bob /accept {ACCEPT_OPTIONS}"));
     assert_eq!(bot.next()["ok"], true);
     // Stream every move without waiting, read a few answers, then kill.
-    let half = moves.len() / 2;
-    for (who, a) in &moves {
+    for (who, a) in moves {
         bot.send(&format!("@{who} /play action:\"{a}\""));
     }
     let mut acknowledged = 0;
@@ -182,4 +205,6 @@ async fn acknowledged_actions_survive_sigkill() {
     assert_eq!(v["ok"], false);
     drop(bot.stdin);
     assert!(bot.child.wait().unwrap().success());
+    let _ = std::fs::remove_dir_all(&dir);
+    acknowledged
 }

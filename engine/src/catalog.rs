@@ -251,6 +251,17 @@ impl AnyGame {
         dispatch!(self, g => g.skip(seat))
     }
 
+    /// Replaces the game's chance from now on with `seed`, keeping the
+    /// position: what chance already decided but nobody has been shown (Magic
+    /// Chess's hands and draw pile, the dice of an Arachne turn not yet
+    /// begun) is drawn again, and later dice and draws come from `seed`. The
+    /// table calls it where a game created from a record leaves the record's
+    /// actions, so that the record's maker, who knew its seed, knows nothing
+    /// of what follows.
+    pub fn reseed(&mut self, seed: u64) {
+        dispatch!(self, g => g.reseed(seed))
+    }
+
     /// The computer opponent's choice for `seat` (see [`crate::search::choose`]):
     /// the action's notation and one line on why, or `None` when `seat` has
     /// nothing to decide. Only what `seat` may see is used.

@@ -155,6 +155,11 @@ impl Table {
             kind: l.rec.kind,
             options: l.rec.options.clone(),
             seed: over.then_some(l.rec.seed),
+            reseeds: if over {
+                l.rec.reseeds.clone()
+            } else {
+                Vec::new()
+            },
             actions: log.iter().map(|e| (e.seat, e.action.clone())).collect(),
         });
         Ok(vec![export_reply(&req.channel, id, over, record)])

@@ -5,7 +5,7 @@ use super::args::{parse_mention, Args};
 use super::export;
 use super::text::{self, lobby_status, open_seats};
 use super::{Change, Loaded, Reply, Request, Res, Table, UserRef};
-use crate::record::{GameRecord, LogEntry, Member, Named, Phase, TurnClock, FORMAT};
+use crate::record::{GameRecord, LogEntry, Member, Named, Phase, Reseed, TurnClock, FORMAT};
 use tokar_engine::catalog::{AnyGame, GameKind, Options};
 use tokar_engine::{Seat, Viewer};
 
@@ -56,6 +56,18 @@ fn read_options(kind: GameKind, args: &mut Args, creator: bool) -> Res<(Options,
         }
     }
     Ok((game, mine))
+}
+
+/// What a game created from a record tells its players: where it starts, and
+/// that chance after the record's actions is new (T13). Empty otherwise.
+fn from_record_note(actions: u64, reseeds: &[Reseed]) -> String {
+    match reseeds.last() {
+        Some(r) if r.after == actions => format!(
+            " It starts from a record, after its {actions} action{}; dice and cards after them are drawn afresh.",
+            if actions == 1 { "" } else { "s" }
+        ),
+        _ => String::new(),
+    }
 }
 
 fn options_help(kind: GameKind, per_seat_only: bool) -> String {
@@ -164,6 +176,26 @@ impl Table {
         }
         let id = self.blocking(|s| s.next_game_id()).await?;
         let now = self.now();
+        // A record's seed serves only to replay its actions; from the first
+        // action not in it, chance comes from a seed nobody has seen (T13).
+        let (seed, reseeds, preset) = match from {
+            Some(e) if !e.actions.is_empty() => {
+                let mut reseeds: Vec<Reseed> = match e.seed {
+                    Some(_) => e.reseeds,
+                    None => Vec::new(),
+                };
+                reseeds.push(Reseed {
+                    after: e.actions.len() as u64,
+                    seed: self.secret_seed(id),
+                });
+                (
+                    e.seed.unwrap_or_else(|| self.seed_for(id)),
+                    reseeds,
+                    e.actions,
+                )
+            }
+            _ => (self.seed_for(id), Vec::new(), Vec::new()),
+        };
         let mut rec = GameRecord {
             format: FORMAT,
             id,
@@ -180,10 +212,7 @@ impl Table {
             }],
             invited,
             options,
-            seed: from
-                .as_ref()
-                .and_then(|e| e.seed)
-                .unwrap_or_else(|| self.seed_for(id)),
+            seed,
             phase: Phase::Lobby,
             table_outcome: None,
             log_len: 0,
@@ -194,9 +223,10 @@ impl Table {
             undo_offer: None,
             scheduled: None,
             last_marks: Vec::new(),
-            preset: from.map(|e| e.actions).unwrap_or_default(),
+            preset,
             play,
             channel_lost: None,
+            reseeds,
         };
         for _ in 0..robots {
             rec.members.push(self.robot_member().await);
@@ -216,10 +246,11 @@ impl Table {
             .await?;
         let saved = &staged.rec;
         let mut content = format!(
-            "{} created game #{} ({}).",
+            "{} created game #{} ({}).{}",
             req.user.name,
             saved.id,
-            kind.title()
+            kind.title(),
+            from_record_note(saved.preset.len() as u64, &saved.reseeds)
         );
         if !saved.invited.is_empty() {
             content.push_str(&format!(
@@ -281,6 +312,7 @@ impl Table {
         if rec.phase != Phase::Lobby || !rec.invited.iter().any(|i| i.id == req.user.id) {
             return Err(format!("You have no invitation to game #{id}."));
         }
+        Self::own_channel(&rec, req)?;
         let (_, mine) = read_options(rec.kind, &mut args, false)?;
         args.finish("accept")?;
         let version = rec.version;
@@ -340,6 +372,7 @@ impl Table {
                 "Game #{id} has already started; there is no seat to join."
             ));
         }
+        Self::own_channel(&rec, req)?;
         if text::is_member(&rec, req.user.id) {
             return Err(format!("You are already in game #{id}."));
         }
@@ -405,6 +438,7 @@ impl Table {
         if rec.phase != Phase::Lobby || !rec.invited.iter().any(|i| i.id == req.user.id) {
             return Err(format!("You have no invitation to game #{id}."));
         }
+        Self::own_channel(&rec, req)?;
         let version = rec.version;
         rec.invited.retain(|i| i.id != req.user.id);
         rec.phase = Phase::Cancelled;
@@ -468,6 +502,7 @@ impl Table {
         let now = self.now();
         let mut append = Vec::new();
         for (i, (seat, action)) in std::mem::take(&mut rec.preset).into_iter().enumerate() {
+            super::reseed_at(&rec, &mut game, i as u64);
             let user = text::holder(&rec, Seat(seat)).map_or(0, |u| u.id);
             let mut entry = LogEntry {
                 format: FORMAT,
@@ -491,6 +526,7 @@ impl Table {
             append.push(entry);
         }
         rec.log_len = append.len() as u64;
+        super::reseed_at(&rec, &mut game, rec.log_len);
         rec.phase = if super::outcome(&rec, &game).is_over() {
             Phase::Finished
         } else {
@@ -521,8 +557,15 @@ impl Table {
         // Dice thrown by the setup itself (Arachne rolls the first turn's
         // before anyone acts): later turns' dice are in the events of the
         // action before them, but the first has no action before it.
+        // A game from a record threw its dice afresh after the record's
+        // actions (T13): those are the first the players see.
+        let fresh = saved.log_len == 0
+            || saved
+                .reseeds
+                .last()
+                .is_some_and(|r| r.after == saved.log_len);
         let first_roll = match game.view(Viewer::Spectator).dice {
-            Some((seat, dice)) if saved.log_len == 0 => format!(
+            Some((seat, dice)) if fresh => format!(
                 "· {} rolls {}.\n",
                 game.seat_name(seat),
                 dice.iter().map(u8::to_string).collect::<Vec<_>>().join("+")
@@ -530,9 +573,10 @@ impl Table {
             _ => String::new(),
         };
         let content = format!(
-            "{lead}Game #{id} ({}) begins: {}.\n{first_roll}{}",
+            "{lead}Game #{id} ({}) begins: {}.{}\n{first_roll}{}",
             saved.kind.title(),
             text::lineup(saved, &game),
+            from_record_note(saved.log_len, &saved.reseeds),
             text::status(saved, &game)
         );
         let reply = self

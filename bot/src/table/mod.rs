@@ -13,6 +13,7 @@ mod commands;
 mod export;
 mod listing;
 mod lobby;
+mod names;
 mod offers;
 mod outbox;
 pub mod robot;
@@ -21,6 +22,7 @@ mod text;
 mod turns;
 
 pub use api::{Button, ChannelRef, Image, Reply, Request, UserRef};
+pub use names::NameKind;
 
 use crate::clock::{Clock, Millis, SystemClock};
 use crate::record::{GameRecord, LogAction, LogEntry, Named, Phase, UserRecord};
@@ -349,6 +351,31 @@ impl Table {
         let mut rng = tokar_engine::Rng::new(base ^ id.wrapping_mul(0x9E37_79B9_7F4A_7C15));
         rng.next_u64()
     }
+
+    /// The seed a game created from a record goes on with after the
+    /// record's actions (ruling T13): nobody has seen it, unlike the record's.
+    /// Without `--seed` it comes from a hasher keyed afresh from the
+    /// operating system's randomness; with `--seed` (reproducible runs, the
+    /// operator's choice) it is derived from it and the game number, apart
+    /// from the game's own seed.
+    fn secret_seed(&self, id: u64) -> u64 {
+        match self.inner.seed {
+            Some(base) => {
+                let salt = 0x5EC2_E75E_ED00_0001u64;
+                let mut rng =
+                    tokar_engine::Rng::new(base ^ salt ^ id.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+                rng.next_u64()
+            }
+            None => {
+                use std::hash::{BuildHasher, Hasher};
+                let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+                h.write_u64(self.inner.entropy);
+                h.write_u64(self.now());
+                h.write_u64(id);
+                h.finish()
+            }
+        }
+    }
 }
 
 /// A stored game whose log does not replay: the detail to the log, one plain
@@ -358,14 +385,25 @@ fn unloadable(id: u64, detail: &str) -> String {
     format!("Game #{id} cannot be loaded from storage; the operator has been told.")
 }
 
-/// Rebuilds a game from its options, seed and log.
+/// Rebuilds a game from its options, seed and log, replacing its chance
+/// where the record says (ruling T13).
 pub fn replay(rec: &GameRecord, log: &[LogEntry]) -> Result<AnyGame, String> {
     let mut game = AnyGame::setup(rec.kind, &rec.options, rec.seed).map_err(|e| e.to_string())?;
     for (i, e) in log.iter().enumerate() {
+        reseed_at(rec, &mut game, i as u64);
         apply_entry(&mut game, e)
             .map_err(|err| format!("log entry {} does not apply: {err}", i + 1))?;
     }
+    reseed_at(rec, &mut game, log.len() as u64);
     Ok(game)
+}
+
+/// Replaces the game's chance if the record re-seeds it once `done` log
+/// entries are applied.
+fn reseed_at(rec: &GameRecord, game: &mut AnyGame, done: u64) {
+    for r in rec.reseeds.iter().filter(|r| r.after == done) {
+        game.reseed(r.seed);
+    }
 }
 
 fn apply_entry(game: &mut AnyGame, e: &LogEntry) -> Result<Vec<tokar_engine::Event>, String> {

@@ -248,10 +248,12 @@ impl Table {
 
     /// Where an undo asked by `user` returns to: before the user's own last
     /// actions (those since anyone else acted, the bot's answers after them
-    /// aside), never past chance.
+    /// aside), never past chance, nor into the actions of the record a game
+    /// was created from (T13: its chance changed there).
     pub(super) async fn undo_target(&self, l: &Loaded, user: u64) -> Res<u64> {
         let id = l.rec.id;
         let log = self.blocking(move |s| s.log(id)).await?;
+        let floor = l.rec.reseeds.last().map_or(0, |r| r.after as usize);
         let mut to = log.len();
         // Against the bot, its answers go back with the asker's actions
         // (ruling T11): first the bot's trailing actions, then the asker's.
@@ -261,7 +263,7 @@ impl Table {
             .take_while(|e| self.is_robot(e.user))
             .count();
         let mine = |e: &LogEntry| e.user == user;
-        if bot_answers > 0 && to > bot_answers && mine(&log[to - 1 - bot_answers]) {
+        if bot_answers > 0 && to > floor + bot_answers && mine(&log[to - 1 - bot_answers]) {
             to -= bot_answers;
             if let Some(e) = log[to..].iter().find(|e| e.chance) {
                 return Err(format!(
@@ -272,7 +274,7 @@ impl Table {
             }
         }
         let trailing = to;
-        while to > 0 && mine(&log[to - 1]) {
+        while to > floor && mine(&log[to - 1]) {
             let e = &log[to - 1];
             if e.chance {
                 return Err(format!(
@@ -291,6 +293,9 @@ impl Table {
         if to == trailing {
             return Err(match log.last() {
                 None => format!("Game #{id}: nothing has been played yet."),
+                Some(_) if to == floor && floor > 0 => format!(
+                    "Game #{id} started from a record after its {floor} actions; they cannot be taken back."
+                ),
                 Some(_) => format!("Game #{id}: the last action is not yours, so there is nothing of yours to take back."),
             });
         }

@@ -258,6 +258,19 @@ impl Arachne {
         self.last_dice = Some((self.to_move, dice.to_vec()));
     }
 
+    /// Replaces the game's chance from here on with a generator drawn from
+    /// `seed`, keeping the position. The dice of a turn not yet begun (no
+    /// decision pending) are thrown again from it: they came from the old
+    /// generator, so whoever knew its seed knew them. Used where a game that
+    /// replayed a record goes on with a secret seed (the table's ruling T13).
+    pub fn reseed(&mut self, seed: u64) {
+        self.rng = Rng::new(seed);
+        self.loaded.clear();
+        if !self.outcome.is_over() && self.pending.is_none() {
+            self.begin_dice();
+        }
+    }
+
     /// Queues dice values to be thrown before the generator's: the next capture
     /// roll takes the attacker's die then the defender's (tests and puzzles).
     pub fn load_dice(&mut self, values: &[u8]) {

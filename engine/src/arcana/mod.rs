@@ -135,6 +135,14 @@ impl Arcana {
     }
 }
 
+impl Arcana {
+    /// Replaces the game's chance from here on: there is none. Only the
+    /// setup draws on chance (who moves first, option `first:random`), and a
+    /// game that goes on from a position has had its setup. Kept so that every
+    /// game answers the table's re-seed (ruling T13) in its own words.
+    pub fn reseed(&mut self, _seed: u64) {}
+}
+
 fn setup_error(msg: impl Into<String>) -> SetupError {
     SetupError(msg.into())
 }

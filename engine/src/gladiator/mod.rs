@@ -162,6 +162,15 @@ impl Gladiator {
         self
     }
 
+    /// Replaces the game's chance from here on with a generator drawn from
+    /// `seed`, keeping the position: nothing else was decided by chance
+    /// ahead of time (battle dice are thrown when a battle happens). Used
+    /// where a game that replayed a record goes on with a secret seed (the
+    /// table's ruling T13).
+    pub fn reseed(&mut self, seed: u64) {
+        self.rng = Rng::new(seed);
+    }
+
     /// Replaces the dice: the next rolls come from `rng`.
     pub fn set_rng(&mut self, rng: Rng) -> &mut Gladiator {
         self.rng = rng;

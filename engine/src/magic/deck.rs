@@ -129,6 +129,28 @@ impl MagicChess {
         }
     }
 
+    /// Replaces the game's chance from here on with `seed`, keeping the
+    /// board, the discard pile and every hand's size: every hand and the draw
+    /// pile are gathered, shuffled from `seed` and dealt again, and later
+    /// draws come from a generator drawn from it. Used where a game that
+    /// replayed a record goes on with a secret seed: the record's seed fixed
+    /// the deal, so whoever knew it knew every hand and the pile's order
+    /// (the table's ruling T13).
+    pub fn reseed(&mut self, seed: u64) {
+        let mut rng = Rng::new(seed);
+        let mut pool: Vec<Spell> = self.draw_pile.drain(..).collect();
+        let sizes: Vec<usize> = self.hands.iter().map(Vec::len).collect();
+        for hand in &mut self.hands {
+            pool.append(hand);
+        }
+        rng.shuffle(&mut pool);
+        for (hand, &size) in self.hands.iter_mut().zip(&sizes) {
+            *hand = pool.split_off(pool.len() - size);
+        }
+        self.draw_pile = pool;
+        self.rng = Rng::new(rng.next_u64());
+    }
+
     /// A copy in which the other hands and the draw pile are re-dealt at random
     /// from the cards `seat` has not seen, keeping every hand's size.
     pub(super) fn redeal_for(&self, seat: Seat, seed: u64) -> MagicChess {

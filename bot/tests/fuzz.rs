@@ -518,6 +518,7 @@ async fn hostile_lines_never_panic_and_refusals_change_nothing() {
             iterations: Some(8),
             ..RobotConfig::default()
         },
+        storage: Default::default(),
     })
     .await
     .unwrap();

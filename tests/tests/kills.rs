@@ -8,7 +8,7 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use tokar_tests::fake::{FakeDiscord, FakeMessage, FakeUser, Fault, Faults, RouteFilter};
+use tokar_tests::fake::{FakeDiscord, FakeMessage, FakeUser, Faults};
 use tokar_tests::harness::{bot_user_id, init_logging};
 use tokar_tests::players::{announcing, data_dir, open, recorded_actions};
 
@@ -132,20 +132,7 @@ async fn every_committed_message_is_delivered_once_across_kills() {
     fake.wait_ready(1).await.unwrap();
     // Half of the message sends fail or lose their answer, so that deliveries are often under
     // way (retrying) when the kill comes.
-    fake.set_faults(Faults {
-        share: 0.5,
-        seed: 23,
-        kinds: vec![
-            Fault::ServerError,
-            Fault::RateLimited { retry_after: 0.05 },
-            Fault::LostResponse,
-        ],
-        routes: RouteFilter::Any(vec![
-            RouteFilter::ChannelMessages,
-            RouteFilter::Webhooks,
-            RouteFilter::InteractionCallbacks,
-        ]),
-    });
+    fake.set_faults(Faults::on_messages(0.5, 23));
 
     let mut moments = Moments(0x70ca_2026);
     let mut plays = 0;

@@ -118,6 +118,26 @@ impl Faults {
         }
     }
 
+    /// A `share` of every request a message takes (channel messages, interaction responses and
+    /// follow-ups, opening DMs) fails: a 5xx, a 429 asking for 50 ms, or a lost response.
+    pub fn on_messages(share: f64, seed: u64) -> Self {
+        Self {
+            share,
+            seed,
+            kinds: vec![
+                Fault::ServerError,
+                Fault::RateLimited { retry_after: 0.05 },
+                Fault::LostResponse,
+            ],
+            routes: RouteFilter::Any(vec![
+                RouteFilter::ChannelMessages,
+                RouteFilter::Webhooks,
+                RouteFilter::InteractionCallbacks,
+                RouteFilter::DmChannels,
+            ]),
+        }
+    }
+
     /// Decides the fate of the `n`th selected request: the fault and a number to vary its body.
     pub fn draw(&self, n: u64) -> Option<(Fault, u64)> {
         if self.kinds.is_empty() {

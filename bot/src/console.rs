@@ -10,7 +10,9 @@
 //! ```
 //!
 //! `@Tokar` names the bot itself: its moves are printed right after the
-//! command that gave it the turn.
+//! command that gave it the turn. A line `quit` or `exit`, or the end of the
+//! input (Ctrl-D), leaves. Pictures saved with `--images` are numbered on from
+//! the last one already in that folder, so a new run never overwrites one.
 //!
 //! Users and channels named here get ids kept in the store with the users, so
 //! they stay the same across restarts (an older folder's `console-names.json`
@@ -320,6 +322,10 @@ where
         out,
         images_written: 0,
     };
+    // Pictures go on from the last one an earlier run left in the folder, never over it.
+    if let Some(dir) = &console.cfg.images {
+        console.images_written = last_picture_number(dir);
+    }
     // What an earlier run stored but did not print (it stopped in between).
     let pending = console.table.outbox_replies().await;
     console.print(&pending).await?;
@@ -356,6 +362,9 @@ where
                 if n == 0 || ended {
                     let bytes = std::mem::take(&mut buf);
                     if !std::mem::take(&mut skipping) && !bytes.is_empty() {
+                        if is_quit(&bytes) {
+                            break;
+                        }
                         console.bytes(&bytes).await?;
                     }
                 }
@@ -370,6 +379,29 @@ where
         }
     }
     Ok(())
+}
+
+/// A line `quit` or `exit` (no user before it) leaves the console, as Ctrl-D does.
+fn is_quit(line: &[u8]) -> bool {
+    std::str::from_utf8(line).is_ok_and(|l| {
+        let l = l.trim();
+        l.eq_ignore_ascii_case("quit") || l.eq_ignore_ascii_case("exit")
+    })
+}
+
+/// The highest number among the pictures (`NNNNN-name.png`) already in `dir`; 0 when none.
+fn last_picture_number(dir: &std::path::Path) -> usize {
+    std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name();
+            let (n, _) = name.to_str()?.split_once('-')?;
+            n.parse::<usize>().ok()
+        })
+        .max()
+        .unwrap_or(0)
 }
 
 impl<W: AsyncWrite + Unpin> Console<W> {

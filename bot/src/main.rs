@@ -4,7 +4,48 @@
 use std::path::PathBuf;
 use tokar_bot::console::{self, ConsoleConfig};
 
-const USAGE: &str = "usage: tokar [console [--data DIR] [--images DIR] [--seed N] [--json] [--virtual-clock]\n                      [--robot-iterations N]]\n       tokar backup [--data DIR] [--to FILE]\n       tokar restore FILE [--data DIR] [--game N]\n       tokar check [--data DIR]";
+/// `tokar --help`: every command and setting, one line each.
+const USAGE: &str = "\
+tokar: a Discord bot for long games of five underworld chess variants.
+
+usage:
+  tokar                      with DISCORD_TOKEN set, connects to Discord; without, the console
+  tokar console [OPTIONS]    plays from the terminal (tokar console --help lists its options)
+  tokar backup [--data DIR] [--to FILE]         writes a backup, also while the bot runs
+  tokar restore FILE [--data DIR] [--game N]    loads a backup into an empty store, or one game
+  tokar check [--data DIR]   reports every record it cannot read; changes nothing
+  tokar --help | --version
+
+settings (environment):
+  DISCORD_TOKEN        the bot's token; set, tokar connects to Discord
+  DISCORD_GUILD_ID     registers the commands in this server only (instant updates)
+  TOKAR_DATA           the data folder (default ./tokar-data)
+  TOKAR_TICK_SECONDS   how often reminders and deadlines are looked at (default 60)
+  TOKAR_DRAIN_SECONDS  at a stop, time to finish commands and deliver messages (default 10)
+  TOKAR_METRICS_ADDR   serves Prometheus metrics there, e.g. 127.0.0.1:9464 (default off)
+  TOKAR_CACHE_MB       the storage cache (default 64)
+  TOKAR_BACKUPS_KEEP   daily backups kept in DATA/backups (default 7)
+  TOKAR_FRESH_STORE=1  starts with an empty store although the data folder was used before";
+
+/// `tokar console --help`.
+const CONSOLE_USAGE: &str = "\
+usage: tokar console [OPTIONS]
+Reads commands a line at a time (`@alice /new game:arcana opponent:@bob`); /help lists them.
+A line quit or exit, or Ctrl-D, leaves.
+
+options:
+  --data DIR              the data folder (default ./tokar-data)
+  --images DIR            saves every picture there, numbered on from earlier runs
+  --seed N                fixes every random choice, for repeatable sessions
+  --json                  prints one JSON object a message instead of text
+  --virtual-clock         time moves only with ~advance lines (e.g. ~advance 25h)
+  --robot-iterations N    how long the bot thinks per move (search iterations)
+  -h, --help              prints this";
+
+/// Printed to the terminal (standard error) when the console starts.
+const BANNER: &str =
+    "Tokar console: type commands such as `@alice /new game:arcana opponent:@bob`; \
+`@alice /help` lists them. quit, exit or Ctrl-D leaves.";
 
 fn parse_console(args: &[String]) -> Result<ConsoleConfig, String> {
     let mut cfg = ConsoleConfig {
@@ -20,7 +61,7 @@ fn parse_console(args: &[String]) -> Result<ConsoleConfig, String> {
         let mut value = |name: &str| {
             it.next()
                 .cloned()
-                .ok_or_else(|| format!("{name} needs a value\n{USAGE}"))
+                .ok_or_else(|| format!("{name} needs a value\n{CONSOLE_USAGE}"))
         };
         match a.as_str() {
             "--data" => cfg.data = PathBuf::from(value("--data")?),
@@ -40,7 +81,7 @@ fn parse_console(args: &[String]) -> Result<ConsoleConfig, String> {
             }
             "--json" => cfg.json = true,
             "--virtual-clock" => cfg.virtual_clock = true,
-            other => return Err(format!("unknown argument {other}\n{USAGE}")),
+            other => return Err(format!("unknown argument {other}\n{CONSOLE_USAGE}")),
         }
     }
     Ok(cfg)
@@ -72,6 +113,18 @@ async fn run_discord(token: String) -> Result<(), String> {
         .map_err(|e| e.to_string())
 }
 
+/// The console on the terminal, after a banner on standard error (standard output carries
+/// only what Tokar says, so that it can be piped).
+async fn run_console(cfg: ConsoleConfig) -> Result<(), String> {
+    eprintln!("{BANNER}");
+    console::run(
+        cfg,
+        tokio::io::BufReader::new(tokio::io::stdin()),
+        tokio::io::stdout(),
+    )
+    .await
+}
+
 #[tokio::main]
 async fn main() {
     tracing_subscriber::fmt()
@@ -83,15 +136,12 @@ async fn main() {
         .init();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
+        Some("console") if args[1..].iter().any(|a| a == "-h" || a == "--help") => {
+            println!("{CONSOLE_USAGE}");
+            Ok(())
+        }
         Some("console") => match parse_console(&args[1..]) {
-            Ok(cfg) => {
-                console::run(
-                    cfg,
-                    tokio::io::BufReader::new(tokio::io::stdin()),
-                    tokio::io::stdout(),
-                )
-                .await
-            }
+            Ok(cfg) => run_console(cfg).await,
             Err(e) => Err(e),
         },
         Some(cmd @ ("backup" | "restore" | "check")) => {
@@ -106,7 +156,11 @@ async fn main() {
             }
         }
         Some("-h" | "--help") => {
-            println!("{USAGE}\nWith DISCORD_TOKEN set, `tokar` connects to Discord.");
+            println!("{USAGE}");
+            Ok(())
+        }
+        Some("-V" | "--version") => {
+            println!("tokar {}", env!("CARGO_PKG_VERSION"));
             Ok(())
         }
         Some(other) => Err(format!("unknown command {other}\n{USAGE}")),
@@ -114,18 +168,11 @@ async fn main() {
             Ok(token) if !token.trim().is_empty() => run_discord(token).await,
             _ => {
                 eprintln!(
-                    "No DISCORD_TOKEN: opening the console on ./tokar-data. Type commands such as\n  @alice /new game:arcana opponent:@bob\n\
+                    "No DISCORD_TOKEN: opening the console on ./tokar-data. \
                      To connect to Discord, set DISCORD_TOKEN to your bot's token and run `tokar` again."
                 );
                 match parse_console(&[]) {
-                    Ok(cfg) => {
-                        console::run(
-                            cfg,
-                            tokio::io::BufReader::new(tokio::io::stdin()),
-                            tokio::io::stdout(),
-                        )
-                        .await
-                    }
+                    Ok(cfg) => run_console(cfg).await,
                     Err(e) => Err(e),
                 }
             }

@@ -127,7 +127,7 @@ async fn the_bot_only_plays_legal_actions_in_every_game() {
         "game:arcana army:undead army.1:human opponent:@Tokar level:hard",
         "game:gladiator opponent:@Tokar",
         "game:magic-chess bots:3",
-        "game:magic-chess opponent:@Tokar",
+        "game:magic-chess players:2 opponent:@Tokar",
     ];
     for (i, setup) in setups.iter().enumerate() {
         for seed in 1..=2u64 {

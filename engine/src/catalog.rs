@@ -32,6 +32,10 @@ pub struct OptionSpec {
 pub trait Variant: Game {
     const KIND: GameKind;
 
+    /// How many players the rule text is written for: the seats a new game has when its
+    /// creator does not say (`players:`) and invites no more people than that.
+    const PLAYERS: usize = 2;
+
     /// The options `/new` (and `/accept`, `/join` for per-seat ones) accept.
     fn options() -> &'static [OptionSpec];
 
@@ -99,6 +103,15 @@ macro_rules! catalog {
             /// Whether this build plays the game.
             pub fn available(self) -> bool {
                 matches!(self, $(GameKind::$variant)|*)
+            }
+
+            /// How many players the rule text is written for ([`Variant::PLAYERS`]).
+            pub fn players(self) -> usize {
+                match self {
+                    $(GameKind::$variant => <$ty as Variant>::PLAYERS,)*
+                    #[allow(unreachable_patterns)]
+                    _ => 2,
+                }
             }
 
             pub fn options(self) -> &'static [OptionSpec] {

@@ -20,7 +20,8 @@ pub(super) enum Pick {
     View,
 }
 
-const HELP: &str = "Commands: /new game:<arcana|magic-chess|gladiator|arachne> [options] [opponent:@user] [players:n] · \
+const HELP: &str = "Commands: /new game:<arcana|magic-chess|gladiator|arachne> [options] [opponent:@user] [players:n] \
+(Undead Arcana: /new game:arcana army:undead-arcana) · \
 /accept · /decline · /join · /play action:<move> · /hint · /board · /moves [square] · /hand · /resign · \
 /draw [answer:accept|decline] · /undo [answer:accept|decline] · /claim · /games · /history · /export · \
 /rules [game] [unit] · /settings [reminder:24h] [deadline:7d] · /vacation on|off · \

@@ -155,13 +155,9 @@ impl Table {
         if let Some(e) = &from {
             options = e.options.clone();
         }
-        let players = match players {
-            Some(n) => n,
-            None if !opponents.is_empty() || robots > 0 => 1 + opponents.len() + robots,
-            None => (2..=8)
-                .find(|&n| kind.seating(n).is_ok())
-                .ok_or_else(|| format!("{} has no seating for 2 to 8 players.", kind.title()))?,
-        };
+        // Unless the creator says, a game has the seats its rules are written for (Magic
+        // Chess four, the others two), more when more people are invited.
+        let players = players.unwrap_or_else(|| kind.players().max(1 + opponents.len() + robots));
         if players < 1 + opponents.len() + robots {
             return Err(format!(
                 "players:{players} leaves no room for {} invited opponents.",

@@ -19,7 +19,7 @@ A side with nothing it may do passes. 100 turns without a kill, revival or place
 
 Notation: `e2-e3` move, `e2xe3` kill without moving, `d1-d4xe5` move then kill, `a1-off` walk off the board, `bolt a1>a4`, `brew f1>e3`, `f1-c1 brew c1>e3`, `vanquish e4`, `e4-e5 vanquish`, `promote a8=blue-knight`, `recall a8>d2`, `revive a1>b2`, `trade a7+b7=mummy`, `wind d8>a7`, `explode d8>a8`, `smite d8`, `place e4`, `decline`, `pass`.
 
-Undead Arcana: see /rules arcana undead-arcana.
+Undead Arcana, the second way to play: `/new game:arcana army:undead-arcana` (or its unit picks, such as army:ghoul/ghost/cultist/wraith/vampire/lich); its rules: /rules arcana undead-arcana.
 
 Unit cards: /rules arcana <unit> (for example: blue-knight, mummy, ghoul). The numbered rulings (R1..., U1...): /rules arcana rulings.";
 

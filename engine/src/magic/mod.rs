@@ -644,6 +644,10 @@ fn piece_value(kind: Kind) -> f64 {
 }
 
 impl Variant for MagicChess {
+    /// The rule text has each player set up one army in a corner of the board: four players.
+    /// Two players holding two opposite armies each is what a creator asks for with `players:2`.
+    const PLAYERS: usize = 4;
+
     const KIND: GameKind = GameKind::MagicChess;
 
     fn options() -> &'static [OptionSpec] {

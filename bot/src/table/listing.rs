@@ -68,12 +68,7 @@ impl Table {
                     } else {
                         format!("{} to act", seats_label(r, game, &game.to_act()))
                     };
-                    let deadline = self.effective_deadline(r).await?;
-                    let left = if now >= deadline {
-                        "deadline passed".to_string()
-                    } else {
-                        format!("{} left", duration::format(deadline - now))
-                    };
+                    let left = self.effective_deadline(r).await?.describe(now);
                     lines.push(format!(
                         "#{} {} in #{}, move {}: {whose} ({left}).",
                         r.id,

@@ -2,9 +2,9 @@
 
 use super::args::Args;
 use super::commands::{describe, retime, Pick};
+use super::schedule::Deadline;
 use super::text::{self, is_member, seats_of};
 use super::{replay, Change, Loaded, Reply, Request, Res, Table, UserRef};
-use crate::duration;
 use crate::record::{GameRecord, LogAction, LogEntry, Offer, Phase, FORMAT};
 use tokar_engine::{Outcome, Seat};
 
@@ -313,13 +313,21 @@ impl Table {
         if waiting.contains(&req.user.id) {
             return Err(format!("Game #{id} waits for you; you cannot claim it."));
         }
-        let deadline = self.effective_deadline(&l.rec).await?;
         let now = self.now();
-        if now < deadline {
-            return Err(format!(
-                "Game #{id}: the move deadline has not passed; {} left.",
-                duration::format(deadline - now)
-            ));
+        match self.effective_deadline(&l.rec).await? {
+            Deadline::At(at) if now >= at => {}
+            d @ Deadline::At(_) => {
+                return Err(format!(
+                    "Game #{id}: the move deadline has not passed; {}.",
+                    d.describe(now)
+                ))
+            }
+            d @ Deadline::Paused(_) => {
+                return Err(format!(
+                    "Game #{id}: the move clock is {}; it cannot be claimed.",
+                    d.describe(now)
+                ))
+            }
         }
         let game = l.game.as_ref().ok_or("The game has not started.")?;
         let absent: Vec<Seat> = game

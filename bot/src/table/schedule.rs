@@ -42,6 +42,28 @@ fn vacation_pause(rec: &GameRecord, users: &[UserRecord], now: Millis) -> Millis
         .unwrap_or(0)
 }
 
+/// When a game's move deadline falls, as players are told it.
+pub(super) enum Deadline {
+    At(Millis),
+    /// The clock stands still while these waiting players are on vacation.
+    Paused(Vec<String>),
+}
+
+impl Deadline {
+    /// "3d 4h left", "deadline passed", or "paused: bob is on vacation".
+    pub(super) fn describe(&self, now: Millis) -> String {
+        match self {
+            Deadline::At(at) if now >= *at => "deadline passed".into(),
+            Deadline::At(at) => format!("{} left", duration::format(at - now)),
+            Deadline::Paused(names) => format!(
+                "paused: {} {} on vacation",
+                names.join(", "),
+                if names.len() == 1 { "is" } else { "are" }
+            ),
+        }
+    }
+}
+
 /// When the game's schedule entry is next due, given the waiting users.
 pub(super) fn next_due(rec: &GameRecord, users: &[UserRecord], now: Millis) -> Option<Millis> {
     // A game without a channel has its clock stopped until it is resumed.
@@ -82,13 +104,20 @@ impl Table {
     }
 
     /// When the current wait runs out, counting the waiting players' vacations.
-    pub(super) async fn effective_deadline(&self, rec: &GameRecord) -> Res<Millis> {
+    pub(super) async fn effective_deadline(&self, rec: &GameRecord) -> Res<Deadline> {
         let users = self.waiting_users(rec).await?;
         let now = self.now();
-        if users.iter().any(|u| u.on_vacation()) {
-            return Ok(Millis::MAX);
+        let away: Vec<String> = users
+            .iter()
+            .filter(|u| u.on_vacation())
+            .map(|u| u.user.name.clone())
+            .collect();
+        if !away.is_empty() {
+            return Ok(Deadline::Paused(away));
         }
-        Ok(rec.turn.since + rec.deadline + vacation_pause(rec, &users, now))
+        Ok(Deadline::At(
+            rec.turn.since + rec.deadline + vacation_pause(rec, &users, now),
+        ))
     }
 
     /// Sends what is due: reminders, deadline notices, skipped turns. Run at

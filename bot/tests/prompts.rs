@@ -1,0 +1,40 @@
+//! Prompts and lists that say what they mean: a move clock held by a vacation reads as paused,
+//! never as a number of days that overflows, and a claim against it says why it waits.
+
+mod common;
+use common::*;
+
+#[tokio::test]
+async fn a_vacation_shows_as_a_paused_clock() {
+    let e = env("vacation-paused").await;
+    let id = e.start("alice", "bob").await;
+    let mover = e
+        .to_act(id, &["alice", "bob"])
+        .await
+        .expect("someone moves");
+    let other = if mover == "alice" { "bob" } else { "alice" };
+    e.ok(&format!("@{mover} /vacation on")).await;
+
+    let games = e.ok(&format!("@{other} /games")).await;
+    let line = &games[0].content;
+    assert!(
+        line.contains(&format!("(paused: {mover} is on vacation)")),
+        "{line}"
+    );
+    assert!(
+        !line.contains("d ") || !line.contains("left"),
+        "no days left: {line}"
+    );
+
+    let refused = e.refused(&format!("@{other} /claim game:{id}")).await;
+    assert!(
+        refused.contains(&format!("paused: {mover} is on vacation")),
+        "{refused}"
+    );
+    assert!(!refused.contains("left"), "{refused}");
+
+    // Back from vacation, the clock reads in time again.
+    e.ok(&format!("@{mover} /vacation off")).await;
+    let games = e.ok(&format!("@{other} /games")).await;
+    assert!(games[0].content.contains(" left)"), "{}", games[0].content);
+}

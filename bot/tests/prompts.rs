@@ -38,3 +38,31 @@ async fn a_vacation_shows_as_a_paused_clock() {
     let games = e.ok(&format!("@{other} /games")).await;
     assert!(games[0].content.contains(" left)"), "{}", games[0].content);
 }
+
+#[tokio::test]
+async fn a_game_won_by_a_claim_says_so_and_not_resigned() {
+    let e = env("claim-wording").await;
+    let id = e.start("alice", "bob").await;
+    let mover = e
+        .to_act(id, &["alice", "bob"])
+        .await
+        .expect("someone moves");
+    let other = if mover == "alice" { "bob" } else { "alice" };
+    e.clock.advance(8 * 24 * 3600 * 1000).unwrap();
+    let claimed = e.ok(&format!("@{other} /claim game:{id}")).await;
+    let text = &claimed[0].content;
+    assert!(text.contains("won at the move deadline"), "{text}");
+    assert!(!text.contains("resign"), "{text}");
+    let board = e.ok(&format!("@{other} /board game:{id}")).await;
+    assert!(
+        board[0].content.contains("won at the move deadline"),
+        "{}",
+        board[0].content
+    );
+    let history = e.ok(&format!("@{other} /history game:{id}")).await;
+    assert!(
+        !history[0].content.contains("resign"),
+        "{}",
+        history[0].content
+    );
+}

@@ -308,6 +308,19 @@ impl Table {
 }
 
 /// An action as the history shows it.
+/// A log entry as players read it: a concession made by someone other than
+/// the seat's holder is a claim at the move deadline, not a resignation.
+pub(super) fn describe_entry(rec: &GameRecord, e: &LogEntry) -> String {
+    match e.action {
+        LogAction::Concede
+            if text::holder(rec, tokar_engine::Seat(e.seat)).is_some_and(|u| u.id != e.user) =>
+        {
+            "loses at the move deadline (claimed)".into()
+        }
+        _ => describe(&e.action),
+    }
+}
+
 pub(super) fn describe(a: &LogAction) -> String {
     match a {
         LogAction::Play(n) => n.clone(),

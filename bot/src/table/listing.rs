@@ -1,7 +1,7 @@
 //! What a user reads and sets: /games, /history, /export, /rules, /settings, /vacation.
 
 use super::args::Args;
-use super::commands::{describe, Pick};
+use super::commands::{describe_entry, Pick};
 use super::export::{self, GameExport};
 use super::text::{self, seats_label};
 use super::{ChannelRef, Reply, Request, Res, Table};
@@ -125,7 +125,7 @@ impl Table {
                 "{}. {}: {}",
                 e.seq + 1,
                 text::seat_label(&l.rec, game, Seat(e.seat)),
-                describe(&e.action)
+                describe_entry(&l.rec, e)
             ));
         }
         if log.is_empty() {

@@ -45,7 +45,7 @@ impl Table {
         let seats = seats_of(&l.rec, req.user.id);
         let before = l.rec.turn.waiting.clone();
         let headline = format!("{} resigns game #{id}", req.user.name);
-        self.concede_seats(req, l, version, &seats, &headline, &before)
+        self.concede_seats(req, l, version, &seats, &headline, &before, false)
             .await
     }
 
@@ -339,13 +339,16 @@ impl Table {
             "{} claims game #{id}: the move deadline passed",
             req.user.name
         );
-        self.concede_seats(req, l, version, &absent, &headline, &waiting)
+        self.concede_seats(req, l, version, &absent, &headline, &waiting, true)
             .await
     }
 
-    /// Concedes `seats` (a resignation, or absent seats claimed at the
+    /// Concedes `seats` (a resignation, or absent seats `claimed` at the
     /// deadline), stores the entries as `req`'s user's, and announces the
-    /// result under `headline`. `before` is who was waited on until now.
+    /// result under `headline`. `before` is who was waited on until now. A
+    /// claimed seat did not resign: its loss is told as a loss at the move
+    /// deadline, in the announcement, the log and the game's result.
+    #[allow(clippy::too_many_arguments)]
     pub(super) async fn concede_seats(
         &self,
         req: &Request,
@@ -354,6 +357,7 @@ impl Table {
         seats: &[Seat],
         headline: &str,
         before: &[u64],
+        claimed: bool,
     ) -> Res<Vec<Reply>> {
         let now = self.now();
         let game = l.game.as_mut().ok_or("The game has not started.")?;
@@ -363,7 +367,15 @@ impl Table {
             if game.outcome().is_over() {
                 break;
             }
-            let ev = game.concede(s);
+            let mut ev = game.concede(s);
+            // The first event tells the concession ("resigned", "concedes"); the
+            // rest (pieces leaving, the turn passing) stand as the game tells them.
+            if let (true, Some(first)) = (claimed, ev.first_mut()) {
+                first.text = format!(
+                    "{} did not act in time and loses at the move deadline.",
+                    text::seat_label(&l.rec, game, s)
+                );
+            }
             append.push(LogEntry {
                 format: FORMAT,
                 seq: l.rec.log_len + append.len() as u64,
@@ -375,6 +387,16 @@ impl Table {
                 text: ev.iter().map(|e| e.text.clone()).collect(),
             });
             events.extend(ev);
+        }
+        if let (true, Outcome::Won { winners, .. }) = (claimed, game.outcome()) {
+            let losers: Vec<Seat> = seats.to_vec();
+            l.rec.table_outcome = Some(Outcome::Won {
+                winners,
+                reason: format!(
+                    "at the move deadline ({} did not act in time)",
+                    text::seats_label(&l.rec, game, &losers)
+                ),
+            });
         }
         let game = game.clone();
         let staged = self.stage_entries(l.rec, &game, version, append).await?;

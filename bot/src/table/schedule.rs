@@ -18,7 +18,7 @@
 //! concedes the absent seats; until someone claims, the absent player may
 //! still move.
 
-use super::commands::{describe, marks};
+use super::commands::{describe_entry, marks};
 use super::text::{self, seats_label};
 use super::{Change, ChannelRef, Reply, Res, Table, UserRef};
 use crate::clock::Millis;
@@ -238,7 +238,7 @@ impl Table {
                 if let Some(every) = reminder_interval(&users) {
                     if now >= l.rec.turn.reminded_at.unwrap_or(l.rec.turn.since) + every {
                         l.rec.turn.reminded_at = Some(now);
-                        let last = self.last_action(id).await;
+                        let last = self.last_action(&l.rec).await;
                         let mut r = Reply::public(
                             &channel,
                             format!(
@@ -276,8 +276,9 @@ impl Table {
         self.store(None, staged, replies).await
     }
 
-    async fn last_action(&self, id: u64) -> Option<String> {
+    async fn last_action(&self, rec: &GameRecord) -> Option<String> {
+        let id = rec.id;
         let log = self.blocking(move |s| s.log(id)).await.ok()?;
-        log.last().map(|e| describe(&e.action))
+        log.last().map(|e| describe_entry(rec, e))
     }
 }

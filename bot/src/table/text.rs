@@ -82,6 +82,11 @@ pub fn lineup(rec: &GameRecord, game: &AnyGame) -> String {
 pub fn outcome_text(rec: &GameRecord, game: &AnyGame, o: &Outcome) -> String {
     let text = match o {
         Outcome::Ongoing => "still being played".into(),
+        // A reason that says when ("at the move deadline (...)") follows "won"
+        // directly; one that says why follows a colon.
+        Outcome::Won { winners, reason } if reason.starts_with("at ") => {
+            format!("{} won {reason}", seats_label(rec, game, winners))
+        }
         Outcome::Won { winners, reason } => {
             format!("{} won: {reason}", seats_label(rec, game, winners))
         }

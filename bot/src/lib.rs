@@ -11,6 +11,7 @@ pub mod clock;
 pub mod console;
 pub mod discord;
 pub mod duration;
+pub mod entropy;
 pub mod marker;
 pub mod metrics;
 pub mod outbox;

@@ -305,19 +305,16 @@ impl Store {
     /// Draws the store's identity if it has none yet.
     fn create_identity(db: sled::Db) -> Result<Store, StoreError> {
         if db.get(IDENTITY)?.is_none() {
-            use std::hash::{BuildHasher, Hasher};
-            let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-            h.write_u128(
-                std::time::SystemTime::now()
-                    .duration_since(std::time::UNIX_EPOCH)
-                    .map(|d| d.as_nanos())
-                    .unwrap_or_default(),
-            );
+            let nanos = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_nanos() as u64)
+                .unwrap_or_default();
+            let identity = crate::entropy::fresh(&[nanos]);
             // Only the first writer's number counts.
             let _ = db.compare_and_swap(
                 IDENTITY,
                 None as Option<&[u8]>,
-                Some(&h.finish().to_be_bytes()[..]),
+                Some(&identity.to_be_bytes()[..]),
             )?;
             db.flush()?;
         }

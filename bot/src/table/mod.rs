@@ -151,13 +151,7 @@ impl Table {
             StoreError::NotTheStore(text) => TableError::NotTheStore(text),
             e => TableError::Store(e),
         })?;
-        let entropy = {
-            use std::hash::{BuildHasher, Hasher};
-            let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-            h.write_u64(SystemClock.now());
-            h.write_u32(std::process::id());
-            h.finish()
-        };
+        let entropy = crate::entropy::fresh(&[SystemClock.now(), std::process::id().into()]);
         info!(data = %config.data_dir.display(), "table open");
         Ok(Table {
             inner: Arc::new(Inner {
@@ -366,14 +360,7 @@ impl Table {
                     tokar_engine::Rng::new(base ^ salt ^ id.wrapping_mul(0x9E37_79B9_7F4A_7C15));
                 rng.next_u64()
             }
-            None => {
-                use std::hash::{BuildHasher, Hasher};
-                let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-                h.write_u64(self.inner.entropy);
-                h.write_u64(self.now());
-                h.write_u64(id);
-                h.finish()
-            }
+            None => crate::entropy::fresh(&[self.inner.entropy, self.now(), id]),
         }
     }
 }

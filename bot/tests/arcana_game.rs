@@ -134,7 +134,7 @@ async fn a_whole_game_from_invitation_to_a_generals_death() {
     let h = e.ok("@carol /history game:1").await;
     assert!(h[0].content.contains("is over"), "{}", h[0].content);
     let x = e.ok("@alice /export game:1").await;
-    let record = x[0].content.split('`').nth(1).unwrap().to_string();
+    let record = exported_record(&x[0]);
     assert_eq!(record.split('|').skip(4).count(), plies);
     assert!(
         !record.contains("seed=?"),

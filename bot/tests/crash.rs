@@ -167,7 +167,7 @@ async fn kill_once(moves: &[(String, String)], half: usize, round: usize) -> usi
         announced.push(content.to_owned());
     };
     let content = v["content"].as_str().unwrap();
-    let record = content.split('`').nth(1).unwrap();
+    let record = content.split('`').nth(1).unwrap().trim_matches('"');
     let stored: Vec<&str> = record
         .split('|')
         .skip(4)

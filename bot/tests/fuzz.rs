@@ -483,7 +483,7 @@ impl Fuzz {
             }
         }
         if req.command == "export" {
-            if let Some(r) = first.content.split('`').nth(1) {
+            if let Some(r) = first.content.split('`').nth(1).map(|r| r.trim_matches('"')) {
                 if r.starts_with("tokar1|") && self.exports.len() < 50 {
                     self.exports.push(r.to_string());
                 }

@@ -64,7 +64,11 @@ pub async fn recorded_actions(dir: &Path, game: u64, who: &FakeUser, channel: u6
         })
         .await;
     let content = &replies[0].content;
-    let record = content.split('`').nth(1).expect("a record");
+    let record = content
+        .split('`')
+        .nth(1)
+        .expect("a record")
+        .trim_matches('"');
     record
         .split('|')
         .skip(4)

@@ -495,6 +495,7 @@ async fn a_record_comes_back_as_a_file() {
         .split('`')
         .nth(1)
         .expect("a record")
+        .trim_matches('"')
         .to_owned();
 
     let file = tokar_tests::fake::FakeFile {

@@ -96,57 +96,40 @@ impl Table {
         self.records(ids).await
     }
 
-    /// The game a command means: the one named, or the user's only candidate here.
+    /// The game a command means: the one named, or the user's only candidate here (for
+    /// [`Pick::Play`], the one waiting for them when there are several).
     pub(super) async fn pick(&self, req: &Request, given: Option<u64>, pick: Pick) -> Res<u64> {
+        let user = req.user.id;
+        self.pick_with(req, given, pick, |r| {
+            pick == Pick::Play && r.turn.waiting.contains(&user)
+        })
+        .await
+    }
+
+    /// As [`Table::pick`], but among several candidates the only one `prefer` holds for
+    /// is meant: the game with the offer to answer, the one whose deadline passed.
+    pub(super) async fn pick_with(
+        &self,
+        req: &Request,
+        given: Option<u64>,
+        pick: Pick,
+        prefer: impl Fn(&GameRecord) -> bool,
+    ) -> Res<u64> {
         if let Some(g) = given {
             return Ok(g);
         }
-        let user = req.user.id;
-        let here: Vec<GameRecord> = self
-            .records_of_user(user)
-            .await?
-            .into_iter()
-            .filter(|r| r.channel.id == req.channel.id && is_member(r, user))
-            .filter(|r| match pick {
-                Pick::Play => r.phase == Phase::Playing,
-                _ => matches!(r.phase, Phase::Lobby | Phase::Playing),
-            })
-            .collect();
+        let here = self.candidates(req, pick).await?;
         let mut candidates: Vec<&GameRecord> = here.iter().collect();
-        if pick == Pick::Play && candidates.len() > 1 {
-            let waiting: Vec<&GameRecord> = candidates
-                .iter()
-                .copied()
-                .filter(|r| r.turn.waiting.contains(&user))
-                .collect();
-            if waiting.len() == 1 {
-                candidates = waiting;
+        if candidates.len() > 1 {
+            let preferred: Vec<&GameRecord> =
+                candidates.iter().copied().filter(|r| prefer(r)).collect();
+            if preferred.len() == 1 {
+                candidates = preferred;
             }
         }
         match candidates.as_slice() {
             [one] => Ok(one.id),
-            [] if pick == Pick::View => {
-                let c = req.channel.id;
-                let ids = self.blocking(move |s| s.games_in_channel(c)).await?;
-                let playing: Vec<u64> = self
-                    .records(ids)
-                    .await?
-                    .into_iter()
-                    .filter(|r| r.phase == Phase::Playing)
-                    .map(|r| r.id)
-                    .collect();
-                match playing.as_slice() {
-                    [one] => Ok(*one),
-                    [] => Err("No game is being played in this channel.".into()),
-                    many => Err(format!(
-                        "Several games are being played here ({}): add game:<number>.",
-                        many.iter()
-                            .map(|i| format!("#{i}"))
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    )),
-                }
-            }
+            [] if pick == Pick::View => self.shown_in_channel(req).await,
             [] => Err(
                 "You are not playing a game in this channel. /games lists yours; /new starts one."
                     .into(),
@@ -155,6 +138,52 @@ impl Table {
                 "You play several games here ({}): add game:<number>.",
                 many.iter()
                     .map(|r| format!("#{}", r.id))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+        }
+    }
+
+    /// The user's games in this channel that `pick` may mean.
+    pub(super) async fn candidates(&self, req: &Request, pick: Pick) -> Res<Vec<GameRecord>> {
+        let user = req.user.id;
+        Ok(self
+            .records_of_user(user)
+            .await?
+            .into_iter()
+            .filter(|r| r.channel.id == req.channel.id && is_member(r, user))
+            .filter(|r| match pick {
+                Pick::Play => r.phase == Phase::Playing,
+                _ => matches!(r.phase, Phase::Lobby | Phase::Playing),
+            })
+            .collect())
+    }
+
+    /// The game a viewer who plays none here means: the only one being played in the
+    /// channel, or else the one that ended last there (its board, history and record stay
+    /// readable after the end).
+    async fn shown_in_channel(&self, req: &Request) -> Res<u64> {
+        let c = req.channel.id;
+        let ids = self.blocking(move |s| s.games_in_channel(c)).await?;
+        let recs = self.records(ids).await?;
+        let playing: Vec<u64> = recs
+            .iter()
+            .filter(|r| r.phase == Phase::Playing)
+            .map(|r| r.id)
+            .collect();
+        match playing.as_slice() {
+            [one] => Ok(*one),
+            [] => recs
+                .iter()
+                .filter(|r| r.phase == Phase::Finished)
+                // A finished game's clock last restarted when it ended.
+                .max_by_key(|r| (r.turn.since, r.id))
+                .map(|r| r.id)
+                .ok_or_else(|| "No game is being played in this channel.".into()),
+            many => Err(format!(
+                "Several games are being played here ({}): add game:<number>.",
+                many.iter()
+                    .map(|i| format!("#{i}"))
                     .collect::<Vec<_>>()
                     .join(", ")
             )),
@@ -224,6 +253,15 @@ impl Table {
         given: Option<u64>,
     ) -> Res<(tokio::sync::OwnedMutexGuard<()>, Loaded)> {
         let id = self.pick(req, given, Pick::Play).await?;
+        self.playing_id(req, id).await
+    }
+
+    /// As [`Table::playing`], for a game already picked.
+    pub(super) async fn playing_id(
+        &self,
+        req: &Request,
+        id: u64,
+    ) -> Res<(tokio::sync::OwnedMutexGuard<()>, Loaded)> {
         let guard = self.lock(id).await;
         let l = self.load(id).await?;
         match l.rec.phase {

@@ -11,7 +11,8 @@
 //! the seed: `seed=123+4:987` (after 4 actions, seed 987).
 
 use crate::record::{LogAction, Reseed};
-use tokar_engine::catalog::{GameKind, Options};
+use tokar_engine::catalog::{AnyGame, GameKind, Options};
+use tokar_engine::{Seat, Viewer};
 
 pub const TAG: &str = "tokar1";
 
@@ -40,19 +41,18 @@ pub fn write(e: &GameExport) -> String {
     });
     let mut out = format!("{TAG}|{}|{options}|seed={seed}", e.kind.slug());
     for (seat, a) in &e.actions {
-        let text = match a {
-            LogAction::Play(n) => n.clone(),
-            LogAction::Concede => "!concede".into(),
-            LogAction::Skip => "!skip".into(),
-        };
-        out.push_str(&format!("|{seat}:{text}"));
+        out.push_str(&format!("|{seat}:{}", notation(a)));
     }
     out
 }
 
 pub fn read(text: &str) -> Result<GameExport, String> {
     let bad = |why: &str| format!("Cannot read the game record: {why}.");
-    let text = text.trim().trim_matches('`');
+    // As pasted: from a code span, or quoted whole as /export writes it for the console.
+    let text = text
+        .trim()
+        .trim_matches('`')
+        .trim_matches(|c| c == '"' || c == '\'');
     let mut parts = text.split('|');
     if parts.next().map(str::trim) != Some(TAG) {
         return Err(bad(&format!(
@@ -130,6 +130,100 @@ pub fn read(text: &str) -> Result<GameExport, String> {
         reseeds,
         actions,
     })
+}
+
+/// Replays a record's actions as the game created from it will, so that a record that cannot
+/// be replayed is refused at /new, when its creator can still fix it, and not when the last
+/// player joins.
+///
+/// A record exported from a game in play carries no seed (`seed=?`). Its actions can be
+/// replayed only if chance decided nothing in them: the record is replayed under two
+/// different seeds side by side, and if any seat would see anything differently (a die, a
+/// card, an action that applies under one seed only), the record is refused.
+pub fn check(e: &GameExport) -> Result<(), String> {
+    if e.actions.is_empty() {
+        return Ok(());
+    }
+    let seeds: &[u64] = match &e.seed {
+        Some(s) => &[*s],
+        None => &[0x5EED_0001, 0x5EED_0002],
+    };
+    let mut games = seeds
+        .iter()
+        .map(|&s| AnyGame::setup(e.kind, &e.options, s))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|err| format!("The record cannot be replayed: {err}."))?;
+    let secret = || {
+        "The record was exported while its game was being played, and chance (who moves \
+         first, dice, cards) shaped its actions; the game's seed stays secret until it ends, \
+         so the record cannot be replayed. Export it again once the game is over."
+            .to_string()
+    };
+    for (i, (seat, action)) in e.actions.iter().enumerate() {
+        for g in games.iter_mut() {
+            for r in e.reseeds.iter().filter(|r| r.after == i as u64) {
+                g.reseed(r.seed);
+            }
+        }
+        if games.len() > 1 && !same_views(&games) {
+            return Err(secret());
+        }
+        let results: Vec<Result<(), String>> =
+            games.iter_mut().map(|g| apply(g, *seat, action)).collect();
+        match results.iter().find_map(|r| r.as_ref().err()) {
+            None => {}
+            Some(_) if results.iter().any(Result::is_ok) => return Err(secret()),
+            Some(why) => {
+                return Err(format!(
+                    "The record cannot be replayed: action {} ({seat}:{}) does not apply: {}",
+                    i + 1,
+                    notation(action),
+                    why.trim_end_matches('.')
+                ))
+            }
+        }
+    }
+    if games.len() > 1 && !same_views(&games) {
+        return Err(secret());
+    }
+    Ok(())
+}
+
+/// Whether every seat (and a spectator) sees the same in each of `games`.
+fn same_views(games: &[AnyGame]) -> bool {
+    let first = &games[0];
+    let viewers = (0..first.seat_count())
+        .map(|s| Viewer::Seat(Seat(s as u8)))
+        .chain([Viewer::Spectator]);
+    viewers
+        .into_iter()
+        .all(|v| games[1..].iter().all(|g| g.view(v) == first.view(v)))
+}
+
+fn apply(game: &mut AnyGame, seat: u8, action: &LogAction) -> Result<(), String> {
+    if usize::from(seat) >= game.seat_count() {
+        return Err(format!(
+            "the game has no seat {seat} (seats 0 to {})",
+            game.seat_count().saturating_sub(1)
+        ));
+    }
+    let seat = Seat(seat);
+    match action {
+        LogAction::Play(n) => game.play(seat, n).map(drop).map_err(|e| e.to_string()),
+        LogAction::Concede => {
+            game.concede(seat);
+            Ok(())
+        }
+        LogAction::Skip => game.skip(seat).map(drop).map_err(|e| e.to_string()),
+    }
+}
+
+fn notation(a: &LogAction) -> &str {
+    match a {
+        LogAction::Play(n) => n,
+        LogAction::Concede => "!concede",
+        LogAction::Skip => "!skip",
+    }
 }
 
 #[cfg(test)]

@@ -10,6 +10,9 @@ use crate::record::Phase;
 use tokar_engine::catalog::GameKind;
 use tokar_engine::Seat;
 
+/// How many finished games /games lists, the last ended first.
+const FINISHED_SHOWN: usize = 10;
+
 impl Table {
     /// How many games are being played, for the operator (`tokar_games_in_play`); a scan of
     /// every record, so it is asked now and then.
@@ -31,11 +34,11 @@ impl Table {
         recs.sort_by_key(|r| r.id);
         let now = self.now();
         let mut lines = Vec::new();
-        let mut finished = 0;
+        let mut finished = Vec::new();
         for r in &recs {
             match r.phase {
                 Phase::Cancelled => {}
-                Phase::Finished => finished += 1,
+                Phase::Finished => finished.push(r),
                 Phase::Lobby => {
                     let invited = r.invited.iter().any(|i| i.id == user);
                     lines.push(format!(
@@ -79,10 +82,29 @@ impl Table {
                 }
             }
         }
-        if finished > 0 {
+        // The finished games that ended last, each with its result; /board, /history and
+        // /export take their number.
+        finished.sort_by_key(|r| std::cmp::Reverse((r.turn.since, r.id)));
+        let earlier = finished.len().saturating_sub(FINISHED_SHOWN);
+        finished.truncate(FINISHED_SHOWN);
+        if !finished.is_empty() {
+            lines.push("Finished:".into());
+        }
+        for r in finished {
+            let l = self.load(r.id).await?;
+            let Some(game) = &l.game else { continue };
+            let result = text::outcome_text(r, game, &super::outcome(r, game));
             lines.push(format!(
-                "{finished} finished game{}.",
-                if finished == 1 { "" } else { "s" }
+                "#{} {} in #{}: {result}.",
+                r.id,
+                r.kind.title(),
+                r.channel.name
+            ));
+        }
+        if earlier > 0 {
+            lines.push(format!(
+                "({earlier} earlier finished game{}; /history game:<number> reads any of them.)",
+                if earlier == 1 { "" } else { "s" }
             ));
         }
         if lines.is_empty() {
@@ -281,8 +303,15 @@ fn export_reply(channel: &ChannelRef, id: u64, over: bool, record: String) -> Re
     } else {
         " (the seed stays secret until the game ends)"
     };
+    // A record with spaces in its actions is quoted, so that it pastes back whole into a
+    // console line (which splits on spaces outside quotes); /new takes it quoted or not.
+    let (shown, how) = match record.contains(char::is_whitespace) {
+        true if record.contains('"') => (format!("'{record}'"), "<the record, quotes included>"),
+        true => (format!("\"{record}\""), "<the record, quotes included>"),
+        false => (record.clone(), "<the record>"),
+    };
     let inline = format!(
-        "Game #{id} record{secret}:\n`{record}`\nStart a new game from it: /new record:<the record>."
+        "Game #{id} record{secret}:\n`{shown}`\nStart a new game from it: /new record:{how}."
     );
     if inline.chars().count() <= MESSAGE_LIMIT {
         return Reply::public(channel, inline);

@@ -94,7 +94,17 @@ impl Table {
     pub(super) async fn cmd_new(&self, req: &Request) -> Res<Vec<Reply>> {
         let mut args = Args::new(&req.options, Some("game"))?;
         let from = match args.take("record") {
-            Some(r) => Some(export::read(&r)?),
+            Some(r) => {
+                let e = export::read(&r)?;
+                // The whole record is replayed now, off the executor: a long one takes a while.
+                let checked = tokio::task::spawn_blocking(move || export::check(&e).map(|()| e))
+                    .await
+                    .map_err(|err| {
+                        tracing::error!(error = %err, "record check failed");
+                        "The record could not be checked; try again.".to_string()
+                    })?;
+                Some(checked?)
+            }
             None => None,
         };
         let kind = match (&from, args.take("game")) {

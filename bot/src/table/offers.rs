@@ -80,10 +80,22 @@ impl Table {
                 return Err(format!("answer:{a} must be offer, accept or decline."));
             }
         }
-        let (_guard, mut l) = self.playing(req, given).await?;
-        let id = l.rec.id;
-        let version = l.rec.version;
         let user = req.user.id;
+        // Without game:, the game with an open offer of this kind to answer is meant
+        // (or, to withdraw, the user's own).
+        let decline = answer.as_deref() == Some("decline");
+        let open_here = |r: &GameRecord| {
+            let slot = if kind == "draw" {
+                &r.draw_offer
+            } else {
+                &r.undo_offer
+            };
+            slot.as_ref()
+                .is_some_and(|o| o.at_len == r.log_len && (decline || !o.agreed.contains(&user)))
+        };
+        let id = self.pick_with(req, given, Pick::Play, open_here).await?;
+        let (_guard, mut l) = self.playing_id(req, id).await?;
+        let version = l.rec.version;
         let slot = if kind == "draw" {
             l.rec.draw_offer.clone()
         } else {
@@ -168,7 +180,7 @@ impl Table {
                 .map(|m| UserRef::from(&m.user))
                 .collect();
             let content = format!(
-                "{} {} in game #{id}. {}: /{kind} answer:accept or /{kind} answer:decline.",
+                "{} {} in game #{id}. {}: /{kind} game:{id} answer:accept or /{kind} game:{id} answer:decline.",
                 req.user.name,
                 if offer.by == user {
                     format!("offers {what}")
@@ -306,7 +318,11 @@ impl Table {
         let mut args = Args::new(&req.options, Some("game"))?;
         let given = args.game()?;
         args.finish("claim")?;
-        let (_guard, l) = self.playing(req, given).await?;
+        let claimable = self.claimable_here(req).await?;
+        let id = self
+            .pick_with(req, given, Pick::Play, |r| claimable.contains(&r.id))
+            .await?;
+        let (_guard, l) = self.playing_id(req, id).await?;
         let id = l.rec.id;
         let version = l.rec.version;
         let waiting = l.rec.turn.waiting.clone();
@@ -341,6 +357,22 @@ impl Table {
         );
         self.concede_seats(req, l, version, &absent, &headline, &waiting, true)
             .await
+    }
+
+    /// The user's games in this channel that they may claim now: another player's move
+    /// deadline has passed.
+    async fn claimable_here(&self, req: &Request) -> Res<Vec<u64>> {
+        let now = self.now();
+        let mut out = Vec::new();
+        for r in self.candidates(req, Pick::Play).await? {
+            if r.turn.waiting.is_empty() || r.turn.waiting.contains(&req.user.id) {
+                continue;
+            }
+            if matches!(self.effective_deadline(&r).await?, Deadline::At(at) if now >= at) {
+                out.push(r.id);
+            }
+        }
+        Ok(out)
     }
 
     /// Concedes `seats` (a resignation, or absent seats `claimed` at the

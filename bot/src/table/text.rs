@@ -104,7 +104,17 @@ pub fn status(rec: &GameRecord, game: &AnyGame) -> String {
     }
     let to_act = game.to_act();
     let view = game.view(tokar_engine::Viewer::Spectator);
-    let pending = view.pending.map(|p| format!(" ({p})")).unwrap_or_default();
+    // A decision is answered with /play like any move; the prompt gives the whole
+    // command, game included, since players often have several games in a channel.
+    let pending = view
+        .pending
+        .map(|p| {
+            format!(
+                " ({p}); answer with /play game:{id} action:<answer>, /moves game:{id} lists the answers",
+                id = rec.id
+            )
+        })
+        .unwrap_or_default();
     format!(
         "{head}, move {}: {} to act{pending}.",
         game.move_number(),

@@ -191,6 +191,7 @@ pub fn exported_record(r: &Reply) -> String {
             .split('`')
             .nth(1)
             .expect("a record in the text")
+            .trim_matches(|c| c == '"' || c == '\'')
             .to_owned(),
     }
 }

@@ -1,4 +1,4 @@
-//! Rulings revised in edition 2 of Tokar's own Arcana rulings (U5, U9's
+//! Rulings revised in edition 2 of Tokar's own Arcana rulings (U12: U5, U9's
 //! Zombie, U10) and the refusals and narration that name what happened. Each
 //! test names the ruling of engine/rules/arcana.md it checks.
 
@@ -113,7 +113,7 @@ fn won_by(g: &Arcana) -> (Seat, String) {
 const ZOMBIE_OPENING: [&str; 6] = ["b2-b3", "c7-c6", "b3-b4", "c6-c5", "b1-b3", "c5-c4"];
 
 #[test]
-fn u9_the_tables_new_games_play_by_the_current_rulings_and_stored_ones_by_the_first() {
+fn u12_the_tables_new_games_play_by_the_current_rulings_and_stored_ones_by_the_first() {
     assert_eq!(RULINGS, 2);
     assert_eq!(setup("undead-arcana", "human", true).unwrap().rulings(), 2);
     assert_eq!(setup("undead-arcana", "human", false).unwrap().rulings(), 1);
@@ -176,8 +176,8 @@ fn u9_an_undead_arcana_zombie_turns_his_victim_into_an_undead_unit_of_its_rank()
 }
 
 #[test]
-fn u9_stored_games_and_tokars_zombie_keep_the_recruit_from_the_graveyard() {
-    // A game stored before edition 2 replays its actions by R20: with an empty
+fn u12_stored_games_and_tokars_zombie_keep_the_recruit_from_the_graveyard() {
+    // U12, U9, R20: a game stored before edition 2 replays its actions by R20: with an empty
     // graveyard the bite raises nothing and the victim is captured.
     let mut g = setup("undead-arcana", "human", false).unwrap();
     for m in ZOMBIE_OPENING {
@@ -207,6 +207,25 @@ fn u10_a_general_who_can_kill_his_attacker_where_he_stands_is_safe() {
     assert!(has(&g, "a1xb1"));
     play(&mut g, "a1xb1");
     assert_eq!(g.graveyard(Seat(1)), &[Unit::Zombie]);
+}
+
+#[test]
+fn u12_under_edition_1_only_moves_count_and_no_general_is_controlled() {
+    // A game stored before edition 2 ends as it ended then (U10, U5 of
+    // edition 1).
+    let mut g = board("Ba1 Ia2 Ib2 zd1 nh8", "1 ua:1");
+    g.set_rulings(1);
+    play(&mut g, "d1-b1");
+    let (winner, reason) = won_by(&g);
+    assert_eq!(winner, Seat(1));
+    assert_eq!(
+        reason,
+        "the Human General, the Battle Mage on a1, cannot move safely."
+    );
+    let mut g = board("Cd4 La1 be5 Ih2", "0");
+    g.set_rulings(1);
+    let m = illegal(&mut g, "control d4>e5");
+    assert!(m.contains("other than the General"), "{m}");
 }
 
 #[test]

@@ -123,6 +123,9 @@ fn u12_the_tables_new_games_play_by_the_current_rulings_and_stored_ones_by_the_f
         Arcana::setup(&o, 1).is_err(),
         "an unknown edition is refused"
     );
+    // Players read the ruling with /rules arcana u12.
+    let text = GameKind::Arcana.rules(Some("u12")).unwrap();
+    assert!(text.contains("Editions of these rulings"), "{text}");
 }
 
 #[test]

@@ -129,3 +129,32 @@ async fn an_unknown_format_is_refused_not_guessed() {
     let store = Store::open(&dir).unwrap();
     assert!(store.load_dump(&items).is_err());
 }
+
+/// Ruling U12 (engine/rules/arcana.md): a new Arcana game is marked with the
+/// current edition of the rulings, and a record made without the mark plays
+/// by the first, under which an Undead Arcana Zombie's bite on c4 with an
+/// empty graveyard raised nothing and the Human moved next.
+#[tokio::test]
+async fn arcana_games_keep_the_edition_of_the_rulings_they_began_with() {
+    let dir = fresh_dir("fixture-rulings-new");
+    {
+        let e = open(&dir, Some(5)).await;
+        e.ok("@alice /new game:arcana army:undead-arcana first:creator opponent:@bob")
+            .await;
+        e.ok("@bob /accept army:human").await;
+    }
+    let store = Store::open(&dir).unwrap();
+    let rec = store.game(1).unwrap().expect("game #1 is stored");
+    assert_eq!(
+        rec.options.get("rulings"),
+        Some(&tokar_engine::arcana::RULINGS.to_string())
+    );
+    drop(store);
+    let e = env("fixture-rulings-record").await;
+    let record = "tokar1|arcana|army.0=undead-arcana,army.1=human,first=creator|seed=1|0:b2-b3|1:c7-c6|0:b3-b4|1:c6-c5|0:b1-b3|1:c5-c4|0:b3-c4|1:d7-d6";
+    e.ok(&format!("@alice /new record:\"{record}\" opponent:@bob"))
+        .await;
+    e.ok("@bob /accept").await;
+    let h = e.ok("@alice /history game:1").await;
+    assert!(h[0].content.contains("\n8. "), "{}", h[0].content);
+}

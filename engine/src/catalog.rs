@@ -56,6 +56,11 @@ pub trait Variant: Game {
     fn check_option(_name: &str, _value: &str) -> Result<(), String> {
         Ok(())
     }
+
+    /// Marks the options of a game created now (not one rebuilt from a record)
+    /// with what its rules need to tell it from games stored earlier, such
+    /// as the edition of a game's rulings. By default nothing.
+    fn stamp(_options: &mut Options) {}
 }
 
 /// Reads option `name` for `seat`: the seat's own value first, then the game-wide one.
@@ -135,6 +140,15 @@ macro_rules! catalog {
                     $(GameKind::$variant => <$ty as Variant>::check_option(name, value),)*
                     #[allow(unreachable_patterns)]
                     _ => Ok(()),
+                }
+            }
+
+            /// Marks a new game's options ([`Variant::stamp`]).
+            pub fn stamp(self, options: &mut Options) {
+                match self {
+                    $(GameKind::$variant => <$ty as Variant>::stamp(options),)*
+                    #[allow(unreachable_patterns)]
+                    _ => {}
                 }
             }
 

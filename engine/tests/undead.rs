@@ -304,11 +304,9 @@ fn u5_cultist_controls_an_adjacent_enemy_for_the_next_turn() {
 }
 
 #[test]
-fn u5_no_control_of_a_general_and_no_graveyard_abilities_for_a_controlled_model() {
-    let mut g = board("Cd4 La1 be5 Ih2", "0");
-    let m = illegal(&mut g, "control d4>e5");
-    assert!(m.contains("other than the General"), "{m}");
-    // A controlled Necromancer-side model may not revive for the controller:
+fn u5_no_graveyard_abilities_for_a_controlled_model() {
+    // Control of a General is allowed since edition 2 of the rulings
+    // (engine/tests/rulings.rs). A controlled Necromancer-side model may not revive for the controller:
     // a controlled enemy Dark Priest may smite but not explode or wind.
     let mut g = board("Cd4 La1 Ia2 qd5 sc6 nh8 Ih2 Ig2", "0 g0:I");
     play(&mut g, "control d4>d5");

@@ -5,7 +5,7 @@
 mod common;
 
 use tokar_engine::arcana::{Arcana, Pending, TURN_LIMIT};
-use tokar_engine::catalog::Options;
+use tokar_engine::catalog::{GameKind, Options};
 use tokar_engine::{Game, Outcome, Rng, Seat, Viewer};
 
 const MAX_PLIES: usize = 4 * TURN_LIMIT as usize;
@@ -51,6 +51,8 @@ fn options_for(n: usize) -> Options {
     };
     o.insert("army.0".into(), a);
     o.insert("army.1".into(), b);
+    // As the table sets a new game up: the current edition of the rulings.
+    GameKind::Arcana.stamp(&mut o);
     o
 }
 
@@ -61,6 +63,10 @@ fn invariants(g: &Arcana) {
     let held: usize = match g.pending() {
         Some(Pending::Relocate { queue, .. }) => queue.len(),
         Some(Pending::TradePlace { .. }) => 1,
+        // A Zombie's victim waiting to rise as Undead (U9).
+        Some(Pending::Recruit {
+            turned: Some(_), ..
+        }) => 1,
         _ => 0,
     };
     let total = g.pieces().count()

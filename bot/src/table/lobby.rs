@@ -162,8 +162,11 @@ impl Table {
         let (play, bots) = super::robot::read_play_options(&mut args)?;
         robots += bots;
         args.finish("new")?;
-        if let Some(e) = &from {
-            options = e.options.clone();
+        match &from {
+            Some(e) => options = e.options.clone(),
+            // A record keeps the rules it was made with; a new game is marked
+            // with the current ones (the edition of Arcana's rulings).
+            None => kind.stamp(&mut options),
         }
         // Unless the creator says, a game has the seats its rules are written for (Magic
         // Chess four, the others two), more when more people are invited.

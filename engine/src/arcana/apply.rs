@@ -306,29 +306,33 @@ impl Arcana {
     }
 
     /// Moves the model on `from` to `to`, killing whatever stands there (a
-    /// landing kill), with a Zombie's recruit afterwards.
+    /// landing kill), with a Zombie's recruit or turning afterwards. A
+    /// Ghoul's landing buries (U3) and is told as a burial.
     pub(super) fn move_model(&mut self, from: Cell, to: Cell, ev: &mut Vec<Event>) {
         let p = self.piece(from);
         let victim = self.at(to).copied();
+        let turns = self.bite_turns(from, to);
+        let head = format!("{} {}-{}", p.unit.name(), n(from), n(to));
         let text = match victim {
-            None => format!("{} {}-{}.", p.unit.name(), n(from), n(to)),
-            Some(_) => format!(
-                "{} {}-{} kills {}.",
-                p.unit.name(),
-                n(from),
-                n(to),
-                self.describe(to)
-            ),
+            None => format!("{head}."),
+            Some(_) if p.unit == Unit::Ghoul => format!("{head} buries {}.", self.describe(to)),
+            Some(_) if turns => format!("{head} bites {}, who turns Undead.", self.describe(to)),
+            Some(_) => format!("{head} kills {}.", self.describe(to)),
         };
         let mut e = Event::new(text).mark(from, Mark::From).mark(to, Mark::To);
         if victim.is_some() {
             e = e.mark(to, Mark::Hit);
         }
         ev.push(e);
+        let mut turned = None;
         if victim.is_some() {
             if p.unit == Unit::Ghoul {
                 // The Ghoul buries, he does not capture (U3).
                 self.bury(to, ev);
+            } else if turns {
+                // Neither killed nor buried: the victim rises as Undead (U9).
+                turned = self.board[to.index()].take();
+                self.quiet_reset();
             } else {
                 self.kill(to, ev);
             }
@@ -339,17 +343,7 @@ impl Arcana {
         let moving = self.board[from.index()].take().expect("mover");
         self.board[to.index()] = Some(moving);
         if let Some(v) = victim {
-            let controlled = Arcana::controlled_on(&moving, self.turn_number);
-            if moving.unit == Unit::Zombie && v.owner != moving.owner && !controlled {
-                let rank = v.rank();
-                if !self.grave_units(moving.owner, |r| r == rank).is_empty() {
-                    self.pending.push_back(Pending::Recruit {
-                        seat: moving.owner,
-                        zombie: to,
-                        rank,
-                    });
-                }
-            }
+            self.zombie_bite(moving, v, to, turned);
         }
     }
 
@@ -527,19 +521,9 @@ impl Arcana {
                     .mark(to, Mark::Placed),
                 );
             }
-            Pending::Recruit { seat, zombie, .. } => {
-                let unit = unit.expect("recruit names its unit");
-                self.take_from_grave(seat, unit);
-                self.board[to.index()] = Some(Piece::new(unit, seat));
-                ev.push(
-                    Event::new(format!(
-                        "The Zombie on {}'s victim rises: a {} is raised on {}.",
-                        n(zombie),
-                        unit.name(),
-                        n(to)
-                    ))
-                    .mark(to, Mark::Placed),
-                );
+            p @ Pending::Recruit { .. } => {
+                let unit = unit.expect("a Zombie's decision names its unit");
+                self.answer_recruit(p, to, unit, ev);
             }
             Pending::ExtraTurn { .. } | Pending::Bury { .. } => {}
             Pending::TradePlace { seat, unit, .. } => {
@@ -561,6 +545,20 @@ impl Arcana {
                 return;
             }
             match self.pending.front() {
+                Some(
+                    p @ Pending::Recruit {
+                        turned: Some(_), ..
+                    },
+                ) => {
+                    // A turned victim with nowhere left to rise: captured.
+                    if self.pending_actions().is_empty() {
+                        let p = p.clone();
+                        self.turning_lapses(&p);
+                        self.pending.pop_front();
+                        continue;
+                    }
+                    return;
+                }
                 Some(Pending::Recruit { .. }) | Some(Pending::ExtraTurn { .. }) => {
                     // Only "decline" left: nothing to choose.
                     if self.pending_actions().len() <= 1 {
@@ -667,12 +665,7 @@ impl Arcana {
             let loser = self.turn;
             let winner = Arcana::other(loser);
             let g = self.general(loser).expect("trapped General stands");
-            let reason = format!(
-                "the {} General, the {} on {}, cannot move safely.",
-                self.seat_label(loser),
-                self.unit_at(g).name(),
-                n(g)
-            );
+            let reason = self.trapped_reason(loser);
             ev.push(Event::new(format!("Game over: {reason}")).mark(g, Mark::Affected));
             self.outcome = Outcome::Won {
                 winners: vec![winner],

@@ -1,7 +1,8 @@
 //! Why an action is refused, in a sentence that names the rule.
 
 use super::action::Action;
-use super::state::{Arcana, Pending, BOARD};
+use super::state::{Arcana, Pending, Piece, BOARD};
+use super::undead::{allowed_under_control, rank_options};
 use super::unit::{Rank, Unit};
 use crate::board::Cell;
 use crate::seat::Seat;
@@ -20,6 +21,21 @@ impl Arcana {
                         format!("{} is not empty.", n(*to))
                     } else {
                         match p {
+                            Pending::Recruit {
+                                zombie,
+                                rank,
+                                turned: Some(v),
+                                ..
+                            } => {
+                                let [a, b] = rank_options(*rank);
+                                format!(
+                                    "The bitten {} rises as a {} or a {} on an empty square next to the Zombie on {} (U9).",
+                                    v.unit.name(),
+                                    a.name(),
+                                    b.name(),
+                                    n(*zombie)
+                                )
+                            }
                             Pending::Recruit { zombie, .. } => format!(
                                 "The raised unit must be placed on an empty square next to the Zombie on {}, and be of the victim's rank, from your graveyard.",
                                 n(*zombie)
@@ -32,7 +48,13 @@ impl Arcana {
                         }
                     }
                 }
-                Action::Decline => "This decision is not optional.".into(),
+                Action::Decline => match p {
+                    Pending::Recruit { turned: Some(v), .. } => format!(
+                        "The {} bitten by the Zombie becomes Undead: place it (U9).",
+                        v.unit.name()
+                    ),
+                    _ => "This decision is not optional.".into(),
+                },
                 Action::BuryModel { .. } | Action::BuryDead { .. } => match p {
                     Pending::Bury { .. } => "Bury one of your own models on the board (not the General, not the slave just raised) or a unit from your own graveyard.".into(),
                     _ => format!("First answer the pending decision: {}.", self.pending_text(p)),
@@ -62,8 +84,23 @@ impl Arcana {
         let Some(p) = self.at(from).copied() else {
             return format!("There is no model on {}.", n(from));
         };
-        if p.owner != seat {
+        let controlled = Arcana::controlled_on(&p, self.turn_number);
+        if p.owner == seat && controlled {
+            return format!(
+                "The {} on {} is under the enemy Cultist's control this turn: you cannot command it (U5).",
+                p.unit.name(),
+                n(from)
+            );
+        }
+        if p.owner != seat && !controlled {
             return format!("The {} on {} is not yours.", p.unit.name(), n(from));
+        }
+        if p.owner != seat && !allowed_under_control(action) {
+            return format!(
+                "The {} on {} is under your control, not in your army: it may move, attack and use abilities, but nothing that draws on an army (U5).",
+                p.unit.name(),
+                n(from)
+            );
         }
         if p.paralysed {
             return match self.gassing_mummy(from, p.owner) {
@@ -86,6 +123,9 @@ impl Arcana {
                 p.unit.name(),
                 n(from)
             );
+        }
+        if let Some(why) = self.blocked_way(&p, action) {
+            return why;
         }
         // Target-specific refusals that name the rule.
         let target = match *action {
@@ -152,8 +192,11 @@ impl Arcana {
             Action::Walk { .. } if p.unit == Unit::Skeleton && self.ua(seat) => {
                 return "An Undead Arcana Skeleton walks off only from the far rank, appearing on the empty square of his file on his own first line (U9).".into()
             }
-            Action::Control { target, .. } if p.unit == Unit::Cultist => {
+            Action::Control { target, .. } if p.unit == Unit::Cultist && self.rulings < 2 => {
                 return format!("A Cultist controls one adjacent enemy model other than the General, not one already controlled; {} is not one (U5).", self.describe(target));
+            }
+            Action::Control { target, .. } if p.unit == Unit::Cultist => {
+                return format!("A Cultist controls one adjacent enemy model not already controlled; {} is not one (U5).", self.describe(target));
             }
             Action::Swing { .. } if p.unit == Unit::Wraith => {
                 return "The Wraith swings only with a model next to him, and never next to his own General (R2, U6).".into();
@@ -243,6 +286,20 @@ impl Arcana {
             Pending::PriestRevival { .. } => format!(
                 "{who}: your Priest of the Winds was killed; revive him on any empty square (place <square>) or decline"
             ),
+            Pending::Recruit {
+                zombie,
+                turned: Some(v),
+                ..
+            } => format!(
+                "{who}: the {} bitten by the Zombie on {} rises as Undead: place it next to him as {} (place <square>=<unit>)",
+                v.unit.name(),
+                n(*zombie),
+                self.recruit_units(p)
+                    .iter()
+                    .map(|u| u.id())
+                    .collect::<Vec<_>>()
+                    .join(" or ")
+            ),
             Pending::Recruit { zombie, rank, .. } => format!(
                 "{who}: the Zombie on {} may raise a {} unit from your graveyard next to him (place <square>) or decline",
                 n(*zombie),
@@ -261,6 +318,63 @@ impl Arcana {
                 "{who}: bury one allied model, not the General (bury <square>, or bury <unit> from your graveyard)"
             ),
         }
+    }
+}
+
+impl Arcana {
+    /// A slide stopped by a model in the way: the Duelist's ride (he stops
+    /// before the first model) and the Zombie's two steps (he never hops).
+    fn blocked_way(&self, p: &Piece, action: &Action) -> Option<String> {
+        let (from, to) = match *action {
+            Action::Move { from, to } | Action::MoveKill { from, to, .. } => (from, to),
+            _ => return None,
+        };
+        let ((ff, fr), (tf, tr)) = (BOARD.coords(from), BOARD.coords(to));
+        let (df, dr) = (tf - ff, tr - fr);
+        let between: Vec<Vec<Cell>> = match p.unit {
+            Unit::Duelist if df == 0 || dr == 0 || df.abs() == dr.abs() => {
+                let (sf, sr) = (df.signum(), dr.signum());
+                let steps = df.abs().max(dr.abs());
+                vec![(1..steps)
+                    .filter_map(|k| BOARD.offset(from, sf * k, sr * k))
+                    .collect()]
+            }
+            // Two steps straight, or one each way (either corner).
+            Unit::Zombie if (df.abs() == 2 && dr == 0) || (df == 0 && dr.abs() == 2) => {
+                vec![BOARD.offset(from, df / 2, dr / 2).into_iter().collect()]
+            }
+            Unit::Zombie if df.abs() == 1 && dr.abs() == 1 => [(df, 0), (0, dr)]
+                .iter()
+                .filter_map(|&(a, b)| BOARD.offset(from, a, b))
+                .map(|c| vec![c])
+                .collect(),
+            _ => return None,
+        };
+        // Blocked when every path has a model on it; name the first of each.
+        let stops: Vec<Cell> = between
+            .iter()
+            .map(|path| path.iter().copied().find(|&c| !self.is_empty(c)))
+            .collect::<Option<Vec<Cell>>>()?;
+        if stops.is_empty() {
+            return None;
+        }
+        let what = if p.unit == Unit::Duelist {
+            "ride"
+        } else {
+            "walk"
+        };
+        let verb = if stops.len() == 1 { "blocks" } else { "block" };
+        Some(format!(
+            "The {} on {} cannot {what} to {}: {} {verb} the way.",
+            p.unit.name(),
+            n(from),
+            n(to),
+            stops
+                .iter()
+                .map(|&c| self.describe(c))
+                .collect::<Vec<_>>()
+                .join(" and ")
+        ))
     }
 }
 

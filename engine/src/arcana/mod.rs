@@ -14,13 +14,15 @@ mod notation;
 mod position;
 mod rules;
 mod state;
+mod trapped;
 mod undead;
 mod unit;
 mod view;
+mod zombie;
 
 pub use action::Action;
 pub use army::Army;
-pub use state::{Arcana, Pending, Piece, BOARD, BREW_TOKENS, QUIET_TURNS, TURN_LIMIT};
+pub use state::{Arcana, Pending, Piece, BOARD, BREW_TOKENS, QUIET_TURNS, RULINGS, TURN_LIMIT};
 pub use unit::{Family, Rank, Unit};
 
 use crate::catalog::{GameKind, OptionSpec, Options, Variant};
@@ -53,6 +55,10 @@ const OPTIONS: &[OptionSpec] = &[
     },
 ];
 
+/// The option the table writes into every new game (not one players type):
+/// the edition of the rulings the game plays by ([`RULINGS`]).
+const RULINGS_KEY: &str = "rulings";
+
 impl Arcana {
     /// A new game: `armies[0]` at ranks 1-2, `armies[1]` at ranks 7-8, each
     /// laid out from its owner's side of the table (Figure 1-1).
@@ -84,6 +90,7 @@ impl Arcana {
             buried: [Vec::new(), Vec::new()],
             vampire_acted: None,
             extra_taken: false,
+            rulings: RULINGS,
         };
         g.update_paralysis();
         g
@@ -303,6 +310,9 @@ impl Variant for Arcana {
                 Some((b, s)) => (b, Some(s)),
                 None => (key.as_str(), None),
             };
+            if key == RULINGS_KEY {
+                continue;
+            }
             let spec = OPTIONS.iter().find(|o| o.name == base);
             let seat_ok = match (spec, suffix) {
                 (Some(o), Some(s)) => o.per_seat && (s == "0" || s == "1"),
@@ -348,7 +358,30 @@ impl Variant for Arcana {
                 )))
             }
         };
-        Ok(Arcana::new([army0, army1], first, check))
+        let rulings = match options.get(RULINGS_KEY).map(|s| s.trim()) {
+            // Stored before editions existed: the first rulings.
+            None => 1,
+            Some(v) => v
+                .parse::<u8>()
+                .ok()
+                .filter(|r| (1..=RULINGS).contains(r))
+                .ok_or_else(|| {
+                    setup_error(format!(
+                        "Unknown edition '{v}' of the Arcana rulings (1 to {RULINGS})."
+                    ))
+                })?,
+        };
+        let mut g = Arcana::new([army0, army1], first, check);
+        g.rulings = rulings;
+        Ok(g)
+    }
+
+    /// New games play by the current rulings; a game stored without the
+    /// mark began before editions existed and replays by the first.
+    fn stamp(options: &mut Options) {
+        options
+            .entry(RULINGS_KEY.to_string())
+            .or_insert_with(|| RULINGS.to_string());
     }
 
     fn rules(topic: Option<&str>) -> Result<String, String> {

@@ -81,19 +81,7 @@ impl Arcana {
                 out.push(Action::Decline);
                 out
             }
-            Pending::Recruit { seat, zombie, rank } => {
-                let mut out = Vec::new();
-                for unit in self.grave_units(*seat, |r| r == *rank) {
-                    for to in self.empty_neighbours(*zombie) {
-                        out.push(Action::Place {
-                            to,
-                            unit: Some(unit),
-                        });
-                    }
-                }
-                out.push(Action::Decline);
-                out
-            }
+            p @ Pending::Recruit { .. } => self.recruit_actions(p),
             Pending::TradePlace { necro, .. } => self
                 .empty_neighbours(*necro)
                 .into_iter()

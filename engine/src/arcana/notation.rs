@@ -193,7 +193,7 @@ impl Arcana {
     /// The unit kinds a pending recruit may raise.
     fn recruit_choices(&self) -> Vec<Unit> {
         match self.pending.front() {
-            Some(Pending::Recruit { seat, rank, .. }) => self.grave_units(*seat, |r| r == *rank),
+            Some(p @ Pending::Recruit { .. }) => self.recruit_units(p),
             _ => Vec::new(),
         }
     }

@@ -183,6 +183,12 @@ impl Arcana {
         self.check = on;
     }
 
+    /// Test helper: the edition of the rulings the position plays by (U12;
+    /// clamped to the editions that exist).
+    pub fn set_rulings(&mut self, edition: u8) {
+        self.rulings = edition.clamp(1, super::state::RULINGS);
+    }
+
     /// Test helper: counts of turns used by the draw rules (R17).
     pub fn set_counters(&mut self, turn_number: u32, quiet: u32) {
         self.turn_number = turn_number;

@@ -20,6 +20,17 @@ pub const QUIET_TURNS: u32 = 100;
 /// The turn after which a game that is still going is drawn (R17).
 pub const TURN_LIMIT: u32 = 600;
 
+/// The edition of Tokar's own rulings new games play by. Edition 1 is the
+/// first (R20's recruit for every Zombie, U5 without control of a General,
+/// U10 counting only the General's moves); edition 2 revised those three
+/// (engine/rules/arcana.md says what changed). A game keeps the edition it
+/// began with: stored games replay their recorded actions by it.
+pub const RULINGS: u8 = 2;
+
+fn first_rulings() -> u8 {
+    1
+}
+
 /// One model on the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Piece {
@@ -73,11 +84,15 @@ pub enum Pending {
     /// A Priest of the Winds was killed: his owner may revive him onto any empty square.
     PriestRevival { seat: Seat, piece: Piece },
     /// A Zombie on `zombie` killed an enemy of `rank`: his owner may raise a
-    /// unit of that rank from the graveyard next to him.
+    /// unit of that rank from the graveyard next to him (R20). Under Undead
+    /// Arcana's rules (edition 2) the victim itself, held in `turned`, rises
+    /// instead as his own unit of that rank, one of its two options (U9).
     Recruit {
         seat: Seat,
         zombie: Cell,
         rank: Rank,
+        #[serde(default)]
+        turned: Option<Piece>,
     },
     /// The unit a Necromancer traded for waits to be placed next to him.
     TradePlace { seat: Seat, necro: Cell, unit: Unit },
@@ -131,6 +146,10 @@ pub struct Arcana {
     /// This turn's Vampire extra turn has been taken (no second one, U7).
     #[serde(default)]
     pub(crate) extra_taken: bool,
+    /// The edition of the rulings this game plays by ([`RULINGS`]); games
+    /// stored before editions existed play by the first.
+    #[serde(default = "first_rulings")]
+    pub(crate) rulings: u8,
 }
 
 impl Arcana {
@@ -161,6 +180,11 @@ impl Arcana {
 
     pub fn pending(&self) -> Option<&Pending> {
         self.pending.front()
+    }
+
+    /// The edition of the rulings this game plays by ([`RULINGS`]).
+    pub fn rulings(&self) -> u8 {
+        self.rulings
     }
 
     pub fn army(&self, seat: Seat) -> &Army {

@@ -262,6 +262,15 @@ impl Army {
     }
 }
 
+/// The two Undead Arcana units of a rank (for a Zombie's turned victim, U9).
+pub(crate) fn rank_options(rank: Rank) -> [Unit; 2] {
+    RANKS
+        .iter()
+        .find(|(r, ..)| *r == rank)
+        .map(|&(_, _, _, opts)| opts)
+        .expect("every rank has its options")
+}
+
 fn options_text() -> String {
     RANKS
         .iter()
@@ -279,7 +288,7 @@ pub fn is_white(cell: Cell) -> bool {
 
 /// Actions a controlled model may not take for its controller: those that
 /// draw on graveyards, sacrifice or relocate the controller's army (U5).
-fn allowed_under_control(a: &Action) -> bool {
+pub(crate) fn allowed_under_control(a: &Action) -> bool {
     !matches!(
         a,
         Action::Revive { .. }
@@ -377,7 +386,7 @@ impl Arcana {
                 for t in self.occupied_neighbours(from) {
                     if self.at(t).is_some_and(|q| {
                         q.owner != seat
-                            && q.rank() != Rank::General
+                            && (self.rulings >= 2 || q.rank() != Rank::General)
                             && !Arcana::controlled_on(q, self.turn_number)
                     }) {
                         out.push(Action::Control { from, target: t });
@@ -716,53 +725,5 @@ impl Arcana {
             );
             self.bury(c, ev);
         }
-    }
-
-    /// Undead Arcana's second way to lose, tested when a side's turn begins:
-    /// its General is threatened (the enemy could kill him with one action
-    /// on its next turn) and none of his own moves takes him to a square where
-    /// he is not (U10).
-    pub fn general_trapped(&self, seat: Seat) -> bool {
-        let Some(g) = self.general(seat) else {
-            return false;
-        };
-        let enemy = Arcana::other(seat);
-        if !self.threatens_general(enemy) {
-            return false;
-        }
-        let Some(p) = self.at(g).copied() else {
-            return false;
-        };
-        let mut acts = Vec::new();
-        self.commanded_actions(seat, g, &p, self.turn_number, &mut acts);
-        for a in acts {
-            let moves = matches!(
-                a,
-                Action::Move { .. }
-                    | Action::MoveKill { .. }
-                    | Action::KillMove { .. }
-                    | Action::Vanquish { to: Some(_), .. }
-            );
-            if !moves {
-                continue;
-            }
-            let mut sim = self.clone();
-            sim.pending.clear();
-            sim.check = false;
-            let mut ev = Vec::new();
-            sim.command(seat, &a, &mut ev);
-            if sim.outcome.is_over() {
-                if matches!(&sim.outcome, Outcome::Won { winners, .. } if winners.contains(&seat)) {
-                    return false;
-                }
-                continue;
-            }
-            sim.pending.clear();
-            sim.update_paralysis();
-            if !sim.threatens_general(enemy) {
-                return false;
-            }
-        }
-        true
     }
 }

@@ -537,6 +537,23 @@ pub fn legend_entries(
     if check {
         mark("check", "in check");
     }
+    let mut note = |text: &str| {
+        out.push(LegendEntry {
+            look: None,
+            text: text.to_string(),
+        })
+    };
+    if view.pieces.iter().any(|p| p.hp.is_some()) {
+        note("hit points: left/most");
+    }
+    if !view.zones.is_empty() {
+        note("shaded: a side's zone");
+    }
+    let out_of_game =
+        |p: &tokar_engine::PieceView| view.seats.get(p.seat.index()).is_some_and(|s| s.eliminated);
+    if view.pieces.iter().any(out_of_game) {
+        note("faded: out of the game");
+    }
     let mut kinds: Vec<StatusKind> = Vec::new();
     for p in &view.pieces {
         for s in &p.statuses {

@@ -118,6 +118,43 @@ fn the_longest_names_wrap_and_are_never_cut() {
     assert!(all_words_shown(&boxes, reason), "the reason in full");
 }
 
+/// Gladiator's own names (eight commanders, "Black King's Knight"), all to
+/// act at once, with a battle's dice and a long result line: every name and
+/// the whole result are shown inside the picture.
+#[test]
+fn gladiator_names_and_results_are_never_cut() {
+    let renderer = Renderer::new();
+    let (_, mut view, h) = samples::engine_all()
+        .into_iter()
+        .find(|(n, _, _)| *n == "engine_gladiator_battle")
+        .expect("a battle");
+    view.to_act = (0..8).map(Seat).collect();
+    let (w, ht, boxes) = texts(&renderer, &view, &h);
+    for b in &boxes {
+        assert!(b.x >= 0.0 && b.x + b.width <= w as f32 && b.y + b.height <= ht as f32);
+    }
+    let header: Vec<&TextBox> = boxes.iter().filter(|b| b.y < 200.0).collect();
+    for s in &view.seats {
+        assert!(
+            header.iter().any(|b| b.text == s.name),
+            "{} to act, in full",
+            s.name
+        );
+    }
+    view.outcome = Outcome::Won {
+        winners: vec![Seat(4), Seat(5), Seat(6), Seat(7)],
+        reason: "the White King fell to the Black King's Knight after a long battle on f2".into(),
+    };
+    let (w, ht, boxes) = texts(&renderer, &view, &h);
+    for b in &boxes {
+        assert!(b.x >= 0.0 && b.x + b.width <= w as f32 && b.y + b.height <= ht as f32);
+    }
+    assert!(all_words_shown(
+        &boxes,
+        "Black won: the White King fell to the Black King's Knight after a long battle on f2"
+    ));
+}
+
 #[test]
 fn a_gladiator_team_is_named_by_its_colour() {
     let renderer = Renderer::new();
@@ -159,6 +196,15 @@ fn the_legend_explains_every_mark_and_check() {
         assert!(has(t), "{t} explained");
     }
     assert!(has("selected piece") && has("in check"));
+    // Hit points, zones and the faded pieces of a seat out of the game too.
+    for (sample, text) in [
+        (samples::gladiator(), "hit points: left/most"),
+        (samples::arachne_setup(), "shaded: a side's zone"),
+        (samples::magic_chess(), "faded: out of the game"),
+    ] {
+        let (_, _, boxes) = texts(&renderer, &sample.0, &sample.1);
+        assert!(boxes.iter().any(|b| b.text == text), "{text} explained");
+    }
     assert!(has("can move here") || has("can be attacked"));
     // A King the view says is in check is marked, and the legend says so;
     // a note alone marks nothing (the renderer does not read notes).

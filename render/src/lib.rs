@@ -20,6 +20,7 @@ mod board;
 mod canvas;
 mod cards;
 mod layout;
+mod legend;
 mod palette;
 mod panels;
 mod pieces;
@@ -316,11 +317,11 @@ impl Renderer {
         let check = in_check(view, &options.check);
         let header = panels::header(&self.fonts, view);
         let geometry = layout::geometry(&view.board, view.rotation, header.height);
-        let legend = panels::legend_entries(view, highlights, !check.is_empty());
+        let legend = legend::legend_entries(view, highlights, !check.is_empty());
         let legend_top = geometry.bottom + 4.0;
-        let legend_lines = panels::legend_lines(&self.fonts, &legend);
+        let legend_lines = legend::legend_lines(&self.fonts, &legend);
         let cards = cards::Cards::new(&self.fonts, view);
-        let cards_top = legend_top + legend_lines as f32 * panels::LEGEND_LINE + 4.0;
+        let cards_top = legend_top + legend_lines as f32 * legend::LEGEND_LINE + 4.0;
         let seats_top = cards_top + cards.height() + 4.0;
         let height = (seats_top + panels::seats_height(&self.fonts, view)).ceil() as u32;
         if height > 4096 {
@@ -370,7 +371,7 @@ impl Renderer {
         }
         .paint(&mut picture);
         let square = matches!(view.board.shape(), Shape::Grid { .. });
-        panels::draw_legend(
+        legend::draw_legend(
             &mut picture,
             &self.fonts,
             &self.sprites,

@@ -87,3 +87,28 @@ fn magic_chess_cards_under_pieces_are_in_every_view() {
     let own = game.view(tokar_engine::Viewer::Seat(Seat(2)));
     assert_eq!(own.hand.len(), 3);
 }
+
+/// Gladiator: when a team is in check, its King's square is in the view's
+/// `check`, and the King's seat's notes say so.
+#[test]
+fn a_gladiator_king_in_check_is_in_the_views_check() {
+    let (view, _, _) = (1..=6)
+        .find_map(|seed| {
+            samples::played(GameKind::Gladiator, &Options::new(), seed, 600, |v, _| {
+                !v.check.is_empty()
+            })
+        })
+        .expect("random play puts a King in check");
+    for &cell in &view.check {
+        let king = view
+            .pieces
+            .iter()
+            .find(|p| p.cell == cell)
+            .expect("a piece on the checked square");
+        assert_eq!(king.glyph.name, "King");
+        assert!(view.seats[king.seat.index()]
+            .notes
+            .iter()
+            .any(|n| n == "In check"));
+    }
+}

@@ -36,4 +36,4 @@ pub use event::{Event, Mark, Secret};
 pub use game::Game;
 pub use rng::Rng;
 pub use seat::{Outcome, Seat, Viewer};
-pub use view::{Glyph, PieceView, SeatView, StatusKind, StatusView, View};
+pub use view::{Glyph, PieceView, Roll, RollRole, SeatView, StatusKind, StatusView, View};

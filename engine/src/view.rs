@@ -30,6 +30,42 @@ pub struct View {
     /// A decision waiting for an answer, in words ("Human: place the vanquished Mummy").
     pub pending: Option<String>,
     pub outcome: Outcome,
+    /// The last dice again, one entry per side that threw them (an attack's
+    /// dice apart from the defence's), each with the total the game compares;
+    /// empty where the game throws no dice or has not yet.
+    #[serde(default)]
+    pub rolls: Vec<Roll>,
+    /// Kings or Generals in check now (Gladiator's check, Arcana's optional
+    /// "Check" announcement), drawn in a style of their own.
+    #[serde(default)]
+    pub check: Vec<Cell>,
+    /// Cards lying face up under pieces (Magic Chess spells), one entry per
+    /// card with its name; played cards are public, so every view has them.
+    #[serde(default)]
+    pub under: Vec<(Cell, String)>,
+}
+
+/// Dice one side threw together.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Roll {
+    pub seat: Seat,
+    pub role: RollRole,
+    pub dice: Vec<u8>,
+    /// What the throw counts for, every bonus included (Arachne adds the
+    /// piece's rank and the Grunts' help to its die), where the game compares
+    /// totals; `None` where the faces count as they are (a turn's dice).
+    pub total: Option<i32>,
+}
+
+/// What a throw of dice was for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum RollRole {
+    /// The attacker's dice in a battle or capture.
+    Attack,
+    /// The defender's dice against that attack.
+    Defence,
+    /// Dice thrown for the turn itself (Arachne's spiders' eyes).
+    Turn,
 }
 
 /// One seat as everybody may see it.

@@ -40,6 +40,9 @@ fn plain_view(
         zones: Vec::new(),
         pending: None,
         outcome,
+        rolls: Vec::new(),
+        check: Vec::new(),
+        under: Vec::new(),
     }
 }
 

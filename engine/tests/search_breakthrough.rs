@@ -167,6 +167,9 @@ impl Game for Breakthrough {
             zones: vec![],
             pending: None,
             outcome: self.outcome(),
+            rolls: vec![],
+            check: vec![],
+            under: vec![],
         }
     }
     fn concede(&mut self, seat: Seat) -> Vec<Event> {

@@ -18,7 +18,9 @@
 
 mod board;
 mod canvas;
+mod cards;
 mod layout;
+mod legend;
 mod palette;
 mod panels;
 mod pieces;
@@ -55,8 +57,8 @@ pub struct RenderOptions {
     /// Draw the board from this seat's side (its home rows at the bottom,
     /// see [`seat_rotation`]) instead of the view's own rotation.
     pub side: Option<Seat>,
-    /// Kings or Generals in check, marked in their own style. A seat with the
-    /// public note "In check" (Gladiator) has its King marked without this.
+    /// Kings or Generals in check, marked in their own style, besides those
+    /// the view itself says are (`View.check`).
     pub check: Vec<Cell>,
 }
 
@@ -315,10 +317,12 @@ impl Renderer {
         let check = in_check(view, &options.check);
         let header = panels::header(&self.fonts, view);
         let geometry = layout::geometry(&view.board, view.rotation, header.height);
-        let legend = panels::legend_entries(view, highlights, !check.is_empty());
+        let legend = legend::legend_entries(view, highlights, !check.is_empty());
         let legend_top = geometry.bottom + 4.0;
-        let legend_lines = panels::legend_lines(&self.fonts, &legend);
-        let seats_top = legend_top + legend_lines as f32 * panels::LEGEND_LINE + 8.0;
+        let legend_lines = legend::legend_lines(&self.fonts, &legend);
+        let cards = cards::Cards::new(&self.fonts, view);
+        let cards_top = legend_top + legend_lines as f32 * legend::LEGEND_LINE + 4.0;
+        let seats_top = cards_top + cards.height() + 4.0;
         let height = (seats_top + panels::seats_height(&self.fonts, view)).ceil() as u32;
         if height > 4096 {
             return Err(RenderError::TooLarge(format!("{height} pixels tall")));
@@ -367,7 +371,7 @@ impl Renderer {
         }
         .paint(&mut picture);
         let square = matches!(view.board.shape(), Shape::Grid { .. });
-        panels::draw_legend(
+        legend::draw_legend(
             &mut picture,
             &self.fonts,
             &self.sprites,
@@ -375,6 +379,7 @@ impl Renderer {
             &legend,
             legend_top,
         );
+        cards.draw(&mut picture, &self.fonts, &self.sprites, cards_top);
         panels::draw_seats(
             &mut picture,
             &self.fonts,
@@ -387,22 +392,12 @@ impl Renderer {
     }
 }
 
-/// Cells to mark as in check: those asked for, and the King or General of
-/// each seat whose public notes say "In check".
+/// Cells to mark as in check: the view's (`View.check`) and those asked for.
 fn in_check(view: &View, asked: &[Cell]) -> Vec<Cell> {
-    let mut out: Vec<Cell> = asked.to_vec();
-    for (i, seat) in view.seats.iter().enumerate() {
-        if seat
-            .notes
-            .iter()
-            .any(|n| n.eq_ignore_ascii_case("in check"))
-        {
-            for p in &view.pieces {
-                let chief = matches!(p.glyph.name.as_str(), "King" | "General");
-                if p.seat.index() == i && chief && !out.contains(&p.cell) {
-                    out.push(p.cell);
-                }
-            }
+    let mut out: Vec<Cell> = view.check.clone();
+    for &cell in asked {
+        if !out.contains(&cell) {
+            out.push(cell);
         }
     }
     out
@@ -451,6 +446,15 @@ fn validate(view: &View, highlights: &Highlights) -> Result<(), RenderError> {
     if let Some((seat, _)) = &view.dice {
         seat_ok("the dice", *seat)?;
     }
+    for roll in &view.rolls {
+        seat_ok("the dice", roll.seat)?;
+    }
+    for &cell in &view.check {
+        cell_ok("a check", cell)?;
+    }
+    for &(cell, _) in &view.under {
+        cell_ok("a card", cell)?;
+    }
     if let tokar_engine::Outcome::Won { winners, .. } = &view.outcome {
         for &seat in winners {
             seat_ok("the outcome", seat)?;
@@ -469,123 +473,4 @@ fn validate(view: &View, highlights: &Highlights) -> Result<(), RenderError> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use tokar_engine::{AnyGame, GameKind, Options, Viewer};
-
-    #[test]
-    fn renderer_is_send_and_sync() {
-        fn check<T: Send + Sync>() {}
-        check::<Renderer>();
-    }
-
-    /// Hue in degrees (0 red, 120 green, 240 blue), saturation and lightness.
-    fn hsl(c: Rgb) -> (f32, f32, f32) {
-        let (r, g, b) = (c.0 as f32 / 255.0, c.1 as f32 / 255.0, c.2 as f32 / 255.0);
-        let (max, min) = (r.max(g).max(b), r.min(g).min(b));
-        let l = (max + min) / 2.0;
-        let d = max - min;
-        if d < 1e-6 {
-            return (0.0, 0.0, l);
-        }
-        let s = d / (1.0 - (2.0 * l - 1.0).abs());
-        let h = if max == r {
-            60.0 * ((g - b) / d).rem_euclid(6.0)
-        } else if max == g {
-            60.0 * ((b - r) / d + 2.0)
-        } else {
-            60.0 * ((r - g) / d + 4.0)
-        };
-        (h, s, l)
-    }
-
-    /// The most common colour inside the piece on `cell` that is not the
-    /// cell's ground, read back from the PNG with the png crate.
-    fn piece_fill(renderer: &Renderer, view: &View, cell: Cell) -> Rgb {
-        let png = renderer
-            .render(view, &Highlights::default())
-            .expect("renders");
-        let mut decoder = png::Decoder::new(std::io::Cursor::new(&png));
-        decoder.set_transformations(png::Transformations::EXPAND);
-        let mut reader = decoder.read_info().expect("a PNG");
-        let mut rgb = vec![0; reader.output_buffer_size().expect("a size")];
-        let info = reader.next_frame(&mut rgb).expect("a frame");
-        let header = panels::header(&renderer.fonts, view);
-        let geometry = layout::geometry(&view.board, view.rotation, header.height);
-        let spot = geometry.spots[cell.index()];
-        let grounds = [
-            palette::LIGHT_SQUARE,
-            palette::DARK_SQUARE,
-            palette::WEB_CELL,
-            palette::HUB_CELL,
-        ];
-        let mut counts: HashMap<Rgb, usize> = HashMap::new();
-        let half = spot.size * 0.3;
-        for y in (spot.cy - half) as u32..(spot.cy + half) as u32 {
-            for x in (spot.cx - half) as u32..(spot.cx + half) as u32 {
-                let i = ((y * info.width + x) * 3) as usize;
-                let c = Rgb(rgb[i], rgb[i + 1], rgb[i + 2]);
-                if !grounds.contains(&c) {
-                    *counts.entry(c).or_default() += 1;
-                }
-            }
-        }
-        counts
-            .into_iter()
-            .max_by_key(|&(c, n)| (n, c.0, c.1, c.2))
-            .expect("the piece has pixels")
-            .0
-    }
-
-    /// Checks that every seat's pieces are filled with the colour its name says.
-    fn check_seat_colours(renderer: &Renderer, view: &View) {
-        for (i, seat) in view.seats.iter().enumerate() {
-            let Some(piece) = view.pieces.iter().find(|p| p.seat.index() == i) else {
-                continue;
-            };
-            let fill = piece_fill(renderer, view, piece.cell);
-            let (h, s, l) = hsl(fill);
-            let word = seat.name.split_whitespace().next().unwrap_or("");
-            let ok = match word {
-                "Red" => !(15.0..=345.0).contains(&h) && s > 0.5,
-                "Yellow" => (40.0..65.0).contains(&h) && s > 0.5,
-                "Green" => (90.0..160.0).contains(&h) && s > 0.3,
-                "Blue" => (200.0..240.0).contains(&h) && s > 0.5,
-                "White" => l > 0.85,
-                "Black" => l < 0.25,
-                other => panic!("{}: no colour expected for seat {other}", view.title),
-            };
-            assert!(
-                ok,
-                "{}: {} pieces are filled with {fill:?} (hue {h:.0}, saturation {s:.2}, lightness {l:.2})",
-                view.title, seat.name
-            );
-        }
-    }
-
-    #[test]
-    fn every_seat_is_drawn_in_the_colour_its_name_says() {
-        let renderer = Renderer::new();
-        for kind in [GameKind::MagicChess, GameKind::Gladiator, GameKind::Arachne] {
-            let game = AnyGame::setup(kind, &Options::new(), 1).expect("a game");
-            check_seat_colours(&renderer, &game.view(Viewer::Spectator));
-        }
-    }
-
-    #[test]
-    fn arcana_armies_are_light_and_dark() {
-        let renderer = Renderer::new();
-        let game = AnyGame::setup(GameKind::Arcana, &Options::new(), 1).expect("a game");
-        let view = game.view(Viewer::Spectator);
-        let light = view.pieces.iter().find(|p| p.seat.0 == 0).expect("a piece");
-        let dark = view.pieces.iter().find(|p| p.seat.0 == 1).expect("a piece");
-        let (_, _, l0) = hsl(piece_fill(&renderer, &view, light.cell));
-        let (_, _, l1) = hsl(piece_fill(&renderer, &view, dark.cell));
-        assert!(l0 > 0.85 && l1 < 0.25, "lightness {l0:.2} and {l1:.2}");
-    }
-
-    #[test]
-    fn graveyard_icons_are_large_enough_to_tell_apart() {
-        const { assert!(panels::LOST_ICON >= 28.0) };
-    }
-}
+mod tests;

@@ -1,20 +1,21 @@
-//! Everything around the board: the header (title, move number, whose turn or
-//! the outcome, the last dice, a pending decision), the legend of the marks
-//! and status codes in the picture, and one row per seat (name, hand size,
-//! lost pieces, public notes). Long text wraps onto more lines; nothing is cut.
+//! Everything around the board but the legend (`legend.rs`) and the cards
+//! (`cards.rs`): the header (title, move number, whose turn or the outcome,
+//! the last dice by side, a pending decision) and one row per seat (name,
+//! hand size, lost pieces, public notes). Long text wraps onto more lines;
+//! nothing is cut.
 
 use crate::board;
 use crate::canvas::Picture;
-use crate::layout::{Spot, WIDTH};
+use crate::layout::WIDTH;
 use crate::palette::{self, Rgb, SeatColour};
 use crate::pieces;
 use crate::sketch::Sketch;
 use crate::sprites::SpriteCache;
 use crate::text::{Fonts, Weight};
-use tokar_engine::{Outcome, Seat, StatusKind, View};
+use tokar_engine::{Outcome, RollRole, Seat, View};
 
-const MARGIN: f32 = 16.0;
-const RIGHT: f32 = WIDTH as f32 - MARGIN;
+pub(crate) const MARGIN: f32 = 16.0;
+pub(crate) const RIGHT: f32 = WIDTH as f32 - MARGIN;
 
 /// Text sizes (pixels at the 800 px width): none under 13.
 pub const TITLE_PX: u16 = 24;
@@ -103,23 +104,55 @@ fn swatch(
     }
 }
 
-/// Dice thrown together by one side, with its total when the dice are that
-/// side's alone.
+/// Dice thrown together by one side, and the total they count for.
 pub struct DiceGroup {
     pub label: String,
     pub dice: Vec<u8>,
-    pub total: bool,
+    /// The total the game compares, bonuses included; `None` where the
+    /// faces count as they are.
+    pub total: Option<i32>,
 }
 
-/// The view's dice, grouped by what it says of who rolled them: one seat and
-/// its dice (an attack's dice and the defence's come as one list, so no total
-/// is written for them).
+impl DiceGroup {
+    /// "= 14", or "+3 = 7" when the total adds a bonus to the faces.
+    pub fn total_text(&self) -> Option<String> {
+        let total = self.total?;
+        let faces: i32 = self.dice.iter().map(|&d| d as i32).sum();
+        Some(match total - faces {
+            0 => format!("= {total}"),
+            bonus => format!("{bonus:+} = {total}"),
+        })
+    }
+}
+
+/// The view's dice, grouped by who rolled them: the attacker's and the
+/// defender's apart, each with its total (`View.rolls`); a view without
+/// them has its dice as one seat's throw, without a total.
 pub fn dice_groups(view: &View) -> Vec<DiceGroup> {
+    if !view.rolls.is_empty() {
+        return view
+            .rolls
+            .iter()
+            .filter(|r| !r.dice.is_empty())
+            .map(|r| {
+                let name = seat_name(view, r.seat);
+                DiceGroup {
+                    label: match r.role {
+                        RollRole::Attack => format!("{name} attacks"),
+                        RollRole::Defence => format!("{name} defends"),
+                        RollRole::Turn => format!("{name} rolled"),
+                    },
+                    dice: r.dice.clone(),
+                    total: r.total,
+                }
+            })
+            .collect();
+    }
     match &view.dice {
         Some((seat, dice)) if !dice.is_empty() => vec![DiceGroup {
             label: format!("{} rolled", seat_name(view, *seat)),
             dice: dice.clone(),
-            total: false,
+            total: None,
         }],
         _ => Vec::new(),
     }
@@ -137,9 +170,60 @@ pub struct Header {
     /// The outcome's lines and the seats whose swatches lead it.
     outcome: Vec<String>,
     winners: Vec<Seat>,
-    dice: Vec<DiceGroup>,
+    dice: DiceLayout,
     pending: Vec<String>,
     pub height: f32,
+}
+
+/// The dice under the header's status line: one block per group, its label
+/// (wrapped) on the left, its dice in a column of their own (wrapping onto
+/// more rows when many), and its total after the last die.
+struct DiceLayout {
+    groups: Vec<(DiceGroup, Vec<String>)>,
+    /// Where every group's dice start, so the groups line up.
+    start: f32,
+    per_row: usize,
+}
+
+const DICE_LABEL_MAX: f32 = 300.0;
+const DICE_LABEL_LINE: f32 = 20.0;
+/// Room kept after the dice for the total ("+12 = 99").
+const TOTAL_ROOM: f32 = 96.0;
+
+impl DiceLayout {
+    fn new(fonts: &Fonts, groups: Vec<DiceGroup>) -> DiceLayout {
+        let groups: Vec<(DiceGroup, Vec<String>)> = groups
+            .into_iter()
+            .map(|g| {
+                let label = fonts.wrap(Weight::Regular, DICE_PX, &g.label, DICE_LABEL_MAX);
+                (g, label)
+            })
+            .collect();
+        let label_w = groups
+            .iter()
+            .flat_map(|(_, l)| l.iter())
+            .map(|l| fonts.measure(Weight::Regular, DICE_PX, l))
+            .fold(0.0f32, f32::max);
+        let start = MARGIN + label_w + 12.0;
+        let per_row = (((RIGHT - TOTAL_ROOM - start) / (DIE + 6.0)).floor() as usize).max(1);
+        DiceLayout {
+            groups,
+            start,
+            per_row,
+        }
+    }
+
+    /// Rows of dice and the block's height, for one group.
+    fn block(&self, group: &(DiceGroup, Vec<String>)) -> (usize, f32) {
+        let rows = group.0.dice.len().div_ceil(self.per_row).max(1);
+        let dice_h = rows as f32 * (DIE + 6.0) - 6.0;
+        let label_h = (group.1.len() - 1) as f32 * DICE_LABEL_LINE + DIE;
+        (rows, dice_h.max(label_h))
+    }
+
+    fn height(&self) -> f32 {
+        self.groups.iter().map(|g| self.block(g).1 + 10.0).sum()
+    }
 }
 
 pub fn header(fonts: &Fonts, view: &View) -> Header {
@@ -194,8 +278,8 @@ pub fn header(fonts: &Fonts, view: &View) -> Header {
             y += (outcome.len() - 1) as f32 * LINE;
         }
     }
-    let dice = dice_groups(view);
-    y += dice.len() as f32 * (DIE + 10.0);
+    let dice = DiceLayout::new(fonts, dice_groups(view));
+    y += dice.height();
     let pending = view
         .pending
         .as_ref()
@@ -308,41 +392,43 @@ pub fn draw_header(
             }
         }
     }
-    for group in &h.dice {
+    let cap = fonts.cap_height(Weight::Regular, DICE_PX);
+    for block in &h.dice.groups {
+        let (group, label) = block;
         let top = y + 10.0;
-        let mid = top + DIE / 2.0;
-        let cap = fonts.cap_height(Weight::Regular, DICE_PX);
-        let mut x = MARGIN;
-        x += fonts.draw(
-            canvas,
-            Weight::Regular,
-            DICE_PX,
-            x,
-            mid + cap / 2.0,
-            muted,
-            &group.label,
-        );
-        x += 10.0;
-        for &value in &group.dice {
-            if x + DIE > RIGHT {
-                break;
+        for (k, line) in label.iter().enumerate() {
+            let baseline = top + DIE / 2.0 + cap / 2.0 + k as f32 * DICE_LABEL_LINE;
+            fonts.draw(
+                canvas,
+                Weight::Regular,
+                DICE_PX,
+                MARGIN,
+                baseline,
+                muted,
+                line,
+            );
+        }
+        let (mut x, mut row_top) = (h.dice.start, top);
+        for (k, &value) in group.dice.iter().enumerate() {
+            if k > 0 && k % h.dice.per_row == 0 {
+                x = h.dice.start;
+                row_top += DIE + 6.0;
             }
-            die(canvas, fonts, sprites, x, top, value);
+            die(canvas, fonts, sprites, x, row_top, value);
             x += DIE + 6.0;
         }
-        if group.total {
-            let total: u32 = group.dice.iter().map(|&d| d as u32).sum();
+        if let Some(total) = group.total_text() {
             fonts.draw(
                 canvas,
                 Weight::Bold,
                 DICE_PX,
                 x + 2.0,
-                mid + cap / 2.0,
+                row_top + DIE / 2.0 + cap / 2.0,
                 ink,
-                &format!("= {total}"),
+                &total,
             );
         }
-        y += DIE + 10.0;
+        y += h.dice.block(block).1 + 10.0;
     }
     if !h.pending.is_empty() {
         y += 4.0;
@@ -394,163 +480,16 @@ fn die(canvas: &mut Picture, fonts: &Fonts, sprites: &SpriteCache, x: f32, y: f3
     if let Some(s) = sprite {
         canvas.blit(&s, x.round() as i32 - 1, y.round() as i32 - 1);
     }
-    if !(1..=6).contains(&value) {
-        pieces::note_centred(
-            canvas,
-            fonts,
-            px,
-            x + d / 2.0,
-            y + d / 2.0,
-            &value.to_string(),
-        );
-    }
-}
-
-/// One entry of the legend: a sample of a mark (a highlight look) or a status
-/// code, and what it means.
-pub struct LegendEntry {
-    pub look: Option<&'static str>,
-    pub text: String,
-}
-
-/// Every mark and status code in the picture, explained.
-pub fn legend_entries(
-    view: &View,
-    highlights: &crate::Highlights,
-    check: bool,
-) -> Vec<LegendEntry> {
-    use tokar_engine::Mark;
-    let mut out = Vec::new();
-    let mut mark = |look: &'static str, text: &str| {
-        if !out.iter().any(|e: &LegendEntry| e.look == Some(look)) {
-            out.push(LegendEntry {
-                look: Some(look),
-                text: text.to_string(),
-            });
-        }
-    };
-    for (_, m) in &highlights.marks {
-        match m {
-            Mark::From => mark("from", "moved from"),
-            Mark::To => mark("to", "moved to"),
-            Mark::Hit => mark("hit", "hit or taken"),
-            Mark::Affected => mark("affected", "affected"),
-            Mark::Placed => mark("placed", "placed"),
-        }
-    }
-    let occupied = |c: tokar_engine::Cell| view.pieces.iter().any(|p| p.cell == c);
-    for &t in &highlights.targets {
-        if occupied(t) {
-            mark("target", "can be attacked");
-        } else {
-            mark("dot", "can move here");
-        }
-    }
-    if highlights.selected.is_some() {
-        mark("selected", "selected piece");
-    }
-    if check {
-        mark("check", "in check");
-    }
-    let mut kinds: Vec<StatusKind> = Vec::new();
-    for p in &view.pieces {
-        for s in &p.statuses {
-            if !kinds.contains(&s.kind) {
-                kinds.push(s.kind);
-            }
-        }
-    }
-    for k in kinds {
-        out.push(LegendEntry {
-            look: None,
-            text: format!("{} {}", pieces::status_code(k).0, pieces::status_meaning(k)),
-        });
-    }
-    out
-}
-
-pub const LEGEND_LINE: f32 = 28.0;
-const SAMPLE: f32 = 24.0;
-
-fn entry_width(fonts: &Fonts, e: &LegendEntry) -> f32 {
-    let sample = if e.look.is_some() { SAMPLE + 6.0 } else { 0.0 };
-    sample + fonts.measure(Weight::Regular, LEGEND_PX, &e.text) + 18.0
-}
-
-/// How many lines the legend takes.
-pub fn legend_lines(fonts: &Fonts, entries: &[LegendEntry]) -> usize {
-    let (mut lines, mut x) = (0, RIGHT);
-    for e in entries {
-        let w = entry_width(fonts, e);
-        if x + w > RIGHT + 18.0 {
-            lines += 1;
-            x = MARGIN;
-        }
-        x += w;
-    }
-    lines
-}
-
-pub fn draw_legend(
-    canvas: &mut Picture,
-    fonts: &Fonts,
-    sprites: &SpriteCache,
-    square: bool,
-    entries: &[LegendEntry],
-    top: f32,
-) {
-    let (mut x, mut y) = (RIGHT, top - LEGEND_LINE);
-    for e in entries {
-        let w = entry_width(fonts, e);
-        if x + w > RIGHT + 18.0 {
-            x = MARGIN;
-            y += LEGEND_LINE;
-        }
-        let mid = y + LEGEND_LINE / 2.0;
-        let mut tx = x;
-        if let Some(look) = e.look {
-            let key = format!("legend {look} {square}");
-            let sprite = sprites.badge(key, || {
-                let n = SAMPLE as u32;
-                let mut c = Sketch::transparent(n, n)?;
-                let s = Spot {
-                    cx: SAMPLE / 2.0,
-                    cy: SAMPLE / 2.0,
-                    size: SAMPLE,
-                    square,
-                };
-                let ground = if square {
-                    palette::LIGHT_SQUARE
-                } else {
-                    palette::WEB_CELL
-                };
-                board::wash(&mut c, &s, ground, 1.0);
-                if look == "hit" {
-                    board::paint_look(&mut c, &s, "cross");
-                }
-                if look == "check" {
-                    board::paint_look(&mut c, &s, "check-glow");
-                }
-                board::paint_look(&mut c, &s, look);
-                Some(c)
-            });
-            if let Some(s) = sprite {
-                canvas.blit(&s, x.round() as i32, (mid - SAMPLE / 2.0).round() as i32);
-            }
-            tx += SAMPLE + 6.0;
-        }
-        let cap = fonts.cap_height(Weight::Regular, LEGEND_PX);
-        fonts.draw(
-            canvas,
-            Weight::Regular,
-            LEGEND_PX,
-            tx,
-            mid + cap / 2.0,
-            palette::MUTED,
-            &e.text,
-        );
-        x += w;
-    }
+    // Every face's value is listed with the picture's text (pips at the size
+    // a number on the face has), so that the layout tests find each die.
+    pieces::note_centred(
+        canvas,
+        fonts,
+        px,
+        x + d / 2.0,
+        y + d / 2.0,
+        &value.to_string(),
+    );
 }
 
 const LOST_X: f32 = 318.0;

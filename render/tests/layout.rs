@@ -4,7 +4,7 @@
 
 mod samples;
 
-use tokar_engine::{AnyGame, GameKind, Options, Outcome, Seat, Viewer};
+use tokar_engine::{AnyGame, GameKind, Options, Outcome, RollRole, Seat, Viewer};
 use tokar_render::{seat_rotation, Highlights, RenderOptions, Renderer, TextBox};
 
 /// The smallest text a phone shows readably at the picture's 800 px width.
@@ -31,7 +31,15 @@ fn no_text_is_smaller_than_13_px() {
         }
         // Hit points, statuses and coordinates are among them.
         if name == "gladiator" {
-            for t in ["9/10", "HLD3", "GRD", "a", "12", "Black Knight rolled"] {
+            for t in [
+                "9/10",
+                "HLD3",
+                "GRD",
+                "a",
+                "12",
+                "Black Knight attacks",
+                "= 17",
+            ] {
                 assert!(boxes.iter().any(|b| b.text == t), "{name}: {t} listed");
             }
         }
@@ -110,6 +118,43 @@ fn the_longest_names_wrap_and_are_never_cut() {
     assert!(all_words_shown(&boxes, reason), "the reason in full");
 }
 
+/// Gladiator's own names (eight commanders, "Black King's Knight"), all to
+/// act at once, with a battle's dice and a long result line: every name and
+/// the whole result are shown inside the picture.
+#[test]
+fn gladiator_names_and_results_are_never_cut() {
+    let renderer = Renderer::new();
+    let (_, mut view, h) = samples::engine_all()
+        .into_iter()
+        .find(|(n, _, _)| *n == "engine_gladiator_battle")
+        .expect("a battle");
+    view.to_act = (0..8).map(Seat).collect();
+    let (w, ht, boxes) = texts(&renderer, &view, &h);
+    for b in &boxes {
+        assert!(b.x >= 0.0 && b.x + b.width <= w as f32 && b.y + b.height <= ht as f32);
+    }
+    let header: Vec<&TextBox> = boxes.iter().filter(|b| b.y < 200.0).collect();
+    for s in &view.seats {
+        assert!(
+            header.iter().any(|b| b.text == s.name),
+            "{} to act, in full",
+            s.name
+        );
+    }
+    view.outcome = Outcome::Won {
+        winners: vec![Seat(4), Seat(5), Seat(6), Seat(7)],
+        reason: "the White King fell to the Black King's Knight after a long battle on f2".into(),
+    };
+    let (w, ht, boxes) = texts(&renderer, &view, &h);
+    for b in &boxes {
+        assert!(b.x >= 0.0 && b.x + b.width <= w as f32 && b.y + b.height <= ht as f32);
+    }
+    assert!(all_words_shown(
+        &boxes,
+        "Black won: the White King fell to the Black King's Knight after a long battle on f2"
+    ));
+}
+
 #[test]
 fn a_gladiator_team_is_named_by_its_colour() {
     let renderer = Renderer::new();
@@ -151,24 +196,136 @@ fn the_legend_explains_every_mark_and_check() {
         assert!(has(t), "{t} explained");
     }
     assert!(has("selected piece") && has("in check"));
+    // Hit points, zones and the faded pieces of a seat out of the game too.
+    for (sample, text) in [
+        (samples::gladiator(), "hit points: left/most"),
+        (samples::arachne_setup(), "shaded: a side's zone"),
+        (samples::magic_chess(), "faded: out of the game"),
+    ] {
+        let (_, _, boxes) = texts(&renderer, &sample.0, &sample.1);
+        assert!(boxes.iter().any(|b| b.text == text), "{text} explained");
+    }
     assert!(has("can move here") || has("can be attacked"));
-    // A Gladiator King whose seat's notes say "In check" is marked too.
-    let (mut view, h) = samples::gladiator();
-    view.seats[4].notes.push("In check".into());
+    // A King the view says is in check is marked, and the legend says so;
+    // a note alone marks nothing (the renderer does not read notes).
+    let (view, h) = samples::gladiator();
+    assert!(!view.check.is_empty());
     let (_, _, boxes) = texts(&renderer, &view, &h);
     assert!(boxes.iter().any(|b| b.text == "in check"));
-    let plain = renderer
-        .render(&samples::gladiator().0, &h)
-        .expect("renders");
-    assert_ne!(renderer.render(&view, &h).expect("renders"), plain);
+    let mut calm = view.clone();
+    calm.check.clear();
+    let (_, _, boxes) = texts(&renderer, &calm, &h);
+    assert!(!boxes.iter().any(|b| b.text == "in check"));
+    assert_ne!(
+        renderer.render(&view, &h).expect("renders"),
+        renderer.render(&calm, &h).expect("renders")
+    );
 }
 
 #[test]
 fn dice_are_labelled_with_who_rolled_them() {
     let renderer = Renderer::new();
+    let game = AnyGame::setup(GameKind::Arachne, &Options::new(), 1).expect("a game");
+    let view = game.view(Viewer::Spectator);
+    let (_, _, boxes) = texts(&renderer, &view, &Highlights::default());
+    assert!(boxes.iter().any(|b| b.text == "White rolled"));
+}
+
+/// The faces listed on the line of `label` (each die's value is listed with
+/// the picture's text), left to right, and the total written after them.
+fn dice_on_the_line_of(boxes: &[TextBox], label: &str) -> (Vec<u8>, Option<String>) {
+    let l = boxes
+        .iter()
+        .find(|b| b.text == label)
+        .unwrap_or_else(|| panic!("{label:?} is written"));
+    let mid = l.y + l.height / 2.0;
+    let mut on_line: Vec<&TextBox> = boxes
+        .iter()
+        .filter(|b| b.x > l.x + l.width && (b.y + b.height / 2.0 - mid).abs() < 8.0)
+        .collect();
+    on_line.sort_by(|a, b| a.x.total_cmp(&b.x));
+    let dice = on_line
+        .iter()
+        .filter_map(|b| b.text.parse::<u8>().ok())
+        .collect();
+    let total = on_line
+        .iter()
+        .find(|b| b.text.contains('='))
+        .map(|b| b.text.clone());
+    (dice, total)
+}
+
+/// A battle's dice are two groups, the attacker's and the defender's, each on
+/// its own line under its seat's name, with its total; a bonus added to the
+/// faces (Arachne's rank and Grunts) is written before the total.
+#[test]
+fn dice_are_grouped_by_attacker_and_defender_with_totals() {
+    let renderer = Renderer::new();
+    let (view, h) = samples::gladiator();
+    let (_, _, boxes) = texts(&renderer, &view, &h);
+    assert_eq!(
+        dice_on_the_line_of(&boxes, "Black Knight attacks"),
+        (vec![5, 2, 6, 4], Some("= 17".into()))
+    );
+    assert_eq!(
+        dice_on_the_line_of(&boxes, "White Knight defends"),
+        (vec![3, 1, 2], Some("= 6".into()))
+    );
     let (view, h) = samples::arachne_over();
     let (_, _, boxes) = texts(&renderer, &view, &h);
-    assert!(boxes.iter().any(|b| b.text == "White rolled"));
+    assert_eq!(
+        dice_on_the_line_of(&boxes, "White attacks"),
+        (vec![6], Some("= 6".into()))
+    );
+    assert_eq!(
+        dice_on_the_line_of(&boxes, "Black defends"),
+        (vec![3], Some("+1 = 4".into()))
+    );
+    // The engine's own battle: every group of its view on a line of its own.
+    let (_, view, h) = samples::engine_all()
+        .into_iter()
+        .find(|(n, _, _)| *n == "engine_gladiator_battle")
+        .expect("a battle");
+    let (_, _, boxes) = texts(&renderer, &view, &h);
+    for roll in &view.rolls {
+        let name = &view.seats[roll.seat.index()].name;
+        let verb = match roll.role {
+            RollRole::Attack => "attacks",
+            RollRole::Defence => "defends",
+            RollRole::Turn => "rolled",
+        };
+        let (dice, total) = dice_on_the_line_of(&boxes, &format!("{name} {verb}"));
+        assert_eq!(dice, roll.dice);
+        assert_eq!(total, roll.total.map(|t| format!("= {t}")));
+    }
+}
+
+/// A seat's own picture shows its hand, as cards; a spectator's does not;
+/// every picture shows the cards lying under pieces, with their squares.
+#[test]
+fn a_seats_picture_shows_its_hand_and_the_cards_under_pieces() {
+    let renderer = Renderer::new();
+    let game = AnyGame::setup(GameKind::MagicChess, &Options::new(), 1).expect("a game");
+    let own = game.view(Viewer::Seat(Seat(0)));
+    assert_eq!(own.hand.len(), 3);
+    let (_, _, boxes) = texts(&renderer, &own, &Highlights::default());
+    assert!(boxes.iter().any(|b| b.text == "Your hand"));
+    for card in &own.hand {
+        assert!(boxes.iter().any(|b| &b.text == card), "{card} shown");
+    }
+    let public = game.view(Viewer::Spectator);
+    let (_, _, boxes) = texts(&renderer, &public, &Highlights::default());
+    assert!(!boxes.iter().any(|b| b.text == "Your hand"));
+    let (_, view, h) = samples::engine_all()
+        .into_iter()
+        .find(|(n, _, _)| *n == "engine_magic_chess_spell")
+        .expect("a spell cast");
+    let (_, _, boxes) = texts(&renderer, &view, &h);
+    assert!(boxes.iter().any(|b| b.text == "Under pieces"));
+    for (cell, card) in &view.under {
+        let t = format!("{card} under {}", view.board.name(*cell));
+        assert!(boxes.iter().any(|b| b.text == t), "{t} shown");
+    }
 }
 
 /// The side a seat sees its game from, by the renderer's rule, is the

@@ -3,7 +3,7 @@
 
 mod samples;
 
-use tokar_engine::{Board, Cell, Glyph, Mark, Seat, StatusKind, View};
+use tokar_engine::{Board, Cell, Glyph, Mark, Roll, RollRole, Seat, StatusKind, View};
 use tokar_render::{Highlights, RenderError, Renderer, MAX_BYTES};
 
 fn is_png(bytes: &[u8]) -> bool {
@@ -326,6 +326,18 @@ fn random_views_render_or_are_refused_without_panicking() {
                     reason: "drawn".into(),
                 },
             },
+            rolls: (0..next(3))
+                .map(|_| Roll {
+                    seat: Seat(next(seat_range) as u8),
+                    role: [RollRole::Attack, RollRole::Defence, RollRole::Turn][next(3) as usize],
+                    dice: vec![next(9) as u8; next(20) as usize],
+                    total: (next(2) == 0).then(|| next(100) as i32 - 20),
+                })
+                .collect(),
+            check: (0..next(3)).map(|_| cell(next(len + 1))).collect(),
+            under: (0..next(5))
+                .map(|_| (cell(next(len + 1)), "A card with a long name".into()))
+                .collect(),
         };
         let highlights = Highlights {
             marks: (0..next(5))

@@ -21,7 +21,7 @@ use crate::event::{Event, Mark};
 use crate::game::Game;
 use crate::rng::Rng;
 use crate::seat::{Outcome, Seat, Viewer};
-use crate::view::{Glyph, PieceView, SeatView, View};
+use crate::view::{Glyph, PieceView, Roll, RollRole, SeatView, View};
 pub use layout::{Kind, Setup, WebLayout};
 use moves::Geo;
 use serde::{Deserialize, Serialize};
@@ -145,6 +145,10 @@ pub struct Arachne {
     /// The two dice thrown at the start of the current turn.
     turn_dice: [u8; 2],
     last_dice: Option<(Seat, Vec<u8>)>,
+    /// The same dice by side (an attack's die apart from the defence's), with
+    /// the totals compared, for the picture.
+    #[serde(default)]
+    last_rolls: Vec<Roll>,
     pending: Option<Pending>,
     /// Hashes of the positions since the last capture or promotion (ruling R16).
     history: Vec<u64>,
@@ -159,6 +163,16 @@ pub struct Arachne {
 
 pub const WHITE: Seat = Seat(0);
 pub const BLACK: Seat = Seat(1);
+
+/// A turn's two dice as one throw, for the picture.
+fn turn_roll(seat: Seat, dice: [u8; 2]) -> Roll {
+    Roll {
+        seat,
+        role: RollRole::Turn,
+        dice: dice.to_vec(),
+        total: None,
+    }
+}
 
 fn other(seat: Seat) -> Seat {
     Seat(1 - seat.0)
@@ -198,6 +212,7 @@ impl Arachne {
             turn: 1,
             turn_dice: [0, 0],
             last_dice: None,
+            last_rolls: Vec::new(),
             pending: None,
             history: Vec::new(),
             outcome: Outcome::Ongoing,
@@ -256,6 +271,7 @@ impl Arachne {
     pub fn set_turn_dice(&mut self, dice: [u8; 2]) {
         self.turn_dice = dice;
         self.last_dice = Some((self.to_move, dice.to_vec()));
+        self.last_rolls = vec![turn_roll(self.to_move, dice)];
     }
 
     /// Replaces the game's chance from here on with a generator drawn from
@@ -362,6 +378,7 @@ impl Arachne {
     fn begin_dice(&mut self) {
         self.turn_dice = self.throw_turn_dice();
         self.last_dice = Some((self.to_move, self.turn_dice.to_vec()));
+        self.last_rolls = vec![turn_roll(self.to_move, self.turn_dice)];
     }
 
     /// The position for repetition: the pieces on the web and the side to move
@@ -538,6 +555,20 @@ impl Arachne {
             ))
             .dice(me, vec![a_die, d_die]);
             self.last_dice = Some((me, vec![a_die, d_die]));
+            self.last_rolls = vec![
+                Roll {
+                    seat: me,
+                    role: RollRole::Attack,
+                    dice: vec![a_die],
+                    total: Some(attack as i32),
+                },
+                Roll {
+                    seat: victim.seat,
+                    role: RollRole::Defence,
+                    dice: vec![d_die],
+                    total: Some(defence as i32),
+                },
+            ];
             ok
         };
         let mut now = at;
@@ -795,6 +826,13 @@ impl Game for Arachne {
             zones: self.setup.zones.clone(),
             pending,
             outcome: self.outcome.clone(),
+            rolls: if self.last_rolls.is_empty() {
+                vec![turn_roll(self.to_move, self.turn_dice)]
+            } else {
+                self.last_rolls.clone()
+            },
+            check: Vec::new(),
+            under: Vec::new(),
         }
     }
 

@@ -653,8 +653,9 @@ impl Arcana {
                         self.seat_label(seat),
                         self.unit_at(g).name(),
                         n(g)
-                    ))
-                    .mark(g, Mark::Affected),
+                    )),
+                    // No mark: the view's `check` marks the General in a
+                    // style of its own, not as a piece that was affected.
                 );
             }
         }

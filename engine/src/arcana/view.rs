@@ -51,6 +51,20 @@ fn statuses(g: &Arcana, cell: crate::board::Cell, p: &Piece) -> Vec<StatusView> 
 }
 
 impl Arcana {
+    /// The General of the side to act, when the optional "Check" rule is on
+    /// and the other side could kill it on its next turn: what the game
+    /// announced as "Check!" at the end of that side's turn.
+    fn in_check(&self) -> Vec<crate::board::Cell> {
+        if !self.check || self.outcome.is_over() {
+            return Vec::new();
+        }
+        let threatened = self.turn;
+        match self.general(threatened) {
+            Some(g) if self.threatens_general(Arcana::other(threatened)) => vec![g],
+            _ => Vec::new(),
+        }
+    }
+
     pub(crate) fn build_view(&self, viewer: Viewer) -> View {
         let seats = (0..2u8)
             .map(|s| {
@@ -120,6 +134,9 @@ impl Arcana {
             zones: Vec::new(),
             pending: self.pending.front().map(|p| self.pending_text(p)),
             outcome: self.outcome.clone(),
+            rolls: Vec::new(),
+            check: self.in_check(),
+            under: Vec::new(),
         }
     }
 }

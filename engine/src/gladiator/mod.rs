@@ -94,6 +94,10 @@ pub struct Gladiator {
     turn: u32,
     rng: Rng,
     last_dice: Option<(Seat, Vec<u8>)>,
+    /// The same dice split into the attacker's and the defender's, with
+    /// their totals, for the picture.
+    #[serde(default)]
+    last_rolls: Vec<crate::view::Roll>,
     outcome: Outcome,
     next_id: u16,
 }
@@ -131,6 +135,7 @@ impl Gladiator {
             turn: 1,
             rng: Rng::new(seed),
             last_dice: None,
+            last_rolls: Vec::new(),
             outcome: Outcome::Ongoing,
             next_id: 1,
         }

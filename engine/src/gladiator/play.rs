@@ -8,6 +8,7 @@ use super::{name, seat_of, team_seats, Action, Captive, Frozen, Gladiator, BOARD
 use crate::board::Cell;
 use crate::event::{Event, Mark};
 use crate::seat::{Outcome, Seat};
+use crate::view::{Roll, RollRole};
 
 impl Gladiator {
     /// Plays a checked action and moves the turn on.
@@ -160,6 +161,20 @@ impl Gladiator {
                         let mut all = ar.clone();
                         all.extend(&dr);
                         self.last_dice = Some((seat, all));
+                        self.last_rolls = vec![
+                            Roll {
+                                seat,
+                                role: RollRole::Attack,
+                                dice: ar,
+                                total: Some(asum),
+                            },
+                            Roll {
+                                seat: seat_of(d.team, d.kind.commander()),
+                                role: RollRole::Defence,
+                                dice: dr,
+                                total: Some(dsum),
+                            },
+                        ];
                         (
                             won,
                             format!(

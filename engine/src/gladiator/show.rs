@@ -119,5 +119,12 @@ pub fn view(g: &Gladiator, viewer: Viewer) -> View {
         zones: Vec::new(),
         pending: None,
         outcome: g.outcome(),
+        rolls: g.last_rolls.clone(),
+        check: [Team::White, Team::Black]
+            .into_iter()
+            .filter(|&t| g.in_check(t))
+            .filter_map(|t| g.find(t, Kind::King))
+            .collect(),
+        under: Vec::new(),
     }
 }

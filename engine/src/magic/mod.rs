@@ -560,6 +560,20 @@ impl Game for MagicChess {
             zones: Vec::new(),
             pending: None,
             outcome: self.outcome.clone(),
+            rolls: Vec::new(),
+            check: Vec::new(),
+            // Played cards are public (R19): each card under each piece.
+            under: self
+                .cells
+                .iter()
+                .enumerate()
+                .filter_map(|(i, p)| Some((Cell(i as u16), p.as_ref()?)))
+                .flat_map(|(cell, p)| {
+                    Spell::ALL.into_iter().flat_map(move |s| {
+                        (0..p.spells[s.index()]).map(move |_| (cell, s.name().to_string()))
+                    })
+                })
+                .collect(),
         }
     }
 

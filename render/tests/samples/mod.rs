@@ -3,8 +3,8 @@
 #![allow(dead_code)]
 
 use tokar_engine::{
-    Board, Cell, Glyph, Mark, Outcome, PieceView, Seat, SeatView, StatusKind, StatusView, View,
-    Viewer,
+    Board, Cell, Glyph, Mark, Outcome, PieceView, Roll, RollRole, Seat, SeatView, StatusKind,
+    StatusView, View, Viewer,
 };
 use tokar_render::Highlights;
 
@@ -62,6 +62,9 @@ fn base(title: &str, board: Board, seats: Vec<SeatView>) -> View {
         zones: vec![],
         pending: None,
         outcome: Outcome::Ongoing,
+        rolls: vec![],
+        check: vec![],
+        under: vec![],
     }
 }
 
@@ -302,6 +305,12 @@ pub fn magic_chess() -> (View, Highlights) {
     v.pieces.push(extra);
     v.pieces
         .push(piece(&b, "f4", 3, glyph("magic-dragon", 'D', "Dragon")));
+    v.under = vec![
+        (cell(&b, "e5"), "Freeze".into()),
+        (cell(&b, "e5"), "Freeze".into()),
+        (cell(&b, "e5"), "Slow".into()),
+        (cell(&b, "d4"), "Anti-Jump".into()),
+    ];
     let h = Highlights {
         marks: vec![
             (cell(&b, "c4"), Mark::From),
@@ -311,6 +320,21 @@ pub fn magic_chess() -> (View, Highlights) {
         targets: vec![],
         selected: None,
     };
+    (v, h)
+}
+
+/// The same Magic Chess position as Yellow sees it: its own hand, its side
+/// (the right edge) turned to the bottom.
+pub fn magic_chess_yellow() -> (View, Highlights) {
+    let (mut v, h) = magic_chess();
+    v.viewer = Viewer::Seat(Seat(3));
+    v.rotation = 90.0;
+    v.hand = vec![
+        "Anti-Jump".into(),
+        "Freeze".into(),
+        "Slow".into(),
+        "Slow".into(),
+    ];
     (v, h)
 }
 
@@ -342,7 +366,26 @@ pub fn gladiator() -> (View, Highlights) {
     let mut v = base("Gladiator Chess", b, seats);
     v.move_number = 41;
     v.to_act = vec![Seat(6)];
-    v.dice = Some((Seat(6), vec![5, 2]));
+    // The Black Knight's Black Knight (e9-e8) attacked the White Mounted
+    // Knight on e7 and killed it: 3d6+1d6 against 3d6.
+    v.dice = Some((Seat(6), vec![5, 2, 6, 4, 3, 1, 2]));
+    v.rolls = vec![
+        Roll {
+            seat: Seat(6),
+            role: RollRole::Attack,
+            dice: vec![5, 2, 6, 4],
+            total: Some(17),
+        },
+        Roll {
+            seat: Seat(2),
+            role: RollRole::Defence,
+            dice: vec![3, 1, 2],
+            total: Some(6),
+        },
+    ];
+    // White's King is in check (his Knight guards him).
+    v.seats[0].notes.push("In check".into());
+    v.check = vec![cell(&b, "e1")];
     let mut push = |at: &str, s: u8, g: Glyph, hp: (i32, i32), st: Vec<StatusView>| {
         let mut p = piece(&b, at, s, g);
         p.hp = Some(hp);
@@ -477,7 +520,23 @@ pub fn arachne_over() -> (View, Highlights) {
     let mut v = base("Arachne", b, vec![white, black]);
     v.move_number = 57;
     v.to_act = vec![];
+    // White's Grunt (rank 0) captured on a1, against a Grunt helped by one
+    // other Grunt: 6 against 3+1 = 4.
     v.dice = Some((Seat(0), vec![6, 3]));
+    v.rolls = vec![
+        Roll {
+            seat: Seat(0),
+            role: RollRole::Attack,
+            dice: vec![6],
+            total: Some(6),
+        },
+        Roll {
+            seat: Seat(1),
+            role: RollRole::Defence,
+            dice: vec![3],
+            total: Some(4),
+        },
+    ];
     v.outcome = Outcome::Won {
         winners: vec![Seat(0)],
         reason: "the Black Matron was captured".into(),
@@ -546,6 +605,7 @@ pub fn all() -> Vec<(&'static str, View, Highlights)> {
         ("arcana_midgame", arcana_midgame),
         ("arcana_undead_view", arcana_undead_view),
         ("magic_chess", magic_chess),
+        ("magic_chess_yellow", magic_chess_yellow),
         ("gladiator", gladiator),
         ("gladiator_sideways", gladiator_sideways),
         ("arachne_setup", arachne_setup),
@@ -579,8 +639,27 @@ pub fn arcana_played(
     max_plies: usize,
     want: impl Fn(&View, &[tokar_engine::Event]) -> bool,
 ) -> Option<(View, Highlights, usize)> {
-    use tokar_engine::{AnyGame, GameKind, Options};
-    let mut game = AnyGame::setup(GameKind::Arcana, &Options::new(), seed).ok()?;
+    let options = tokar_engine::Options::new();
+    played(
+        tokar_engine::GameKind::Arcana,
+        &options,
+        seed,
+        max_plies,
+        want,
+    )
+}
+
+/// Real positions of any game from the engine, as [`arcana_played`] finds
+/// them; the view is seat 0's.
+pub fn played(
+    kind: tokar_engine::GameKind,
+    options: &tokar_engine::Options,
+    seed: u64,
+    max_plies: usize,
+    want: impl Fn(&View, &[tokar_engine::Event]) -> bool,
+) -> Option<(View, Highlights, usize)> {
+    use tokar_engine::AnyGame;
+    let mut game = AnyGame::setup(kind, options, seed).ok()?;
     let mut pick = Lcg(seed);
     for ply in 0..max_plies {
         let seat = *game.to_act().first()?;
@@ -646,5 +725,15 @@ pub fn engine_all() -> Vec<(&'static str, View, Highlights)> {
     let (view, highlights, _) = arcana_played(1, 300, arcana_engine_busy)
         .expect("seeded random play reaches a busy position");
     out.push(("engine_arcana_busy", view, highlights));
+    let (view, highlights, _) = played(GameKind::Gladiator, &Options::new(), 1, 400, |v, _| {
+        v.rolls.len() == 2
+    })
+    .expect("seeded random play reaches a battle");
+    out.push(("engine_gladiator_battle", view, highlights));
+    let (view, highlights, _) = played(GameKind::MagicChess, &Options::new(), 1, 400, |v, _| {
+        !v.under.is_empty() && v.pieces.iter().any(|p| !p.statuses.is_empty())
+    })
+    .expect("seeded random play reaches a cast spell");
+    out.push(("engine_magic_chess_spell", view, highlights));
     out
 }

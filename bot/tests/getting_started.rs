@@ -192,6 +192,13 @@ async fn magic_chess_has_four_seats_unless_players_says_otherwise() {
         "players:2 asks for two: {}",
         r[0].content
     );
+    // Two players are partners (R15): when one player's two armies are out, the game ends.
+    e.ok("@dave /accept game:2").await;
+    let r = e.ok("@carol /resign game:2").await;
+    assert!(
+        r.iter().any(|r| r.content.contains("is over")),
+        "two players of Magic Chess are partners: {r:#?}"
+    );
     // The other games keep two seats.
     let r = e.ok("@erin /new game:arachne opponent:@frank").await;
     assert!(!r[0].content.contains("open seat"), "{}", r[0].content);

@@ -59,8 +59,9 @@ pub trait Variant: Game {
 
     /// Marks the options of a game created now (not one rebuilt from a record)
     /// with what its rules need to tell it from games stored earlier, such
-    /// as the edition of a game's rulings. By default nothing.
-    fn stamp(_options: &mut Options) {}
+    /// as the edition of a game's rulings, and with the defaults that follow
+    /// from how many `players` share its seats. By default nothing.
+    fn stamp(_options: &mut Options, _players: usize) {}
 }
 
 /// Reads option `name` for `seat`: the seat's own value first, then the game-wide one.
@@ -144,9 +145,9 @@ macro_rules! catalog {
             }
 
             /// Marks a new game's options ([`Variant::stamp`]).
-            pub fn stamp(self, options: &mut Options) {
+            pub fn stamp(self, options: &mut Options, players: usize) {
                 match self {
-                    $(GameKind::$variant => <$ty as Variant>::stamp(options),)*
+                    $(GameKind::$variant => <$ty as Variant>::stamp(options, players),)*
                     #[allow(unreachable_patterns)]
                     _ => {}
                 }

@@ -80,7 +80,7 @@ fn has(g: &Arcana, text: &str) -> bool {
 fn setup(a: &str, b: &str, stamped: bool) -> Result<Arcana, String> {
     let mut o = Options::new();
     if stamped {
-        GameKind::Arcana.stamp(&mut o);
+        GameKind::Arcana.stamp(&mut o, 2);
     }
     o.insert("army.0".into(), a.into());
     o.insert("army.1".into(), b.into());

@@ -52,7 +52,7 @@ fn options_for(n: usize) -> Options {
     o.insert("army.0".into(), a);
     o.insert("army.1".into(), b);
     // As the table sets a new game up: the current edition of the rulings.
-    GameKind::Arcana.stamp(&mut o);
+    GameKind::Arcana.stamp(&mut o, 2);
     o
 }
 

@@ -162,12 +162,6 @@ impl Table {
         let (play, bots) = super::robot::read_play_options(&mut args)?;
         robots += bots;
         args.finish("new")?;
-        match &from {
-            Some(e) => options = e.options.clone(),
-            // A record keeps the rules it was made with; a new game is marked
-            // with the current ones (the edition of Arcana's rulings).
-            None => kind.stamp(&mut options),
-        }
         // Unless the creator says, a game has the seats its rules are written for (Magic
         // Chess four, the others two), more when more people are invited.
         let players = players.unwrap_or_else(|| kind.players().max(1 + opponents.len() + robots));
@@ -178,6 +172,13 @@ impl Table {
             ));
         }
         kind.seating(players).map_err(|e| e.to_string())?;
+        match &from {
+            Some(e) => options = e.options.clone(),
+            // A record keeps the rules it was made with; a new game is marked with the
+            // current ones (the edition of Arcana's rulings) and the defaults its number of
+            // players asks for (two players of Magic Chess are partners, R15).
+            None => kind.stamp(&mut options, players),
+        }
         let me = self.user_record(&req.user).await?;
         let mut invited = Vec::new();
         for &o in &opponents {

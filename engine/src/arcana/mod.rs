@@ -378,7 +378,7 @@ impl Variant for Arcana {
 
     /// New games play by the current rulings; a game stored without the
     /// mark began before editions existed and replays by the first.
-    fn stamp(options: &mut Options) {
+    fn stamp(options: &mut Options, _players: usize) {
         options
             .entry(RULINGS_KEY.to_string())
             .or_insert_with(|| RULINGS.to_string());

@@ -689,4 +689,14 @@ impl Variant for MagicChess {
     fn rules(topic: Option<&str>) -> Result<String, String> {
         rules::rules(topic)
     }
+
+    /// Two players hold two opposite armies each and play as partners unless they say
+    /// otherwise (R15): without it, one player's last army would play on against the other's.
+    fn stamp(options: &mut Options, players: usize) {
+        if players == 2 {
+            options
+                .entry("partners".to_string())
+                .or_insert_with(|| "yes".to_string());
+        }
+    }
 }

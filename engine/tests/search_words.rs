@@ -24,10 +24,7 @@ fn find<T>(
     let mut game = AnyGame::setup(kind, opts, seed).unwrap();
     let mut rng = Rng::new(seed);
     for _ in 0..300 {
-        let seats = game.to_act();
-        let Some(&seat) = seats.first() else {
-            return None;
-        };
+        let seat = *game.to_act().first()?;
         let actions = game.legal_actions(seat);
         for a in &actions {
             if let Some(t) = wanted(&game, seat, a) {

@@ -262,12 +262,20 @@ async fn the_text_board_says_what_the_picture_shows() {
     for wanted in ["lost", "hand", "Draw pile"] {
         assert!(shown.contains(wanted), "{wanted} never shown: {shown:?}");
     }
+    let kinds = [
+        "Paralysed",
+        "Firebrew",
+        "Resting",
+        "Frozen",
+        "Slowed",
+        "AntiJump",
+        "Controlled",
+        "ExtraTurn",
+        "Held",
+        "Guarded",
+    ];
     assert!(
-        shown
-            .iter()
-            .filter(|s| s.chars().next().unwrap().is_uppercase())
-            .count()
-            >= 3,
+        kinds.iter().filter(|k| shown.contains(**k)).count() >= 4,
         "few conditions shown: {shown:?}"
     );
 }

@@ -188,3 +188,17 @@ async fn a_decision_prompt_gives_the_whole_command() {
     );
     assert!(prompt.contains(&format!("/moves game:{id}")), "{prompt}");
 }
+
+#[tokio::test]
+async fn a_hint_gives_the_whole_command() {
+    let e = env("hint-whole-command").await;
+    let (id, mover, _) = duel(&e).await;
+    let hint = e.ok(&format!("@{mover} /hint game:{id}")).await;
+    assert!(
+        hint[0]
+            .content
+            .contains(&format!("/play game:{id} action:")),
+        "{}",
+        hint[0].content
+    );
+}

@@ -400,11 +400,24 @@ fn a_whole_game_against_the_bot_through_the_console() {
                 over = true;
                 break;
             }
+            // The first action of the first line under the seat's heading (ruling T15): a
+            // piece's first destination ("e3 Grunt: to d3"), its first other action, or a
+            // word's ("turncoat: d4-d2 xd1", "end").
             let first = content
                 .lines()
-                .nth(1)
-                .and_then(|l| l.split_once(": "))
-                .map(|(_, list)| list.split(", ").next().unwrap().to_string())
+                .nth(2)
+                .map(|l| match l.split_once(": ") {
+                    None => l.to_string(),
+                    Some((head, list)) => {
+                        let item = list.split(", ").next().unwrap().split("; ").next().unwrap();
+                        let square = head.split(' ').next().unwrap();
+                        match item.strip_prefix("to ") {
+                            Some(to) => format!("{square}-{to}"),
+                            None if head.contains(' ') => item.to_string(),
+                            None => format!("{head} {item}"),
+                        }
+                    }
+                })
                 .unwrap_or_else(|| panic!("no moves listed: {content}"));
             let r = send(
                 &format!("@alice /play action:\"{first}\" game:1"),

@@ -116,7 +116,9 @@ fn the_status_line_tells_who_acts() {
     );
     assert!(driver::to_act("Game #1 (Arachne) is over: White (alice) won.").is_empty());
     assert_eq!(
-        driver::hinted_action("Game #1, hint for Black: /play action:turncoat g4 xf4\nWhy: …"),
+        driver::hinted_action(
+            "Game #1, hint for Black: /play game:1 action:turncoat g4 xf4\nWhy: …"
+        ),
         Some("turncoat g4 xf4".to_string())
     );
 }

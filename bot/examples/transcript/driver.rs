@@ -216,9 +216,9 @@ pub fn to_act(content: &str) -> Vec<String> {
     users
 }
 
-/// The action a `/hint` reply suggests: "…: /play action:<notation>\nWhy: …".
+/// The action a `/hint` reply suggests: "…: /play game:N action:<notation>\nWhy: …".
 pub fn hinted_action(content: &str) -> Option<String> {
-    let rest = content.split("/play action:").nth(1)?;
+    let (_, rest) = content.split("/play ").nth(1)?.split_once("action:")?;
     let action = rest.lines().next()?.trim();
     (!action.is_empty()).then(|| action.to_string())
 }

@@ -22,7 +22,7 @@ pub(super) enum Pick {
 
 const HELP: &str = "Commands: /new game:<arcana|magic-chess|gladiator|arachne> [options] [opponent:@user] [players:n] \
 (Undead Arcana: /new game:arcana army:undead-arcana) · \
-/accept · /decline · /join · /play action:<move> · /hint · /board · /moves [square] · /hand · /resign · \
+/accept · /decline · /join · /play action:<move> · /hint · /board · /moves [square] [page] · /hand · /resign · \
 /draw [answer:accept|decline] · /undo [answer:accept|decline] · /claim · /games · /history · /export · \
 /rules [game] [unit] · /settings [reminder:24h] [deadline:7d] · /vacation on|off · \
 /resume game:<n> (a game whose channel was lost continues where you type it). \
@@ -200,6 +200,24 @@ impl Table {
         content: String,
         before: &[u64],
     ) -> Reply {
+        let mut reply = self.turn_words(channel, rec, game, content, before);
+        reply.images.extend(
+            self.picture(rec, game, Viewer::Spectator, Vec::new(), None)
+                .await,
+        );
+        reply
+    }
+
+    /// [`Table::turn_message`] without its picture: the message of one step of a turn that the
+    /// same users go on with (ruling T16).
+    pub(super) fn turn_words(
+        &self,
+        channel: &ChannelRef,
+        rec: &GameRecord,
+        game: &AnyGame,
+        content: String,
+        before: &[u64],
+    ) -> Reply {
         let mut reply = Reply::public(channel, content);
         reply.mentions = rec
             .turn
@@ -222,10 +240,6 @@ impl Table {
                 label: "My moves".into(),
             });
         }
-        reply.images.extend(
-            self.picture(rec, game, Viewer::Spectator, Vec::new(), None)
-                .await,
-        );
         reply
     }
 
@@ -278,6 +292,9 @@ impl Table {
     }
 
     /// The public message for an applied change, and each seat's secrets.
+    /// `picture`: whether the message carries the position's picture (a step
+    /// after which the same users go on acting does not, ruling T16).
+    #[allow(clippy::too_many_arguments)]
     pub(super) async fn announce(
         &self,
         req: &Request,
@@ -286,6 +303,7 @@ impl Table {
         head: &str,
         events: &[Event],
         before: &[u64],
+        picture: bool,
     ) -> Vec<Reply> {
         let mut lines = vec![format!("{head}.")];
         lines.extend(
@@ -295,10 +313,13 @@ impl Table {
                 .map(|e| format!("· {}", e.text)),
         );
         lines.push(text::status(rec, game));
-        let mut out = vec![
+        let message = if picture {
             self.turn_message(&req.channel, rec, game, lines.join("\n"), before)
-                .await,
-        ];
+                .await
+        } else {
+            self.turn_words(&req.channel, rec, game, lines.join("\n"), before)
+        };
+        let mut out = vec![message];
         // A bot seat's secrets (its drawn cards) are for nobody: the bot reads
         // its own hand from the game, and Discord cannot message it.
         for e in events {

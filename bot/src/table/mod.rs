@@ -8,11 +8,13 @@
 pub mod api;
 mod args;
 mod autocomplete;
+mod board_text;
 mod channels;
 mod commands;
 mod export;
 mod listing;
 mod lobby;
+mod moves_list;
 mod names;
 mod offers;
 mod outbox;

@@ -433,7 +433,7 @@ impl Table {
         let game = game.clone();
         let staged = self.stage_entries(l.rec, &game, version, append).await?;
         let replies = self
-            .announce(req, &staged.rec, &game, headline, &events, before)
+            .announce(req, &staged.rec, &game, headline, &events, before, true)
             .await;
         self.store(Some(req), staged, replies).await
     }

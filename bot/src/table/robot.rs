@@ -403,15 +403,40 @@ impl Table {
         let name = game.seat_name(seat);
         let seed = self.robot_seed(id, l.rec.log_len) ^ req.user.id;
         let (notation, why) = self
-            .think(game, seat, Level::Normal, seed)
+            .think(game.clone(), seat, Level::Normal, seed)
             .await
             .ok_or_else(|| format!("Game #{id}: {name} has nothing to decide now."))?;
+        let chosen = notation.clone();
+        let words = tokio::task::spawn_blocking(move || {
+            tokar_engine::search::explain_any(&game, seat, &chosen, seed)
+        })
+        .await
+        .unwrap_or_else(|e| {
+            warn!(error = %e, "the hint's words were not found");
+            Vec::new()
+        });
         Ok(vec![Reply::private(
             &req.channel,
             &req.user,
-            format!("Game #{id}, hint for {name}: /play action:{notation}\nWhy: {why}."),
+            format!(
+                "Game #{id}, hint for {name}: /play game:{id} action:{notation}\n{}",
+                hint_reason(&notation, &words, &why)
+            ),
         )])
     }
+}
+
+/// "Why: wins the Skeleton on c5; keeps all your pieces out of the enemy's reach. The search:
+/// expected 0.62 for Human after 812 of 3000 playouts." The words first, the numbers after.
+fn hint_reason(notation: &str, words: &[String], why: &str) -> String {
+    let numbers = why
+        .strip_prefix(notation)
+        .map(|r| r.trim_start_matches(':').trim())
+        .unwrap_or(why);
+    if words.is_empty() {
+        return format!("Why: the search prefers it: {numbers}.");
+    }
+    format!("Why: {}. The search: {numbers}.", words.join("; "))
 }
 
 /// The first of `mine` in the game's own order of the seats to act. That

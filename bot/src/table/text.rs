@@ -3,9 +3,10 @@
 
 use super::outcome;
 use crate::record::{GameRecord, Named, Phase};
-use tokar_engine::board::Shape;
 use tokar_engine::catalog::AnyGame;
-use tokar_engine::{Outcome, Seat, View, Viewer};
+use tokar_engine::{Outcome, Seat, Viewer};
+
+pub use super::board_text::diagram;
 
 pub fn seats_of(rec: &GameRecord, user: u64) -> Vec<Seat> {
     rec.members
@@ -163,58 +164,4 @@ pub fn lobby_status(rec: &GameRecord) -> String {
 pub fn open_seats(rec: &GameRecord) -> usize {
     rec.players
         .saturating_sub(rec.members.len() + rec.invited.len())
-}
-
-/// A text board for grids (letters: first seat upper case, others lower
-/// case), or a list of pieces per seat for other boards.
-pub fn diagram(view: &View) -> String {
-    let mut out = String::new();
-    if let Shape::Grid { files, ranks } = view.board.shape() {
-        if view.seats.len() <= 2 {
-            out.push_str("```\n");
-            for r in (0..ranks as i32).rev() {
-                out.push_str(&format!("{:>2} ", r + 1));
-                for f in 0..files as i32 {
-                    let cell = view.board.at(f, r);
-                    let piece = view.pieces.iter().find(|p| Some(p.cell) == cell);
-                    let c = match piece {
-                        Some(p) if p.seat.0 == 0 => p.glyph.letter.to_ascii_uppercase(),
-                        Some(p) => p.glyph.letter.to_ascii_lowercase(),
-                        None => '.',
-                    };
-                    out.push(c);
-                    out.push(' ');
-                }
-                out.pop();
-                out.push('\n');
-            }
-            out.push_str("   ");
-            for f in 0..files {
-                out.push((b'a' + f) as char);
-                out.push(' ');
-            }
-            out.pop();
-            out.push_str("\n```");
-            return out;
-        }
-    }
-    for (i, s) in view.seats.iter().enumerate() {
-        let pieces: Vec<String> = view
-            .pieces
-            .iter()
-            .filter(|p| p.seat.index() == i)
-            .map(|p| format!("{} {}", p.glyph.name, view.board.name(p.cell)))
-            .collect();
-        out.push_str(&format!(
-            "{}{}: {}\n",
-            s.name,
-            if s.eliminated { " (out)" } else { "" },
-            if pieces.is_empty() {
-                "no pieces".to_string()
-            } else {
-                pieces.join(", ")
-            }
-        ));
-    }
-    out.trim_end().to_string()
 }

@@ -3,7 +3,7 @@
 use super::args::{parse_game_number, Args};
 use super::commands::{cells_in, marks, squeeze, Pick};
 use super::text::{self, seats_label, seats_of};
-use super::{outcome, Loaded, Reply, Request, Res, Table};
+use super::{moves_list, outcome, Loaded, Reply, Request, Res, Table};
 use crate::record::{LogAction, LogEntry, Phase, FORMAT};
 use tokar_engine::{ActionError, Seat, Viewer};
 
@@ -92,6 +92,10 @@ impl Table {
         let staged = self
             .stage_entries(l.rec, &game, version, vec![entry])
             .await?;
+        // One picture a turn (ruling T16): a step after which the same users
+        // act again (a Gladiator team's next commander, held by the same
+        // player) is told in words; the picture comes when the turn passes.
+        let picture = staged.rec.turn.waiting != before || outcome(&staged.rec, &game).is_over();
         let replies = self
             .announce(
                 req,
@@ -104,6 +108,7 @@ impl Table {
                 ),
                 &events,
                 &before,
+                picture,
             )
             .await;
         self.store(Some(req), staged, replies).await
@@ -122,14 +127,7 @@ impl Table {
             )]);
         };
         let view = game.view(Viewer::Spectator);
-        let mut content = format!("{}\n{}", text::status(&l.rec, game), text::diagram(&view));
-        if let Some((seat, dice)) = &view.dice {
-            content.push_str(&format!(
-                "\nLast dice: {} rolled {:?}.",
-                game.seat_name(*seat),
-                dice
-            ));
-        }
+        let content = format!("{}\n{}", text::status(&l.rec, game), text::diagram(&view));
         let mut reply = Reply::public(&req.channel, content);
         reply.images = self
             .picture(&l.rec, game, Viewer::Spectator, Vec::new(), None)
@@ -146,15 +144,25 @@ impl Table {
     ) -> Res<Vec<Reply>> {
         let mut args = Args::new(&req.options, (!main.is_empty()).then_some(main))?;
         let given = args.game()?;
-        let square = if what == "moves" {
-            args.take("square")
+        let (square, page) = if what == "moves" {
+            (args.take("square"), args.take("page"))
         } else {
-            None
+            (None, None)
         };
         args.finish(what)?;
+        let page = match page {
+            None => 1,
+            Some(p) => p
+                .trim()
+                .parse::<usize>()
+                .ok()
+                .filter(|&n| n >= 1)
+                .ok_or_else(|| format!("page:{p} must be a page number: 1, 2, 3..."))?,
+        };
         let id = self.pick(req, given, Pick::Member).await?;
         let l = self.load(id).await?;
-        self.private_info(req, &l, what, square.as_deref()).await
+        self.private_info(req, &l, what, square.as_deref(), page)
+            .await
     }
 
     pub(super) async fn private_info(
@@ -163,6 +171,7 @@ impl Table {
         l: &Loaded,
         what: &str,
         square: Option<&str>,
+        page: usize,
     ) -> Res<Vec<Reply>> {
         let id = l.rec.id;
         let game = match &l.game {
@@ -198,7 +207,8 @@ impl Table {
             if outcome(&l.rec, game).is_over() {
                 return Err(format!("Game #{id} is over."));
             }
-            let board = game.view(Viewer::Spectator).board;
+            let view = game.view(Viewer::Spectator);
+            let board = view.board;
             let cell = match square {
                 None => None,
                 Some(sq) => Some(
@@ -208,6 +218,8 @@ impl Table {
                 ),
             };
             let mut targets = Vec::new();
+            let mut listed = Vec::new();
+            let mut colours = Vec::new();
             for &s in &seats {
                 let mut actions = game.legal_actions(s);
                 if let Some(c) = cell {
@@ -219,16 +231,13 @@ impl Table {
                 if actions.is_empty() {
                     continue;
                 }
-                let total = actions.len();
-                actions.truncate(60);
-                lines.push(format!(
-                    "{} ({total}): {}{}",
-                    game.seat_name(s),
-                    actions.join(", "),
-                    if total > 60 { ", ..." } else { "" }
-                ));
+                colours.push(view.seats.get(s.index()).map(|v| v.colour));
+                listed.push(moves_list::SeatActions {
+                    name: game.seat_name(s),
+                    actions,
+                });
             }
-            if lines.is_empty() {
+            if listed.is_empty() {
                 let to_act = game.to_act();
                 return Ok(vec![Reply::private(
                     &req.channel,
@@ -244,6 +253,16 @@ impl Table {
                     },
                 )]);
             }
+            let pages = moves_list::pages(&view, &listed, &colours);
+            let count = pages.len();
+            let Some(chosen) = pages.into_iter().nth(page - 1) else {
+                return Err(format!(
+                    "Game #{id}: your list of moves has {count} page{}; page:{page} is not one of them.",
+                    if count == 1 { "" } else { "s" }
+                ));
+            };
+            lines = chosen;
+            lines.extend(moves_list::page_footer(page, count, square));
             targets.sort();
             targets.dedup();
             images = self
@@ -279,6 +298,6 @@ impl Table {
                 "That button belongs to an earlier position of game #{id}; use /{what} game:{id} for the current one."
             ));
         }
-        self.private_info(req, &l, what, None).await
+        self.private_info(req, &l, what, None, 1).await
     }
 }

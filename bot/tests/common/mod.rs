@@ -171,10 +171,12 @@ impl Env {
     }
 }
 
-/// The action a `/hint` reply suggests ("… /play action:<notation>\nWhy: …").
+/// The action a `/hint` reply suggests ("… /play game:N action:<notation>\nWhy: …").
 pub fn hinted_action(hint: &str) -> String {
-    hint.split("/play action:")
+    hint.split("/play ")
         .nth(1)
+        .and_then(|rest| rest.split_once("action:"))
+        .map(|(_, action)| action)
         .and_then(|rest| rest.lines().next())
         .unwrap_or_else(|| panic!("not a hint: {hint}"))
         .trim()

@@ -5,6 +5,19 @@ use crate::catalog::AnyGame;
 use crate::game::Game;
 use crate::seat::Seat;
 
+/// Runs `$body` with `$g` bound to the typed game inside an [`AnyGame`].
+macro_rules! typed_game {
+    ($game:expr, $g:ident => $body:expr) => {
+        match $game {
+            AnyGame::Arcana($g) => $body,
+            AnyGame::MagicChess($g) => $body,
+            AnyGame::Gladiator($g) => $body,
+            AnyGame::Arachne($g) => $body,
+        }
+    };
+}
+pub(super) use typed_game;
+
 /// [`choose`] for a game held as an [`AnyGame`]: the chosen action comes
 /// back as its notation, ready for [`AnyGame::play`].
 pub fn choose_any(

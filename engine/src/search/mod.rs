@@ -22,11 +22,13 @@
 //! `should_stop` closure holds its own deadline.
 
 mod any;
+mod explain;
 mod players;
 mod reward;
 mod tree;
 
 pub use any::{choose_any, settings_for};
+pub use explain::{explain, explain_any};
 pub use players::{greedy, greedy_by, random};
 pub use reward::material_share;
 

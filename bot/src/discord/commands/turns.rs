@@ -68,6 +68,9 @@ pub(crate) async fn moves(
     #[description = "The square of the piece"]
     #[autocomplete = "ac::square"]
     square: Option<String>,
+    #[description = "Which page of a long list"]
+    #[min = 1]
+    page: Option<u64>,
     #[description = "Game number"]
     #[autocomplete = "ac::game"]
     #[min = 1]
@@ -76,7 +79,10 @@ pub(crate) async fn moves(
     invoke(
         ctx,
         "moves",
-        Options::new().with("square", square).with("game", game),
+        Options::new()
+            .with("square", square)
+            .with("page", page)
+            .with("game", game),
     )
     .await
 }

@@ -54,7 +54,8 @@ fn the_transcript_driver_plays_every_game_through_the_console() {
             assert!(
                 text.lines()
                     .any(|l| l.starts_with(&hint)
-                        && l.ends_with(&format!(": /play action:{action}"))),
+                        && l.ends_with(&format!(" action:{action}"))
+                        && l.contains(": /play game:")),
                 "{p} was not hinted: {text}"
             );
         }

@@ -56,6 +56,13 @@ pub trait Variant: Game {
     fn check_option(_name: &str, _value: &str) -> Result<(), String> {
         Ok(())
     }
+
+    /// The values of a free-text option that are one word (Arcana's
+    /// `human`, `undead`...), offered as "did you mean" when a value is
+    /// refused. By default none.
+    fn named_values(_name: &str) -> Vec<&'static str> {
+        Vec::new()
+    }
 }
 
 /// Reads option `name` for `seat`: the seat's own value first, then the game-wide one.
@@ -135,6 +142,15 @@ macro_rules! catalog {
                     $(GameKind::$variant => <$ty as Variant>::check_option(name, value),)*
                     #[allow(unreachable_patterns)]
                     _ => Ok(()),
+                }
+            }
+
+            /// [`Variant::named_values`].
+            pub fn named_values(self, name: &str) -> Vec<&'static str> {
+                match self {
+                    $(GameKind::$variant => <$ty as Variant>::named_values(name),)*
+                    #[allow(unreachable_patterns)]
+                    _ => Vec::new(),
                 }
             }
 

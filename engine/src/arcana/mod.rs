@@ -364,4 +364,8 @@ impl Variant for Arcana {
         }
         Ok(())
     }
+
+    fn named_values(name: &str) -> Vec<&'static str> {
+        rules::named_values(name)
+    }
 }

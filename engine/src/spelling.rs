@@ -8,8 +8,8 @@
 
 /// The most edits a word may be from a known one and still be suggested:
 /// one for short words, about a third of the length for longer ones, so that
-/// `king` is not offered for `ring` of a different sense but `necromancr` is
-/// offered for `necromancer`.
+/// `necromacer` finds `necromancer` while `dragon` finds nothing among the
+/// armies.
 fn reach(len: usize) -> usize {
     (len / 3).max(1)
 }

@@ -113,11 +113,13 @@ impl MagicChess {
         let (a, b) = match parts.as_slice() {
             [a, b] => (*a, *b),
             [one] => split_compact(one).ok_or_else(|| ActionError::Syntax(HINT.into()))?,
-            [a, b, extra @ ..] if !extra.is_empty() => return Err(ActionError::Syntax(format!(
+            [a, b, extra @ ..] if !extra.is_empty() => {
+                return Err(ActionError::Syntax(format!(
                 "Cannot read '{}': a move names two squares ({a}-{b}), so '-{}' is one too many.",
                 text.trim(),
                 extra.join("-")
-            ))),
+            )))
+            }
             _ => return Err(ActionError::Syntax(HINT.into())),
         };
         let (from, to) = match (cell(a), cell(b)) {

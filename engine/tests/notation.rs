@@ -158,6 +158,13 @@ fn a_misspelt_rules_topic_gets_did_you_mean() {
         let why = kind.rules(Some(typed)).expect_err(typed);
         assert!(why.contains(says), "{kind:?} '{typed}': {why}");
     }
+    // A unit or a promotion misspelt in an action.
+    let arcana = game(GameKind::Arcana);
+    let why = refusal(&arcana, arcana.to_act()[0], "promote a8=blue-knigth");
+    assert!(why.contains("Did you mean blue-knight?"), "{why}");
+    let magic = game(GameKind::MagicChess);
+    let why = refusal(&magic, magic.to_act()[0], "b7-b8=fary");
+    assert!(why.contains("Did you mean fairy?"), "{why}");
     let far = GameKind::Arcana.rules(Some("dragon")).expect_err("dragon");
     assert!(!far.contains("Did you mean"), "{far}");
 }

@@ -24,6 +24,7 @@ use super::unit::{Rank, Unit};
 use crate::board::Cell;
 use crate::error::ActionError;
 use crate::seat::Seat;
+use crate::spelling::did_you_mean;
 
 fn n(c: Cell) -> String {
     BOARD.name(c)
@@ -57,7 +58,8 @@ fn pair(text: &str, sep: char) -> Result<(Cell, Cell), ActionError> {
 fn unit(text: &str) -> Result<Unit, ActionError> {
     Unit::parse(text).ok_or_else(|| {
         syntax(format!(
-            "Cannot read the unit '{text}' (write its id, as in blue-knight)."
+            "Cannot read the unit '{text}' (write its id, as in blue-knight).{}",
+            did_you_mean(text, Unit::ALL.iter().map(|u| u.id()))
         ))
     })
 }

@@ -7,6 +7,7 @@ use super::MagicChess;
 use crate::board::Cell;
 use crate::error::ActionError;
 use crate::seat::Seat;
+use crate::spelling::did_you_mean;
 use serde::{Deserialize, Serialize};
 
 /// One turn's action.
@@ -101,7 +102,8 @@ impl MagicChess {
                     Some(k) => (b.trim_end_matches('-').to_string(), Some(k)),
                     None => {
                         return Err(ActionError::Syntax(format!(
-                            "Cannot read promotion '{p}': choose wizard, fairy or frog."
+                            "Cannot read promotion '{p}':{} Choose wizard, fairy or frog.",
+                            did_you_mean(p, ["wizard", "fairy", "frog"])
                         )))
                     }
                 }

@@ -52,10 +52,9 @@ fn the_transcript_driver_plays_every_game_through_the_console() {
             let action = action.trim_matches('"');
             let hint = format!("[#table, only {}] ", &user[1..]);
             assert!(
-                text.lines()
-                    .any(|l| l.starts_with(&hint)
-                        && l.ends_with(&format!(" action:{action}"))
-                        && l.contains(": /play game:")),
+                text.lines().any(|l| l.starts_with(&hint)
+                    && l.ends_with(&format!(" action:{action}"))
+                    && l.contains(": /play game:")),
                 "{p} was not hinted: {text}"
             );
         }

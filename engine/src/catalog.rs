@@ -62,6 +62,13 @@ pub trait Variant: Game {
     /// as the edition of a game's rulings, and with the defaults that follow
     /// from how many `players` share its seats. By default nothing.
     fn stamp(_options: &mut Options, _players: usize) {}
+
+    /// The values of a free-text option that are one word (Arcana's
+    /// `human`, `undead`...), offered as "did you mean" when a value is
+    /// refused. By default none.
+    fn named_values(_name: &str) -> Vec<&'static str> {
+        Vec::new()
+    }
 }
 
 /// Reads option `name` for `seat`: the seat's own value first, then the game-wide one.
@@ -150,6 +157,15 @@ macro_rules! catalog {
                     $(GameKind::$variant => <$ty as Variant>::stamp(options, players),)*
                     #[allow(unreachable_patterns)]
                     _ => {}
+                }
+            }
+
+            /// [`Variant::named_values`].
+            pub fn named_values(self, name: &str) -> Vec<&'static str> {
+                match self {
+                    $(GameKind::$variant => <$ty as Variant>::named_values(name),)*
+                    #[allow(unreachable_patterns)]
+                    _ => Vec::new(),
                 }
             }
 

@@ -10,7 +10,8 @@
 //! * [`view`]: what one viewer may see, the only input of pictures and public text;
 //! * [`error`]: why an action was refused;
 //! * [`catalog`]: the list of games and [`AnyGame`];
-//! * [`search`]: the computer opponent, for every game.
+//! * [`search`]: the computer opponent, for every game;
+//! * [`spelling`]: "did you mean" for a misspelt name.
 //!
 //! The games: [`arcana`] (Tokar's Arcana and the Arcana family), [`magic`]
 //! (Magic Chess), [`gladiator`] (Gladiator Chess), [`arachne`] (Arachne).
@@ -27,6 +28,7 @@ pub mod magic;
 pub mod rng;
 pub mod search;
 pub mod seat;
+pub mod spelling;
 pub mod view;
 
 pub use board::{Board, Cell, Dir, Shape};

@@ -2,9 +2,17 @@
 //! an option the command does not take) is reported instead of ignored.
 
 use std::collections::BTreeMap;
+use tokar_engine::spelling::did_you_mean;
+
+/// Words an action may begin with that look like an option name (`king:`,
+/// Gladiator's override). Typed as `/play king: c1-b2` or `/play
+/// king:c1-b2`, they are the start of the action, not an option (T17).
+const ACTION_PREFIXES: &[&str] = &["king"];
 
 pub struct Args {
     map: BTreeMap<String, String>,
+    /// The option names the command asked for, for "did you mean".
+    asked: Vec<String>,
 }
 
 impl Args {
@@ -12,36 +20,67 @@ impl Args {
     /// they are joined with spaces, after its named value if there is one,
     /// so that a typed action with spaces needs no quotes (`/play
     /// action:h5-h4-i4-j4 xk4`, `/play game:2 turncoat l5 xa5`).
+    ///
+    /// When the main option is an action, a word of [`ACTION_PREFIXES`]
+    /// given as an option name begins the action: `king: c1-b2` and
+    /// `king:c1-b2` are the action `king: c1-b2` (T17).
     pub fn new(options: &[(String, String)], main: Option<&str>) -> Result<Args, String> {
         let mut map = BTreeMap::new();
-        let mut nameless: Vec<&str> = Vec::new();
+        let mut nameless: Vec<String> = Vec::new();
+        let mut prefix: Option<String> = None;
         for (k, v) in options {
             let key = k.trim().to_ascii_lowercase();
             if key.is_empty() {
                 if main.is_none() {
                     return Err(format!("'{v}' needs an option name (name:value)."));
                 }
-                nameless.push(v.trim());
+                nameless.push(v.trim().to_string());
+                continue;
+            }
+            if main == Some("action") && ACTION_PREFIXES.contains(&key.as_str()) {
+                if prefix.is_some() {
+                    return Err(format!("'{key}:' is given twice."));
+                }
+                prefix = Some(format!("{key}: {}", v.trim()).trim_end().to_string());
                 continue;
             }
             if map.insert(key.clone(), v.trim().to_string()).is_some() {
                 return Err(format!("Option '{key}' is given twice."));
             }
         }
-        if let (Some(main), false) = (main, nameless.is_empty()) {
-            let value: &mut String = map.entry(main.to_string()).or_default();
-            for word in nameless {
-                if !value.is_empty() {
-                    value.push(' ');
+        if let Some(main) = main {
+            if let Some(p) = prefix {
+                let rest = map.remove(main).into_iter();
+                nameless = std::iter::once(p).chain(rest).chain(nameless).collect();
+            }
+            if !nameless.is_empty() {
+                let value: &mut String = map.entry(main.to_string()).or_default();
+                for word in nameless {
+                    if !value.is_empty() {
+                        value.push(' ');
+                    }
+                    value.push_str(&word);
                 }
-                value.push_str(word);
             }
         }
-        Ok(Args { map })
+        Ok(Args {
+            map,
+            asked: Vec::new(),
+        })
     }
 
     pub fn take(&mut self, key: &str) -> Option<String> {
+        self.expect(key);
         self.map.remove(key)
+    }
+
+    /// Notes that the command takes option `key` although it reads it some
+    /// other way ([`Args::take_where`]), so that a misspelling of it is
+    /// answered with "did you mean".
+    pub fn expect(&mut self, key: &str) {
+        if !self.asked.iter().any(|k| k == key) {
+            self.asked.push(key.to_string());
+        }
     }
 
     pub fn require(&mut self, key: &str, what: &str) -> Result<String, String> {
@@ -70,11 +109,15 @@ impl Args {
             .collect()
     }
 
-    /// Fails naming the options nobody took.
+    /// Fails naming the options nobody took, with the nearest option the
+    /// command does take.
     pub fn finish(self, command: &str) -> Result<(), String> {
         match self.map.keys().next() {
             None => Ok(()),
-            Some(k) => Err(format!("/{command} does not take option '{k}'.")),
+            Some(k) => Err(format!(
+                "/{command} does not take option '{k}'.{}",
+                did_you_mean(k, self.asked.iter().map(String::as_str))
+            )),
         }
     }
 }

@@ -8,6 +8,7 @@ use super::{ChannelRef, Reply, Request, Res, Table};
 use crate::duration;
 use crate::record::Phase;
 use tokar_engine::catalog::GameKind;
+use tokar_engine::spelling::did_you_mean;
 use tokar_engine::Seat;
 
 /// How many finished games /games lists, the last ended first.
@@ -185,15 +186,23 @@ impl Table {
     pub(super) async fn cmd_rules(&self, req: &Request) -> Res<Vec<Reply>> {
         let mut args = Args::new(&req.options, Some("game"))?;
         let game = args.take("game");
-        let unit = args.take("unit");
+        let mut unit = args.take("unit");
         args.finish("rules")?;
         let kind = match game {
-            Some(g) => GameKind::parse(&g).ok_or_else(|| {
-                format!(
-                    "There is no game called '{g}': choose {}.",
-                    GameKind::ALL.map(|k| k.slug()).join(", ")
-                )
-            })?,
+            Some(g) => {
+                let (kind, topic) = game_and_topic(&g)?;
+                if let Some(t) = topic {
+                    if let Some(u) = &unit {
+                        return Err(format!(
+                            "Name one topic: /rules {} {t} or /rules {} {u}.",
+                            kind.slug(),
+                            kind.slug()
+                        ));
+                    }
+                    unit = Some(t);
+                }
+                kind
+            }
             None => {
                 let list: Vec<String> = GameKind::ALL
                     .iter()
@@ -290,6 +299,41 @@ impl Table {
         }
         Ok(vec![Reply::private(&req.channel, &req.user, content)])
     }
+}
+
+/// Reads a game kind, as `/new game:` and `/rules` take it: its slug or
+/// title, or a refusal with the nearest name.
+pub(super) fn game_kind(text: &str) -> Result<GameKind, String> {
+    GameKind::parse(text).ok_or_else(|| {
+        let slugs = GameKind::ALL.map(|k| k.slug());
+        format!(
+            "There is no game called '{}'.{} Choose {}.",
+            text.trim(),
+            did_you_mean(text, slugs),
+            slugs.join(", ")
+        )
+    })
+}
+
+/// `/rules arcana blue-knight`: the words typed without option names name
+/// the game and then the topic (T17). The game is the longest run of first
+/// words that names one (`magic chess king`), the topic the rest.
+fn game_and_topic(text: &str) -> Result<(GameKind, Option<String>), String> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    for n in (1..=words.len()).rev() {
+        if let Some(kind) = GameKind::parse(&words[..n].join(" ")) {
+            let topic = words[n..].join(" ");
+            return Ok((kind, (!topic.is_empty()).then_some(topic)));
+        }
+    }
+    // Refused: quote the words that come nearest a game's name.
+    let slugs = GameKind::ALL.map(|k| k.slug());
+    let named = (1..=words.len().min(2))
+        .rev()
+        .map(|n| words[..n].join(" "))
+        .find(|w| tokar_engine::spelling::nearest(w, slugs).is_some())
+        .unwrap_or_else(|| words.first().copied().unwrap_or(text).to_string());
+    game_kind(&named).map(|k| (k, None))
 }
 
 /// The longest message Discord takes (in characters).

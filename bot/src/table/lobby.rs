@@ -7,6 +7,7 @@ use super::text::{self, lobby_status, open_seats};
 use super::{Change, Loaded, Reply, Request, Res, Table, UserRef};
 use crate::record::{GameRecord, LogEntry, Member, Named, Phase, Reseed, TurnClock, FORMAT};
 use tokar_engine::catalog::{AnyGame, GameKind, Options};
+use tokar_engine::spelling::did_you_mean;
 use tokar_engine::{Seat, Viewer};
 
 /// Reads a game's options from a command. Per-seat options go to the user's
@@ -18,7 +19,9 @@ fn read_options(kind: GameKind, args: &mut Args, creator: bool) -> Res<(Options,
     for spec in kind.options() {
         let check = |v: String| -> Res<String> {
             if spec.choices.is_empty() {
-                kind.check_option(spec.name, &v)?;
+                kind.check_option(spec.name, &v).map_err(|e| {
+                    format!("{e}{}", did_you_mean(&v, kind.named_values(spec.name)))
+                })?;
                 return Ok(v);
             }
             spec.choices
@@ -27,8 +30,9 @@ fn read_options(kind: GameKind, args: &mut Args, creator: bool) -> Res<(Options,
                 .map(|c| c.to_string())
                 .ok_or_else(|| {
                     format!(
-                        "Option {} cannot be '{v}': choose {}.",
+                        "Option {} cannot be '{v}':{} Choose {}.",
                         spec.name,
+                        did_you_mean(&v, spec.choices.iter().copied()),
                         spec.choices.join(", ")
                     )
                 })
@@ -46,6 +50,7 @@ fn read_options(kind: GameKind, args: &mut Args, creator: bool) -> Res<(Options,
             }
         }
         if spec.per_seat && creator {
+            args.expect(&format!("{}.1", spec.name));
             let prefix = format!("{}.", spec.name);
             for (k, v) in args.take_where(|k| {
                 k.strip_prefix(&prefix)
@@ -109,12 +114,7 @@ impl Table {
         };
         let kind = match (&from, args.take("game")) {
             (Some(e), _) => e.kind,
-            (None, Some(g)) => GameKind::parse(&g).ok_or_else(|| {
-                format!(
-                    "There is no game called '{g}': choose {}.",
-                    GameKind::ALL.map(|k| k.slug()).join(", ")
-                )
-            })?,
+            (None, Some(g)) => super::listing::game_kind(&g)?,
             (None, None) => {
                 return Err(format!(
                     "Missing option game: choose {}.",
@@ -137,6 +137,7 @@ impl Table {
         let mut opponents: Vec<u64> = Vec::new();
         // Seats the bot takes at once (opponent:@Tokar, possibly several times, and bots:N).
         let mut robots = 0usize;
+        args.expect("opponent");
         let mut invites = args.take_where(|k| {
             k.strip_prefix("opponent")
                 .is_some_and(|n| n.is_empty() || n.parse::<u8>().is_ok())
@@ -161,6 +162,13 @@ impl Table {
         let (mut options, mine) = read_options(kind, &mut args, true)?;
         let (play, bots) = super::robot::read_play_options(&mut args)?;
         robots += bots;
+        // The move deadline of a new game is the creator's setting (T17).
+        if let Some(d) = args.take("deadline") {
+            let d = if d.is_empty() { "3d".to_string() } else { d };
+            return Err(format!(
+                "/new does not take a deadline: the move deadline of the games you create is your setting. Set it with /settings deadline:{d}, then /new."
+            ));
+        }
         args.finish("new")?;
         // Unless the creator says, a game has the seats its rules are written for (Magic
         // Chess four, the others two), more when more people are invited.

@@ -1,9 +1,12 @@
 //! Notation: `e3-e2`, `g5-g2 xg1`, `e3 xe2`, `f3-f2=w`, `e5-d5-c5-c4 xb4`,
 //! `turncoat d4-d2 xd1`, `end`, `pass`. Case and spaces are free; `e3xe2`
 //! reads as `e3 xe2`; promotions take a letter or a name (`=w`, `=wizard`).
+//! The spaces of a path may be run together or written apart (`e3e2`, `e3
+//! e2`, `e5 d5 c5 c4 xb4`, `c1hub`): a space's name is a spoke letter and
+//! its ring's digits, or `hub`, so the path splits one way only.
 
 use super::{Action, Arachne, Kind};
-use crate::board::Cell;
+use crate::board::{Cell, HUB_NAME};
 use crate::error::ActionError;
 
 const HELP: &str = "Type a move such as e3-e2, a capture such as g5-g2 xg1 or e3 xe2, a Wizard's jump such as e5-d5-c5-c4, or end.";
@@ -53,6 +56,46 @@ impl Arachne {
             Action::Again { from, to, capture } => format!("{}-{}{}", n(from), n(to), cap(capture)),
             Action::End => "end".into(),
             Action::Pass => "pass".into(),
+        }
+    }
+
+    /// The spaces of a path written as one word (`e3`, `e3-e2`, or run
+    /// together: `e3e2`, `c1hub`), if every part is a space of the web.
+    fn spaces_of(&self, word: &str) -> Option<Vec<Cell>> {
+        let mut out = Vec::new();
+        for part in word.split('-') {
+            let mut rest = part;
+            if rest.is_empty() {
+                return None;
+            }
+            while !rest.is_empty() {
+                let len = if rest.starts_with(HUB_NAME) {
+                    HUB_NAME.len()
+                } else {
+                    let b = rest.as_bytes();
+                    if !b[0].is_ascii_lowercase() {
+                        return None;
+                    }
+                    1 + b[1..].iter().take_while(|c| c.is_ascii_digit()).count()
+                };
+                out.push(self.setup.board.parse(&rest[..len])?);
+                rest = &rest[len..];
+            }
+        }
+        Some(out)
+    }
+
+    /// A path word as written notation: spaces run together (`e3e2`,
+    /// `e5d5c5c4`) are joined by `-`; a word that is not spaces of the web
+    /// is kept as typed, for the refusal to name.
+    fn unpack(&self, word: &str) -> String {
+        match self.spaces_of(word) {
+            Some(cells) => cells
+                .iter()
+                .map(|&c| self.name(c))
+                .collect::<Vec<_>>()
+                .join("-"),
+            None => word.to_string(),
         }
     }
 
@@ -130,7 +173,7 @@ impl Arachne {
             words.remove(0);
         }
         // Split "e3xe2" into the path and the capture.
-        let mut path_text: Option<&str> = None;
+        let mut path_text: Option<String> = None;
         let mut capture_text: Option<&str> = None;
         let mut expect_target = false;
         for w in words {
@@ -152,11 +195,18 @@ impl Arachne {
             } else if path_text.is_none() {
                 match w.find('x') {
                     Some(i) if self.spokes() < 24 => {
-                        path_text = Some(&w[..i]);
+                        path_text = Some(self.unpack(&w[..i]));
                         capture_text = Some(&w[i + 1..]);
                     }
-                    _ => path_text = Some(w),
+                    _ => path_text = Some(self.unpack(w)),
                 }
+            } else if let (Some(path), None) = (path_text.as_mut(), capture_text) {
+                // "e3 e2", "e5 d5 c5 c4": the spaces of a path written apart.
+                if self.spaces_of(w).is_none() {
+                    return Err(ActionError::Syntax(HELP.into()));
+                }
+                path.push('-');
+                path.push_str(&self.unpack(w));
             } else {
                 return Err(ActionError::Syntax(HELP.into()));
             }
@@ -169,6 +219,7 @@ impl Arachne {
         let Some(path_text) = path_text else {
             return Err(ActionError::Syntax(HELP.into()));
         };
+        let path_text = path_text.as_str();
         let path = path_text
             .split('-')
             .map(|c| self.read_cell(c))
@@ -220,9 +271,23 @@ impl Arachne {
                     capture,
                 })
             }
-            _ => Err(ActionError::Syntax(
-                "A move names where it starts and ends (e3-e2), or all four spaces of a Wizard's three-space move (e5-d5-c5-c4).".into(),
-            )),
+            n => {
+                let names: Vec<&str> = path_text.split('-').collect();
+                let why = if n == 3 {
+                    format!(
+                        "three spaces are neither a move ({}-{}, without -{}) nor a Wizard's three-space move, which names all four spaces (e5-d5-c5-c4)",
+                        names[0], names[1], names[2]
+                    )
+                } else {
+                    format!(
+                        "a move names where it starts and ends (e3-e2), a Wizard's three-space move its four spaces (e5-d5-c5-c4), so '-{}' is too many",
+                        names[4..].join("-")
+                    )
+                };
+                Err(ActionError::Syntax(format!(
+                    "Cannot read '{path_text}': {why}."
+                )))
+            }
         }
     }
 }

@@ -1,5 +1,23 @@
 //! The rules for people, by topic (`/rules arachne <topic>`).
 
+use crate::spelling::did_you_mean;
+
+/// Every topic by the name the overview lists it under.
+const TOPICS: [&str; 12] = [
+    "matron",
+    "priestess",
+    "wizard",
+    "blademaster",
+    "grunt",
+    "capture",
+    "turncoat",
+    "punishment",
+    "web",
+    "strategist",
+    "convenient",
+    "original",
+];
+
 const OVERVIEW: &str = "\
 **Arachne**: two armies of dark elves on a spider web. Capture the opposing Matron to win.
 The web has 12 spokes (a-l, a at the top, clockwise) and 5 rings (1 innermost) around a hub: spaces are named like c3, and hub. \
@@ -10,7 +28,7 @@ Each turn begins with two dice. On spiders' eyes (1+1) you may instead move one 
 A piece that ends its move next to a piece straight ahead may capture it and follows up into its space; the Wizard captures around himself. \
 You may also capture without moving: any connected piece. Punishment: capture your own piece of lower rank; it always succeeds and counts as lost to the opponent.
 The same position (pieces and side to move) for the fourth time draws.
-Notation: e3-e2, g5-g2 xg1, e3 xe2, e5-d5-c5-c4 xb4 (Wizard), f3-f2=w (promotion), turncoat d4-d2 xd1, end (Blademaster), pass (only when nothing is possible).
+Notation: e3-e2 (e3e2 and e3 e2 read the same), g5-g2 xg1, e3 xe2, e5-d5-c5-c4 xb4 (Wizard), f3-f2=w (promotion), turncoat d4-d2 xd1, end (Blademaster), pass (only when nothing is possible).
 Topics: matron, priestess, wizard, blademaster, grunt, capture, turncoat, punishment, web, strategist, convenient, original.";
 
 const MATRON: &str = "\
@@ -87,7 +105,9 @@ pub fn rules(topic: Option<&str>) -> Result<String, String> {
         "original" => ORIGINAL,
         other => {
             return Err(format!(
-                "Arachne has no rules topic '{other}'. Topics: matron, priestess, wizard, blademaster, grunt, capture, turncoat, punishment, web, strategist, convenient, original."
+                "Arachne has no rules topic '{other}'.{} Topics: {}.",
+                did_you_mean(other, TOPICS),
+                TOPICS.join(", ")
             ))
         }
     };

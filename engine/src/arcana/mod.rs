@@ -397,4 +397,8 @@ impl Variant for Arcana {
         }
         Ok(())
     }
+
+    fn named_values(name: &str) -> Vec<&'static str> {
+        rules::named_values(name)
+    }
 }

@@ -24,6 +24,7 @@ use super::unit::{Rank, Unit};
 use crate::board::Cell;
 use crate::error::ActionError;
 use crate::seat::Seat;
+use crate::spelling::did_you_mean;
 
 fn n(c: Cell) -> String {
     BOARD.name(c)
@@ -57,7 +58,8 @@ fn pair(text: &str, sep: char) -> Result<(Cell, Cell), ActionError> {
 fn unit(text: &str) -> Result<Unit, ActionError> {
     Unit::parse(text).ok_or_else(|| {
         syntax(format!(
-            "Cannot read the unit '{text}' (write its id, as in blue-knight)."
+            "Cannot read the unit '{text}' (write its id, as in blue-knight).{}",
+            did_you_mean(text, Unit::ALL.iter().map(|u| u.id()))
         ))
     })
 }
@@ -85,6 +87,9 @@ fn step_token(t: &str) -> Result<Step, ActionError> {
     if let Some((a, rest)) = t.split_once('x') {
         if let Some((b, c)) = rest.split_once('-') {
             if !a.contains('-') {
+                if let Some((c, extra)) = c.split_once('-') {
+                    return Err(too_many(t, &format!("{a}x{b}-{c}"), &format!("-{extra}")));
+                }
                 return Ok(Step::KillMove(cell(a)?, cell(b)?, cell(c)?));
             }
         }
@@ -96,6 +101,9 @@ fn step_token(t: &str) -> Result<Step, ActionError> {
         }
         if let Some(to) = rest.strip_prefix("off>") {
             return Ok(Step::Walk(from, cell(to)?));
+        }
+        if let Some((b, extra)) = rest.split_once('-') {
+            return Err(too_many(t, &format!("{a}-{b}"), &format!("-{extra}")));
         }
         if let Some((b, c)) = rest.split_once('x') {
             return Ok(Step::MoveKill(from, cell(b)?, cell(c)?));
@@ -110,8 +118,40 @@ fn step_token(t: &str) -> Result<Step, ActionError> {
     )))
 }
 
+/// A move written past its end (`b1-c3-d4`): which part is one too many.
+fn too_many(token: &str, move_part: &str, extra: &str) -> ActionError {
+    syntax(format!(
+        "Cannot read '{token}': a move names two squares ({move_part}), so '{extra}' is one too many."
+    ))
+}
+
+/// The length of the square name at the front of `s` (a letter and its
+/// digits), if it starts with one.
+fn square_at(s: &str) -> Option<usize> {
+    let b = s.as_bytes();
+    if !b.first()?.is_ascii_lowercase() {
+        return None;
+    }
+    let digits = b[1..].iter().take_while(|c| c.is_ascii_digit()).count();
+    (digits > 0).then_some(1 + digits)
+}
+
+/// A token that is one square and nothing else.
+fn is_square(token: &str) -> bool {
+    square_at(token) == Some(token.len()) && BOARD.parse(token).is_some()
+}
+
+/// A token that is squares joined by `-` and nothing else (`e2`, `e2-e4`).
+fn is_path(token: &str) -> bool {
+    token.split('-').all(is_square)
+}
+
 /// Lower case, single spaces, and no spaces around the joining signs, so that
-/// `E2 - E3` and `bolt a1 > a4` read like `e2-e3` and `bolt a1>a4`.
+/// `E2 - E3` and `bolt a1 > a4` read like `e2-e3` and `bolt a1>a4`. The
+/// compact forms players type read as the written notation (the rules
+/// page's Notation section): two
+/// squares run together or apart (`e2e4`, `e2 e4`) are a move `e2-e4`, and a
+/// kill written apart (`e2 xe3`) is `e2xe3`.
 fn tidy(text: &str) -> String {
     let mut s = text
         .trim()
@@ -124,7 +164,26 @@ fn tidy(text: &str) -> String {
             .replace(&format!(" {op}"), op)
             .replace(&format!("{op} "), op);
     }
-    s.replace(" x ", "x")
+    let s = s.replace(" x ", "x");
+    let mut out: Vec<String> = Vec::new();
+    for word in s.split(' ') {
+        // `e2e4`, `d1d4xe5`: a square run into the next one.
+        let word = match square_at(word) {
+            Some(n) if square_at(&word[n..]).is_some() => format!("{}-{}", &word[..n], &word[n..]),
+            _ => word.to_string(),
+        };
+        match out.last_mut() {
+            Some(prev) if is_path(prev) && is_square(&word) => {
+                prev.push('-');
+                prev.push_str(&word);
+            }
+            Some(prev) if is_path(prev) && word.strip_prefix('x').is_some_and(is_square) => {
+                prev.push_str(&word);
+            }
+            _ => out.push(word),
+        }
+    }
+    out.join(" ")
 }
 
 impl Arcana {

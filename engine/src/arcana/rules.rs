@@ -1,6 +1,10 @@
 //! The rules for people: `/rules arcana` and `/rules arcana <unit>`.
 
-use super::unit::Unit;
+use super::unit::{Family, Unit};
+use crate::spelling::did_you_mean;
+
+/// The topics besides units and numbered rulings, for "did you mean".
+const TOPICS: [&str; 3] = ["overview", "rulings", "undead-arcana"];
 
 const OVERVIEW: &str = "\
 Tokar's Arcana (White Mask Productions, 1998): the Human army against the Undead army on an 8x8 board.
@@ -17,7 +21,7 @@ Tomb gas paralyses enemies next to a Mummy from the end of a turn; firebrew toke
 Check: when a side could kill the enemy General on its next turn, the game announces it.
 A side with nothing it may do passes. 100 turns without a kill, revival or placement, or 600 turns in all, draw the game.
 
-Notation: `e2-e3` move, `e2xe3` kill without moving, `d1-d4xe5` move then kill, `a1-off` walk off the board, `bolt a1>a4`, `brew f1>e3`, `f1-c1 brew c1>e3`, `vanquish e4`, `e4-e5 vanquish`, `promote a8=blue-knight`, `recall a8>d2`, `revive a1>b2`, `trade a7+b7=mummy`, `wind d8>a7`, `explode d8>a8`, `smite d8`, `place e4`, `decline`, `pass`.
+Notation: `e2-e3` move (`e2e3` and `e2 e3` read the same), `e2xe3` kill without moving, `d1-d4xe5` move then kill, `a1-off` walk off the board, `bolt a1>a4`, `brew f1>e3`, `f1-c1 brew c1>e3`, `vanquish e4`, `e4-e5 vanquish`, `promote a8=blue-knight`, `recall a8>d2`, `revive a1>b2`, `trade a7+b7=mummy`, `wind d8>a7`, `explode d8>a8`, `smite d8`, `place e4`, `decline`, `pass`.
 
 Undead Arcana, the second way to play: `/new game:arcana army:undead-arcana` (or its unit picks, such as army:ghoul/ghost/cultist/wraith/vampire/lich); its rules: /rules arcana undead-arcana.
 
@@ -95,6 +99,23 @@ fn ruling(topic: &str) -> Option<String> {
         .map(|(_, _, text)| text)
 }
 
+/// The one-word values of a free-text option, for "did you mean": an army
+/// is a preset (U11) or one Undead unit filling its rank.
+pub fn named_values(option: &str) -> Vec<&'static str> {
+    match option {
+        "army" => ["human", "undead", "undead-arcana", "alternate"]
+            .into_iter()
+            .chain(
+                Unit::ALL
+                    .iter()
+                    .filter(|u| u.family() == Family::Undead)
+                    .map(|u| u.id()),
+            )
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
 /// The overview, the rulings, or one unit's card.
 pub fn rules(topic: Option<&str>) -> Result<String, String> {
     match topic.map(str::trim).filter(|t| !t.is_empty()) {
@@ -118,7 +139,8 @@ pub fn rules(topic: Option<&str>) -> Result<String, String> {
             (Some(text), _) => Ok(text),
             (None, Some(u)) => Ok(u.card().to_string()),
             (None, None) => Err(format!(
-                "No Arcana unit or topic is called '{t}'. Topics: rulings, undead-arcana, r1 to r{}, u1 to u{}; units: {}.",
+                "No Arcana unit or topic is called '{t}'.{} Topics: rulings, undead-arcana, r1 to r{}, u1 to u{}; units: {}.",
+                did_you_mean(t, TOPICS.into_iter().chain(Unit::ALL.iter().map(|u| u.id()))),
                 ruling_paragraphs().len(),
                 ruling_paragraphs_of('U').len(),
                 Unit::ALL

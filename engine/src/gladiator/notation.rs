@@ -1,6 +1,8 @@
 //! Move notation: `e2-e4` to an empty square, `e4xe5` onto an occupied one
 //! (battle, freeze, elimination or capture), `=W` for a pawn's replacement,
-//! and the prefix `king:` for the King overriding another commander.
+//! and the prefix `king:` for the King overriding another commander. Case
+//! and spaces are free, and the sign between the squares may be left out
+//! (`e2e4`, `e2 e4`, `king:c3c4`); the table writes the action back in full.
 
 use super::piece::{Commander, Kind};
 use super::{team_of, Action, Gladiator, BOARD};
@@ -57,6 +59,11 @@ pub fn parse(g: &Gladiator, seat: Seat, text: &str) -> Result<Action, ActionErro
     let Some((a, tail)) = take_square(&compact) else {
         return Err(syntax(text, HOW));
     };
+    let join = if tail.starts_with(['-', 'x']) {
+        &tail[..1]
+    } else {
+        "-"
+    };
     let tail = tail
         .strip_prefix('-')
         .or_else(|| tail.strip_prefix('x'))
@@ -64,6 +71,18 @@ pub fn parse(g: &Gladiator, seat: Seat, text: &str) -> Result<Action, ActionErro
     let Some((b, tail)) = take_square(tail) else {
         return Err(syntax(text, HOW));
     };
+    // `b1-c3-d4`: one square too many, named.
+    if let Some(extra) = tail
+        .strip_prefix('-')
+        .or_else(|| tail.strip_prefix('x'))
+        .filter(|t| take_square(t).is_some())
+    {
+        let sep = &tail[..1];
+        return Err(syntax(
+            text,
+            &format!("a move names two squares ({a}{join}{b}), so '{sep}{extra}' is one too many"),
+        ));
+    }
     let promote = match tail {
         "" => None,
         t => {

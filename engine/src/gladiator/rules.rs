@@ -2,6 +2,25 @@
 //! The numbered rulings (R1...) are in engine/rules/gladiator.md.
 
 use super::piece::Kind;
+use crate::spelling::did_you_mean;
+
+/// Every topic by the name the overview lists it under.
+const TOPICS: [&str; 14] = [
+    "king",
+    "queen",
+    "mounted-knight",
+    "footman",
+    "champion",
+    "warrior",
+    "black-knight",
+    "scout",
+    "kings-knight",
+    "squire",
+    "combat",
+    "turn",
+    "check",
+    "rulings",
+];
 
 const OVERVIEW: &str = "\
 Gladiator Chess: a 10x12 board, two teams (White at ranks 1-2 moves first, Black at ranks 11-12).
@@ -14,7 +33,7 @@ Moving onto an enemy is a battle: the attacker rolls its dice plus 1d6, the defe
 difference comes off the loser's hit points (the defender wins ties). At zero the loser dies and the \
 winner takes the square; otherwise both stay where they were. Hit points last between battles.
 Win by holding the enemy Queen for 5 of her team's turns, by checkmate, or by killing the King.
-Notation: e2-e4, e4xe5 (attack, freeze, capture), a11-a12=W (pawn replaced), king: c3-c4 (override).
+Notation: e2-e4 (e2e4 and e2 e4 read the same), e4xe5 (attack, freeze, capture), a11-a12=W (pawn replaced), king: c3-c4 (override).
 Topics: king, queen, mounted-knight, footman, champion, warrior, black-knight, scout, kings-knight, \
 squire, combat, turn, check, rulings.";
 
@@ -101,7 +120,9 @@ pub fn rules(topic: Option<&str>) -> Result<String, String> {
     match Kind::lookup(t) {
         Some(k) => Ok(card(k)),
         None => Err(format!(
-            "No Gladiator rules topic '{t}'. Topics: king, queen, mounted-knight, footman, champion, warrior, black-knight, scout, kings-knight, squire, combat, turn, check, rulings."
+            "No Gladiator rules topic '{t}'.{} Topics: {}.",
+            did_you_mean(t, TOPICS),
+            TOPICS.join(", ")
         )),
     }
 }

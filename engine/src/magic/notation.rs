@@ -7,6 +7,7 @@ use super::MagicChess;
 use crate::board::Cell;
 use crate::error::ActionError;
 use crate::seat::Seat;
+use crate::spelling::did_you_mean;
 use serde::{Deserialize, Serialize};
 
 /// One turn's action.
@@ -101,7 +102,8 @@ impl MagicChess {
                     Some(k) => (b.trim_end_matches('-').to_string(), Some(k)),
                     None => {
                         return Err(ActionError::Syntax(format!(
-                            "Cannot read promotion '{p}': choose wizard, fairy or frog."
+                            "Cannot read promotion '{p}':{} Choose wizard, fairy or frog.",
+                            did_you_mean(p, ["wizard", "fairy", "frog"])
                         )))
                     }
                 }
@@ -113,6 +115,13 @@ impl MagicChess {
         let (a, b) = match parts.as_slice() {
             [a, b] => (*a, *b),
             [one] => split_compact(one).ok_or_else(|| ActionError::Syntax(HINT.into()))?,
+            [a, b, extra @ ..] if !extra.is_empty() => {
+                return Err(ActionError::Syntax(format!(
+                "Cannot read '{}': a move names two squares ({a}-{b}), so '-{}' is one too many.",
+                text.trim(),
+                extra.join("-")
+            )))
+            }
             _ => return Err(ActionError::Syntax(HINT.into())),
         };
         let (from, to) = match (cell(a), cell(b)) {

@@ -1,5 +1,19 @@
 //! The rules for people, by topic: `/rules magic-chess [topic]`.
 
+use crate::spelling::did_you_mean;
+
+/// Every topic by the name the overview lists it under.
+const TOPICS: [&str; 8] = [
+    "king",
+    "wizard",
+    "fairy",
+    "frog",
+    "pawn",
+    "freeze",
+    "slow",
+    "anti-jump",
+];
+
 const OVERVIEW: &str = "\
 Magic Chess: four players, four armies in the corners of an 8x8 board, and a deck of spell cards. \
 Be the last player standing.
@@ -9,7 +23,7 @@ Red a1-d1 (Pawns move up), Blue a8-a5 (Pawns move right), Yellow h8-e8 (Pawns mo
 Red starts; then Blue, Yellow, Green (clockwise).
 
 Each player gets three hidden spell cards. On your turn do exactly one:
-- move a piece, capturing an enemy piece it lands on: `a2-a3`, `b7-b8=fairy`;
+- move a piece, capturing an enemy piece it lands on: `a2-a3` (`a2a3` and `a2 a3` read the same), `b7-b8=fairy`;
 - play a card under an enemy piece, then draw one: `freeze e5`, `slow c6`, `anti-jump a6`;
 - pass: `pass`.
 Then every card under your own pieces goes to the discard pile: a spell lasts until its target's next turn.
@@ -61,7 +75,9 @@ pub fn rules(topic: Option<&str>) -> Result<String, String> {
         "anti-jump" | "antijump" | "anti jump" => ANTI_JUMP,
         other => {
             return Err(format!(
-                "Magic Chess has no rules topic '{other}'. Topics: king, wizard, fairy, frog, pawn, freeze, slow, anti-jump."
+                "Magic Chess has no rules topic '{other}'.{} Topics: {}.",
+                did_you_mean(other, TOPICS),
+                TOPICS.join(", ")
             ))
         }
     };

@@ -11,6 +11,7 @@ use tokar_bot::clock::VirtualClock;
 use tokar_bot::table::robot::RobotConfig;
 use tokar_bot::{Reply, Table, TableConfig};
 use tokar_engine::catalog::{AnyGame, GameKind, Options};
+use tokar_engine::view::RollRole;
 use tokar_engine::{Rng, StatusKind, View, Viewer};
 
 const MESSAGE_LIMIT: usize = 2000;
@@ -239,7 +240,30 @@ async fn the_text_board_says_what_the_picture_shows() {
                 }
             }
         }
-        if kind != GameKind::Arachne {
+        // A battle's dice by side, with the totals the game compares, as the picture shows them.
+        for r in view.rolls.iter().filter(|r| r.role != RollRole::Turn) {
+            let verb = if r.role == RollRole::Attack {
+                "attacks with"
+            } else {
+                "defends with"
+            };
+            assert!(
+                board.contains(&format!("{} {verb} ", view.seats[r.seat.index()].name)),
+                "{name}: {r:?}\n{board}"
+            );
+            shown.insert("dice by side".into());
+        }
+        for (cell, card) in &view.under {
+            assert!(
+                board.contains(&format!("{card} under {}", view.board.name(*cell))),
+                "{name}: {card} under {cell:?}\n{board}"
+            );
+            shown.insert("cards under pieces".into());
+        }
+        let battle = view.rolls.iter().any(|r| r.role != RollRole::Turn);
+        if battle {
+            assert!(board.contains("Last dice: "), "{board}");
+        } else if kind != GameKind::Arachne {
             if let Some((seat, dice)) = &view.dice {
                 assert!(
                     board.contains(&format!(

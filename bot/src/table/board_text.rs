@@ -4,7 +4,7 @@
 //! picture does.
 
 use tokar_engine::board::Shape;
-use tokar_engine::view::{PieceView, StatusKind, StatusView};
+use tokar_engine::view::{PieceView, RollRole, StatusKind, StatusView};
 use tokar_engine::View;
 
 /// The text board: a grid of letters where the board is a grid held by at most two sides (one
@@ -82,16 +82,54 @@ pub fn diagram(view: &View) -> String {
             )
         });
     }
-    if let Some((seat, dice)) = &view.dice {
-        if !dice.is_empty() {
-            let who = view
-                .seats
-                .get(seat.index())
-                .map_or("Someone", |s| s.name.as_str());
-            lines.push(format!("Last dice: {who} rolled {}.", numbers(dice)));
-        }
+    if !view.under.is_empty() {
+        let cards: Vec<String> = view
+            .under
+            .iter()
+            .map(|(cell, card)| format!("{card} under {}", view.board.name(*cell)))
+            .collect();
+        lines.push(format!("Cards under pieces: {}.", cards.join(", ")));
+    }
+    if let Some(dice) = last_dice(view) {
+        lines.push(dice);
     }
     lines.join("\n")
+}
+
+/// "Last dice: White attacks with 6 and 5 (11); Black defends with 2 (2)." The throws by side
+/// where the view splits them (a battle's attacker and defender, with the totals the game
+/// compares), else the one throw of the turn.
+fn last_dice(view: &View) -> Option<String> {
+    let name = |seat: tokar_engine::Seat| {
+        view.seats
+            .get(seat.index())
+            .map_or("Someone", |s| s.name.as_str())
+    };
+    let rolls: Vec<String> = view
+        .rolls
+        .iter()
+        .filter(|r| !r.dice.is_empty())
+        .map(|r| {
+            let verb = match r.role {
+                RollRole::Attack => "attacks with",
+                RollRole::Defence => "defends with",
+                RollRole::Turn => "rolled",
+            };
+            let total = r.total.map(|t| format!(" ({t})")).unwrap_or_default();
+            format!("{} {verb} {}{total}", name(r.seat), numbers(&r.dice))
+        })
+        .collect();
+    if !rolls.is_empty() {
+        return Some(format!("Last dice: {}.", rolls.join("; ")));
+    }
+    match &view.dice {
+        Some((seat, dice)) if !dice.is_empty() => Some(format!(
+            "Last dice: {} rolled {}.",
+            name(*seat),
+            numbers(dice)
+        )),
+        _ => None,
+    }
 }
 
 /// "c5 Skeleton (Undead)".

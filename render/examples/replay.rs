@@ -43,4 +43,18 @@ fn main() {
         replay.size.1,
         took.as_secs_f64() * 1000.0
     );
+    // How much of the picture the frames after the first carry.
+    let mut decoder = gif::DecodeOptions::new()
+        .read_info(std::io::Cursor::new(&replay.gif))
+        .expect("a GIF");
+    let whole = replay.size.0 as f64 * replay.size.1 as f64;
+    let mut shares = Vec::new();
+    while let Some(frame) = decoder.read_next_frame().expect("a frame") {
+        shares.push(frame.width as f64 * frame.height as f64 / whole);
+    }
+    let later = &shares[1..shares.len() - 1];
+    println!(
+        "frames after the first carry {:.0} % of the picture on average",
+        100.0 * later.iter().sum::<f64>() / later.len().max(1) as f64
+    );
 }

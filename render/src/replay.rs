@@ -12,8 +12,8 @@ use crate::{Highlights, RenderError, RenderOptions, Renderer};
 use gif::{DisposalMethod, Encoder, Frame, Repeat};
 use tokar_engine::View;
 
-/// The largest replay handed out (Discord's upload limit without boosts).
-pub const MAX_REPLAY_BYTES: usize = 10 * 1024 * 1024;
+/// The largest replay handed out: 10 MB, Discord's upload limit without boosts.
+pub const MAX_REPLAY_BYTES: usize = 10_000_000;
 
 /// How to pace a replay and how large it may be. Made with
 /// `ReplayOptions::default()` and then its fields set.

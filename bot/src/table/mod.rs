@@ -16,6 +16,7 @@ mod lobby;
 mod names;
 mod offers;
 mod outbox;
+mod replay;
 pub mod robot;
 mod schedule;
 mod text;

@@ -24,15 +24,18 @@ mod legend;
 mod palette;
 mod panels;
 mod pieces;
+mod replay;
 mod sketch;
 mod sprites;
 mod text;
 
 pub use canvas::TextBox;
 pub use palette::{Rgb, SeatColour, NAMED_COLOURS, SEAT_PALETTE};
+pub use replay::{Replay, ReplayOptions, MAX_REPLAY_BYTES};
 pub use sprites::ICONS;
 
 use layout::WIDTH;
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use tokar_engine::{Cell, Mark, Seat, Shape, View};
@@ -195,7 +198,7 @@ impl Renderer {
         highlights: &Highlights,
         options: &RenderOptions,
     ) -> Result<(u32, u32, Vec<TextBox>), RenderError> {
-        let picture = self.draw(view, highlights, options, Vec::new(), true)?;
+        let picture = self.draw(view, highlights, options, Vec::new(), true, 0)?;
         Ok((
             picture.width(),
             picture.height(),
@@ -211,7 +214,7 @@ impl Renderer {
         scratch: &mut canvas::Scratch,
     ) -> Result<Vec<u8>, RenderError> {
         let buffer = std::mem::take(&mut scratch.pixels);
-        let picture = self.draw(view, highlights, options, buffer, false)?;
+        let picture = self.draw(view, highlights, options, buffer, false, 0)?;
         let mut png = picture.encode_png(false)?;
         if png.len() > MAX_BYTES {
             png = picture.encode_png(true)?;
@@ -278,15 +281,14 @@ impl Renderer {
         Ok(bg)
     }
 
-    /// The picture's indices, drawn into `buffer`'s memory.
-    fn draw(
+    /// The view to draw (turned to the side asked for) and the cells in
+    /// check, after refusing what names cells or seats the game lacks.
+    fn prepare<'v>(
         &self,
-        view: &View,
+        view: &'v View,
         highlights: &Highlights,
         options: &RenderOptions,
-        buffer: Vec<u8>,
-        log_texts: bool,
-    ) -> Result<canvas::Picture, RenderError> {
+    ) -> Result<(Cow<'v, View>, Vec<Cell>), RenderError> {
         validate(view, highlights)?;
         for &cell in &options.check {
             if cell.index() >= view.board.len() {
@@ -296,7 +298,6 @@ impl Renderer {
                 });
             }
         }
-        let turned;
         let view = match options.side {
             Some(seat) => {
                 if seat.index() >= view.seats.len() {
@@ -308,13 +309,16 @@ impl Renderer {
                 }
                 let mut v = view.clone();
                 v.rotation = seat_rotation(view, seat);
-                turned = v;
-                &turned
+                Cow::Owned(v)
             }
-            None => view,
+            None => Cow::Borrowed(view),
         };
-        let colours = palette::seat_colours(view);
-        let check = in_check(view, &options.check);
+        let check = in_check(&view, &options.check);
+        Ok((view, check))
+    }
+
+    /// Where each part of the picture goes, and how tall it is.
+    fn layout(&self, view: &View, highlights: &Highlights, check: &[Cell]) -> Layout {
         let header = panels::header(&self.fonts, view);
         let geometry = layout::geometry(&view.board, view.rotation, header.height);
         let legend = legend::legend_entries(view, highlights, !check.is_empty());
@@ -324,6 +328,54 @@ impl Renderer {
         let cards_top = legend_top + legend_lines as f32 * legend::LEGEND_LINE + 4.0;
         let seats_top = cards_top + cards.height() + 4.0;
         let height = (seats_top + panels::seats_height(&self.fonts, view)).ceil() as u32;
+        Layout {
+            header,
+            geometry,
+            legend,
+            legend_top,
+            cards,
+            cards_top,
+            seats_top,
+            height,
+        }
+    }
+
+    /// How tall the picture of this view would be, without drawing it.
+    fn picture_height(
+        &self,
+        view: &View,
+        highlights: &Highlights,
+        options: &RenderOptions,
+    ) -> Result<u32, RenderError> {
+        let (view, check) = self.prepare(view, highlights, options)?;
+        Ok(self.layout(&view, highlights, &check).height)
+    }
+
+    /// The picture's indices, drawn into `buffer`'s memory, at least
+    /// `min_height` rows tall (rows below the picture are background).
+    fn draw(
+        &self,
+        view: &View,
+        highlights: &Highlights,
+        options: &RenderOptions,
+        buffer: Vec<u8>,
+        log_texts: bool,
+        min_height: u32,
+    ) -> Result<canvas::Picture, RenderError> {
+        let (view, check) = self.prepare(view, highlights, options)?;
+        let view: &View = &view;
+        let colours = palette::seat_colours(view);
+        let Layout {
+            header,
+            geometry,
+            legend,
+            legend_top,
+            cards,
+            cards_top,
+            seats_top,
+            height,
+        } = self.layout(view, highlights, &check);
+        let height = height.max(min_height);
         if height > 4096 {
             return Err(RenderError::TooLarge(format!("{height} pixels tall")));
         }
@@ -390,6 +442,18 @@ impl Renderer {
         );
         Ok(picture)
     }
+}
+
+/// Where the parts of a picture go (see [`Renderer::layout`]).
+struct Layout {
+    header: panels::Header,
+    geometry: layout::Geometry,
+    legend: Vec<legend::LegendEntry>,
+    legend_top: f32,
+    cards: cards::Cards,
+    cards_top: f32,
+    seats_top: f32,
+    height: u32,
 }
 
 /// Cells to mark as in check: the view's (`View.check`) and those asked for.

@@ -172,12 +172,17 @@ fn button_rows(buttons: &[crate::table::Button]) -> Vec<CreateActionRow> {
         .collect()
 }
 
-/// A safe attachment name ending in .png, or .txt for text files (an exported record).
+/// A safe attachment name ending in .png, or .txt for text files (an exported record), or
+/// .gif for animations (a replay).
 fn file_name(name: &str) -> String {
-    let ext = if name.ends_with(".txt") { "txt" } else { "png" };
+    let ext = ["txt", "gif"]
+        .into_iter()
+        .find(|e| name.ends_with(&format!(".{e}")))
+        .unwrap_or("png");
     let stem: String = name
         .trim_end_matches(".png")
         .trim_end_matches(".txt")
+        .trim_end_matches(".gif")
         .chars()
         .map(|c| {
             if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
@@ -267,6 +272,7 @@ mod tests {
     fn file_names_are_sanitised() {
         assert_eq!(file_name("game 12/turn 3.png"), "game_12_turn_3.png");
         assert_eq!(file_name("game-3-record.txt"), "game-3-record.txt");
+        assert_eq!(file_name("game-3-replay.gif"), "game-3-replay.gif");
         assert_eq!(file_name(""), "board.png");
     }
 

@@ -23,7 +23,7 @@ pub(super) enum Pick {
 const HELP: &str = "Commands: /new game:<arcana|magic-chess|gladiator|arachne> [options] [opponent:@user] [players:n] \
 (Undead Arcana: /new game:arcana army:undead-arcana) · \
 /accept · /decline · /join · /play action:<move> · /hint · /board · /moves [square] [page] · /hand · /resign · \
-/draw [answer:accept|decline] · /undo [answer:accept|decline] · /claim · /games · /history · /export · \
+/draw [answer:accept|decline] · /undo [answer:accept|decline] · /claim · /games · /history · /export · /replay [game:n] · \
 /rules [game] [unit] · /settings [reminder:24h] [deadline:7d] · /vacation on|off · \
 /resume game:<n> (a game whose channel was lost continues where you type it). \
 Add game:<n> when you play several games in a channel.";
@@ -67,6 +67,7 @@ impl Table {
             "games" => self.cmd_games(req).await,
             "history" => self.cmd_history(req).await,
             "export" => self.cmd_export(req).await,
+            "replay" => self.cmd_replay(req).await,
             "rules" => self.cmd_rules(req).await,
             "settings" => self.cmd_settings(req).await,
             "vacation" => self.cmd_vacation(req).await,

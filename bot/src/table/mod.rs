@@ -18,6 +18,7 @@ mod moves_list;
 mod names;
 mod offers;
 mod outbox;
+mod replay;
 pub mod robot;
 mod schedule;
 mod text;

@@ -737,3 +737,42 @@ pub fn engine_all() -> Vec<(&'static str, View, Highlights)> {
     out.push(("engine_magic_chess_spell", view, highlights));
     out
 }
+
+/// A whole game from the engine by seeded random play: after each action, the
+/// view of each of `viewers` with that action's marks (one list per viewer,
+/// one entry per action), and whether the game ended within `max_plies`.
+pub fn game_steps(
+    kind: tokar_engine::GameKind,
+    options: &tokar_engine::Options,
+    seed: u64,
+    max_plies: usize,
+    viewers: &[Viewer],
+) -> (Vec<Vec<(View, Highlights)>>, bool) {
+    use tokar_engine::AnyGame;
+    let mut game = AnyGame::setup(kind, options, seed).expect("a game");
+    let mut pick = Lcg(seed);
+    let mut out = vec![Vec::new(); viewers.len()];
+    for _ in 0..max_plies {
+        let Some(&seat) = game.to_act().first() else {
+            break;
+        };
+        let actions = game.legal_actions(seat);
+        if actions.is_empty() {
+            break;
+        }
+        let action = actions[pick.next(actions.len())].clone();
+        let events = game.play(seat, &action).expect("a legal action");
+        let marks: Vec<_> = events.iter().flat_map(|e| e.marks.clone()).collect();
+        for (list, &viewer) in out.iter_mut().zip(viewers) {
+            let highlights = Highlights {
+                marks: marks.clone(),
+                ..Highlights::default()
+            };
+            list.push((game.view(viewer), highlights));
+        }
+        if game.view(Viewer::Spectator).outcome.is_over() {
+            return (out, true);
+        }
+    }
+    (out, false)
+}

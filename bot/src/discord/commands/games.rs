@@ -1,4 +1,4 @@
-//! Starting and finding games: /new, /accept, /decline, /join, /games, /history, /export.
+//! Starting and finding games: /new, /accept, /decline, /join, /games, /history, /export, /replay.
 
 use poise::serenity_prelude as serenity;
 
@@ -176,6 +176,18 @@ pub(crate) async fn export(
     game: Option<u64>,
 ) -> Result<(), CommandError> {
     invoke(ctx, "export", Options::new().with("game", game)).await
+}
+
+/// Replay a game as an animated picture: a finished game for anyone, a game in play for its players.
+#[poise::command(slash_command, guild_only)]
+pub(crate) async fn replay(
+    ctx: Context<'_>,
+    #[description = "Game number"]
+    #[autocomplete = "ac::game"]
+    #[min = 1]
+    game: Option<u64>,
+) -> Result<(), CommandError> {
+    invoke(ctx, "replay", Options::new().with("game", game)).await
 }
 
 /// Continue here a game whose channel was deleted or closed to the bot.

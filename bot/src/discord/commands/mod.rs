@@ -22,6 +22,7 @@ pub(crate) fn all() -> Vec<poise::Command<Data, CommandError>> {
         games::games(),
         games::history(),
         games::export(),
+        games::replay(),
         games::resume(),
         turns::play(),
         turns::board(),
@@ -176,7 +177,7 @@ mod tests {
     #[test]
     fn every_command_fits_discord_registration_rules() {
         let commands = all();
-        assert_eq!(commands.len(), 21);
+        assert_eq!(commands.len(), 22);
         let name_ok = |n: &str| {
             (1..=32).contains(&n.chars().count())
                 && n.chars()

@@ -6,17 +6,6 @@
 mod common;
 use common::*;
 
-/// alice and bob start an Arcana game: its number, who is to move, and the other.
-async fn duel(e: &Env) -> (u64, &'static str, &'static str) {
-    let id = e.start("alice", "bob").await;
-    let mover = e
-        .to_act(id, &["alice", "bob"])
-        .await
-        .expect("someone moves");
-    let other = if mover == "alice" { "bob" } else { "alice" };
-    (id, mover, other)
-}
-
 /// A plain move `a-b` of `who` in game `id`.
 async fn plain_move(e: &Env, who: &str, id: u64) -> (String, String) {
     e.actions(who, id)
@@ -32,7 +21,7 @@ async fn plain_move(e: &Env, who: &str, id: u64) -> (String, String) {
 #[tokio::test]
 async fn a_move_typed_compact_is_played_as_written() {
     let e = env("notation-compact").await;
-    let (id, mover, other) = duel(&e).await;
+    let (id, mover, other) = e.duel().await;
     let (from, to) = plain_move(&e, mover, id).await;
     let r = e.ok(&format!("@{mover} /play game:{id} {from} {to}")).await;
     assert!(
@@ -52,7 +41,7 @@ async fn a_move_typed_compact_is_played_as_written() {
 #[tokio::test]
 async fn a_move_past_its_end_says_which_part_is_wrong() {
     let e = env("notation-too-many").await;
-    let (id, mover, _) = duel(&e).await;
+    let (id, mover, _) = e.duel().await;
     let refused = e
         .refused(&format!("@{mover} /play game:{id} b1-c3-d4"))
         .await;

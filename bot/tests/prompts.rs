@@ -5,21 +5,10 @@
 mod common;
 use common::*;
 
-/// alice and bob start a game: its number, who is to move, and the other.
-async fn duel(e: &Env) -> (u64, &'static str, &'static str) {
-    let id = e.start("alice", "bob").await;
-    let mover = e
-        .to_act(id, &["alice", "bob"])
-        .await
-        .expect("someone moves");
-    let other = if mover == "alice" { "bob" } else { "alice" };
-    (id, mover, other)
-}
-
 #[tokio::test]
 async fn a_vacation_shows_as_a_paused_clock() {
     let e = env("vacation-paused").await;
-    let (id, mover, other) = duel(&e).await;
+    let (id, mover, other) = e.duel().await;
     e.ok(&format!("@{mover} /vacation on")).await;
 
     let games = e.ok(&format!("@{other} /games")).await;
@@ -49,7 +38,7 @@ async fn a_vacation_shows_as_a_paused_clock() {
 #[tokio::test]
 async fn a_game_won_by_a_claim_says_so_and_not_resigned() {
     let e = env("claim-wording").await;
-    let (id, _, other) = duel(&e).await;
+    let (id, _, other) = e.duel().await;
     e.clock.advance(8 * 24 * 3600 * 1000).unwrap();
     let claimed = e.ok(&format!("@{other} /claim game:{id}")).await;
     let text = &claimed[0].content;
@@ -72,8 +61,8 @@ async fn a_game_won_by_a_claim_says_so_and_not_resigned() {
 #[tokio::test]
 async fn an_offer_gives_the_whole_command_and_is_answered_without_game() {
     let e = env("offer-whole-command").await;
-    let (first, _, _) = duel(&e).await;
-    let (second, mover, other) = duel(&e).await;
+    let (first, _, _) = e.duel().await;
+    let (second, mover, other) = e.duel().await;
 
     // Two games in the channel and no offer: an answer cannot know which game.
     let refused = e.refused(&format!("@{other} /draw answer:accept")).await;
@@ -112,8 +101,8 @@ async fn an_offer_gives_the_whole_command_and_is_answered_without_game() {
 #[tokio::test]
 async fn a_takeback_offer_is_answered_without_game() {
     let e = env("undo-whole-command").await;
-    let (first, mover, other) = duel(&e).await;
-    let (_second, _, _) = duel(&e).await;
+    let (first, mover, other) = e.duel().await;
+    let (_second, _, _) = e.duel().await;
     let action = e.actions(mover, first).await[0].clone();
     e.ok(&format!("@{mover} /play game:{first} action:{action}"))
         .await;
@@ -138,9 +127,9 @@ async fn a_takeback_offer_is_answered_without_game() {
 #[tokio::test]
 async fn a_claim_without_game_finds_the_game_whose_deadline_passed() {
     let e = env("claim-finds-game").await;
-    let (first, _, claimant) = duel(&e).await;
+    let (first, _, claimant) = e.duel().await;
     e.clock.advance(3 * 24 * 3600 * 1000).unwrap();
-    let (second, _, _) = duel(&e).await;
+    let (second, _, _) = e.duel().await;
     // Five days on, the first game's move is eight days old (the deadline is seven), the
     // second's five.
     e.clock.advance(5 * 24 * 3600 * 1000).unwrap();
@@ -192,7 +181,7 @@ async fn a_decision_prompt_gives_the_whole_command() {
 #[tokio::test]
 async fn a_hint_gives_the_whole_command() {
     let e = env("hint-whole-command").await;
-    let (id, mover, _) = duel(&e).await;
+    let (id, mover, _) = e.duel().await;
     let hint = e.ok(&format!("@{mover} /hint game:{id}")).await;
     assert!(
         hint[0]

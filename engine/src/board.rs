@@ -311,6 +311,33 @@ impl Board {
         }
     }
 
+    /// The cells an action's notation names, in order: each letter directly followed by one or
+    /// two digits that names a cell of this board (`e2` and `e3` in `e2xe3`), then the hub of a
+    /// web if the word `hub` stands in it. Pictures and lists use it to find the squares an
+    /// action is about without reading each game's notation.
+    pub fn cells_named(&self, notation: &str) -> Vec<Cell> {
+        let t = notation.to_ascii_lowercase();
+        let b = t.as_bytes();
+        let mut out = Vec::new();
+        for i in 0..b.len() {
+            if !b[i].is_ascii_lowercase() {
+                continue;
+            }
+            let digits = b[i + 1..].iter().take_while(|c| c.is_ascii_digit()).count();
+            if (1..=2).contains(&digits) {
+                if let Some(c) = self.parse(&t[i..i + 1 + digits]) {
+                    out.push(c);
+                }
+            }
+        }
+        if t.split(|c: char| !c.is_ascii_alphanumeric())
+            .any(|w| w == HUB_NAME)
+        {
+            out.extend(self.hub());
+        }
+        out
+    }
+
     /// Parses a cell name as [`Board::name`] prints it (case-insensitive).
     pub fn parse(&self, text: &str) -> Option<Cell> {
         let t = text.trim().to_ascii_lowercase();

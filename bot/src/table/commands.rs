@@ -396,31 +396,6 @@ pub(super) fn marks(events: &[Event]) -> Vec<(u16, tokar_engine::Mark)> {
         .collect()
 }
 
-/// The cells a notation names: each letter directly followed by one or two
-/// digits (`e2`, `e3` in `e2xe3`), and the hub of a web, that the board knows.
-pub(super) fn cells_in(board: &tokar_engine::Board, notation: &str) -> Vec<tokar_engine::Cell> {
-    let t = notation.to_ascii_lowercase();
-    let b = t.as_bytes();
-    let mut out = Vec::new();
-    for i in 0..b.len() {
-        if !b[i].is_ascii_lowercase() {
-            continue;
-        }
-        let digits = b[i + 1..].iter().take_while(|c| c.is_ascii_digit()).count();
-        if (1..=2).contains(&digits) {
-            if let Some(c) = board.parse(&t[i..i + 1 + digits]) {
-                out.push(c);
-            }
-        }
-    }
-    for w in t.split(|c: char| !c.is_ascii_alphanumeric()) {
-        if w == tokar_engine::board::HUB_NAME {
-            out.extend(board.hub());
-        }
-    }
-    out
-}
-
 /// A typed action compared loosely with a notation: case, spaces and dashes
 /// aside (`King:B2B4` is `king: b2-b4`).
 pub(super) fn squeeze(text: &str) -> String {

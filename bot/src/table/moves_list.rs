@@ -3,7 +3,6 @@
 //! word, and pages that each fit one Discord message. Nothing is ever left out: a list longer
 //! than a message says which page it is and how to see the rest (ruling T15 in bot/README.md).
 
-use super::commands::cells_in;
 use tokar_engine::{Cell, View};
 
 /// The longest message Discord takes, in characters.
@@ -36,7 +35,7 @@ fn key_of(view: &View, seat_colour: Option<u8>, action: &str) -> Key {
         .split(|c: char| c.is_whitespace() || c == ':')
         .next()
         .is_some_and(|w| view.board.parse(w).is_none() && !w.is_empty());
-    if let Some(&c) = cells_in(&view.board, action).first() {
+    if let Some(&c) = view.board.cells_named(action).first() {
         if own(c) || !starts_with_word {
             return Key::Piece(c);
         }

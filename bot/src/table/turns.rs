@@ -1,7 +1,7 @@
 //! Playing and looking: /play, /board, /moves, /hand and the buttons under a turn message.
 
 use super::args::{parse_game_number, Args};
-use super::commands::{cells_in, marks, squeeze, Pick};
+use super::commands::{marks, squeeze, Pick};
 use super::text::{self, seats_label, seats_of};
 use super::{moves_list, outcome, Loaded, Reply, Request, Res, Table};
 use crate::record::{LogAction, LogEntry, Phase, FORMAT};
@@ -223,9 +223,9 @@ impl Table {
             for &s in &seats {
                 let mut actions = game.legal_actions(s);
                 if let Some(c) = cell {
-                    actions.retain(|a| cells_in(&board, a).contains(&c));
+                    actions.retain(|a| board.cells_named(a).contains(&c));
                     for a in &actions {
-                        targets.extend(cells_in(&board, a).into_iter().filter(|&t| t != c));
+                        targets.extend(board.cells_named(a).into_iter().filter(|&t| t != c));
                     }
                 }
                 if actions.is_empty() {

@@ -150,6 +150,17 @@ impl Env {
         id
     }
 
+    /// alice and bob start a game: its number, who is to move, and the other.
+    pub async fn duel(&self) -> (u64, &'static str, &'static str) {
+        let id = self.start("alice", "bob").await;
+        let mover = self
+            .to_act(id, &["alice", "bob"])
+            .await
+            .expect("someone moves");
+        let other = if mover == "alice" { "bob" } else { "alice" };
+        (id, mover, other)
+    }
+
     /// The legal actions of `who` in game `id`, as autocomplete lists them.
     pub async fn actions(&self, who: &str, id: u64) -> Vec<String> {
         self.table

@@ -50,7 +50,7 @@ pub fn explain<G: Game>(game: &G, seat: Seat, notation: &str, seed: u64) -> Vec<
             words.push("wins the game".to_string());
         }
     }
-    let named = cells_named(&before, notation);
+    let named = before.board.cells_named(notation);
     if attack {
         let targets: Vec<String> = before
             .pieces
@@ -149,30 +149,6 @@ fn join_words(list: &[String]) -> String {
     }
 }
 
-/// The cells a notation names, in order (the squares of a grid, the spaces of a web).
-fn cells_named(v: &View, notation: &str) -> Vec<Cell> {
-    let t = notation.to_ascii_lowercase();
-    let b = t.as_bytes();
-    let mut out = Vec::new();
-    for i in 0..b.len() {
-        if !b[i].is_ascii_lowercase() {
-            continue;
-        }
-        let digits = b[i + 1..].iter().take_while(|c| c.is_ascii_digit()).count();
-        if (1..=2).contains(&digits) {
-            if let Some(c) = v.board.parse(&t[i..i + 1 + digits]) {
-                out.push(c);
-            }
-        }
-    }
-    if t.split(|c: char| !c.is_ascii_alphanumeric())
-        .any(|w| w == crate::board::HUB_NAME)
-    {
-        out.extend(v.board.hub());
-    }
-    out
-}
-
 fn words_of(list: Vec<(Cell, String)>) -> Vec<String> {
     list.into_iter().map(|(_, w)| w).collect()
 }
@@ -230,7 +206,7 @@ fn reach<G: Game>(game: &G, view: &View, mine: u8) -> Option<Vec<String>> {
             let notation = g.format(&a);
             let Ok(events) = g.play(s, &a) else { continue };
             let found = if events.iter().any(|e| e.chance) {
-                let named = cells_named(view, &notation);
+                let named = view.board.cells_named(&notation);
                 view.pieces
                     .iter()
                     .filter(|p| own(p) && named.contains(&p.cell))

@@ -8,6 +8,8 @@
 
 #![allow(dead_code)]
 
+pub mod arcana;
+
 use serde_json::Value;
 use tokar_engine::catalog::{Options, Variant};
 use tokar_engine::{Game, Rng, Seat, Viewer};

@@ -1,87 +1,12 @@
 //! Tokar's Arcana: setup, each unit's moves and abilities, and every ruling
 //! of engine/rules/arcana.md (cited as R<n>), on hand-set positions.
 
-use tokar_engine::arcana::{Arcana, Pending, Unit, BOARD};
+use tokar_engine::arcana::{Arcana, Pending, Unit};
 use tokar_engine::catalog::{AnyGame, GameKind, Options, Variant};
-use tokar_engine::{ActionError, Cell, Event, Game, Outcome, Seat, StatusKind, Viewer};
+use tokar_engine::{ActionError, Game, Outcome, Seat, StatusKind, Viewer};
 
-fn c(name: &str) -> Cell {
-    BOARD.parse(name).unwrap()
-}
-
-/// A position from a list of models, `Be1 nd8 sd4` (letter, square; upper
-/// case seat 0, lower case seat 1), then the side to move and graveyards as in
-/// [`Arcana::from_text`]: `"0 g1:ss"`.
-fn board(models: &str, tail: &str) -> Arcana {
-    let mut grid = [['.'; 8]; 8];
-    for m in models.split_whitespace() {
-        let letter = m.chars().next().unwrap();
-        let cell = c(&m[1..]);
-        let (f, r) = BOARD.coords(cell);
-        grid[r as usize][f as usize] = letter;
-    }
-    let rows: Vec<String> = (0..8)
-        .rev()
-        .map(|r| {
-            let mut row = String::new();
-            let mut gap = 0;
-            for &sq in &grid[r] {
-                if sq == '.' {
-                    gap += 1;
-                } else {
-                    if gap > 0 {
-                        row.push_str(&gap.to_string());
-                        gap = 0;
-                    }
-                    row.push(sq);
-                }
-            }
-            if gap > 0 {
-                row.push_str(&gap.to_string());
-            }
-            row
-        })
-        .collect();
-    pos(&format!("{} {tail}", rows.join("/")))
-}
-
-fn illegal(g: &mut Arcana, text: &str) -> String {
-    match refuse(g, text) {
-        ActionError::Illegal(m) => m,
-        e => panic!("'{text}': expected a rule refusal, got {e:?}"),
-    }
-}
-
-fn pos(text: &str) -> Arcana {
-    Arcana::from_text(text).unwrap_or_else(|e| panic!("bad position '{text}': {e}"))
-}
-
-/// Plays `text` for the seat the game waits for; panics if refused.
-fn play(g: &mut Arcana, text: &str) -> Vec<Event> {
-    let seat = g.to_act()[0];
-    let action = g
-        .parse(seat, text)
-        .unwrap_or_else(|e| panic!("'{text}' refused: {e}\n{}", g.to_text()));
-    g.play(seat, &action).unwrap()
-}
-
-/// The refusal of `text` for the seat to act; checks the game did not change.
-fn refuse(g: &mut Arcana, text: &str) -> ActionError {
-    let seat = g.to_act()[0];
-    let before = g.clone();
-    let err = g.parse(seat, text).expect_err(text);
-    assert_eq!(*g, before);
-    err
-}
-
-fn legal(g: &Arcana) -> Vec<String> {
-    let seat = g.to_act()[0];
-    g.legal_actions(seat).iter().map(|a| g.format(a)).collect()
-}
-
-fn has(g: &Arcana, text: &str) -> bool {
-    legal(g).iter().any(|t| t == text)
-}
+mod common;
+use common::arcana::*;
 
 fn unit(g: &Arcana, cell: &str) -> Option<(Unit, u8)> {
     g.at(c(cell)).map(|p| (p.unit, p.owner.0))

@@ -2,7 +2,7 @@
 //! playing, refusing and listing actions in it.
 
 use tokar_engine::arcana::{Arcana, BOARD};
-use tokar_engine::{ActionError, Cell, Game};
+use tokar_engine::{ActionError, Cell, Event, Game};
 
 pub fn c(name: &str) -> Cell {
     BOARD.parse(name).unwrap()
@@ -40,29 +40,41 @@ pub fn board(models: &str, tail: &str) -> Arcana {
             row
         })
         .collect();
-    let text = format!("{} {tail}", rows.join("/"));
-    Arcana::from_text(&text).unwrap_or_else(|e| panic!("bad position '{text}': {e}"))
+    pos(&format!("{} {tail}", rows.join("/")))
 }
 
-pub fn play(g: &mut Arcana, text: &str) {
+/// A position in [`Arcana::from_text`]'s notation; panics if it does not read.
+pub fn pos(text: &str) -> Arcana {
+    Arcana::from_text(text).unwrap_or_else(|e| panic!("bad position '{text}': {e}"))
+}
+
+/// Plays `text` for the seat the game waits for; panics if refused.
+pub fn play(g: &mut Arcana, text: &str) -> Vec<Event> {
     let seat = g.to_act()[0];
     let action = g
         .parse(seat, text)
         .unwrap_or_else(|e| panic!("'{text}' refused: {e}\n{}", g.to_text()));
-    g.play(seat, &action).unwrap();
+    g.play(seat, &action).unwrap()
 }
 
-pub fn illegal(g: &mut Arcana, text: &str) -> String {
+/// The refusal of `text` for the seat to act; checks the game did not change.
+pub fn refuse(g: &mut Arcana, text: &str) -> ActionError {
     let seat = g.to_act()[0];
     let before = g.clone();
     let err = g.parse(seat, text).expect_err(text);
     assert_eq!(*g, before, "a refusal changes nothing");
-    match err {
+    err
+}
+
+/// The reason a rule gives for refusing `text`.
+pub fn illegal(g: &mut Arcana, text: &str) -> String {
+    match refuse(g, text) {
         ActionError::Illegal(m) => m,
         e => panic!("'{text}': expected a rule refusal, got {e:?}"),
     }
 }
 
+/// The actions of the seat to act, in notation.
 pub fn legal(g: &Arcana) -> Vec<String> {
     let seat = g.to_act()[0];
     g.legal_actions(seat).iter().map(|a| g.format(a)).collect()

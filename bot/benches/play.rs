@@ -23,10 +23,7 @@ fn user(i: usize) -> UserRef {
 fn req(u: usize, command: &str, options: &[(&str, String)]) -> Request {
     Request {
         user: user(u),
-        channel: ChannelRef {
-            id: 1,
-            name: "bench".into(),
-        },
+        channel: ChannelRef::new(1, "bench"),
         command: command.into(),
         options: options
             .iter()

@@ -46,10 +46,7 @@ fn player(id: u64, n: u64) -> UserRef {
 }
 
 fn channel(id: u64) -> ChannelRef {
-    ChannelRef {
-        id: 10_000_000 + id,
-        name: format!("c{id}"),
-    }
+    ChannelRef::new(10_000_000 + id, format!("c{id}"))
 }
 
 async fn table(dir: &Path) -> Table {

@@ -149,6 +149,9 @@ pub fn parse_line(line: &str) -> Result<Line, String> {
 /// The console's ids start after these: users at 1001, channels at 500001.
 const USER_BASE: u64 = 1_000;
 const CHANNEL_BASE: u64 = 500_000;
+/// The console is one server: every channel typed on it belongs to this one, so
+/// per-server settings, ratings and standings work there as on Discord.
+pub const CONSOLE_SERVER: u64 = 1;
 /// The longest input line read: a command is far shorter (Discord's own
 /// limit is 4,000 characters), and a longer one is refused, not stored whole.
 const LONGEST_LINE: usize = 64 * 1024;
@@ -509,6 +512,8 @@ impl<W: AsyncWrite + Unpin> Console<W> {
             channel: ChannelRef {
                 id: cid,
                 name: channel.to_string(),
+                guild: Some(CONSOLE_SERVER),
+                parent: None,
             },
             command,
             options: opts,
@@ -518,10 +523,7 @@ impl<W: AsyncWrite + Unpin> Console<W> {
 
     fn error(&self, user: Option<&str>, text: &str) -> Reply {
         Reply {
-            channel: ChannelRef {
-                id: 0,
-                name: "table".into(),
-            },
+            channel: ChannelRef::new(0, "table"),
             ephemeral_to: user.map(|u| UserRef {
                 id: 0,
                 name: u.to_string(),

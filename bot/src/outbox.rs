@@ -215,10 +215,7 @@ mod tests {
 
     #[test]
     fn a_reply_round_trips_through_an_entry() {
-        let ch = ChannelRef {
-            id: 5,
-            name: "games".into(),
-        };
+        let ch = ChannelRef::new(5, "games");
         let bob = UserRef {
             id: 7,
             name: "bob".into(),

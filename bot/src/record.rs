@@ -118,6 +118,11 @@ pub struct GameRecord {
     /// every game stored before it existed) replay from `seed` alone.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub reseeds: Vec<Reseed>,
+    /// The server the game was created on (`ChannelRef::guild`): per-server
+    /// ratings, standings and settings count it there. Games stored before it
+    /// existed load as `None` and count only in what is kept across servers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub guild: Option<u64>,
 }
 
 /// A change of a game's chance part-way: after the first `after` log entries

@@ -158,3 +158,25 @@ async fn arcana_games_keep_the_edition_of_the_rulings_they_began_with() {
     let h = e.ok("@alice /history game:1").await;
     assert!(h[0].content.contains("\n8. "), "{}", h[0].content);
 }
+
+/// A game remembers the server it was created on; games stored before the
+/// field existed load without one.
+#[tokio::test]
+async fn a_game_remembers_its_server() {
+    let items = read_fixture(FIXTURE_1);
+    let dir = fresh_dir("fixture-guild");
+    {
+        let store = Store::open(&dir).unwrap();
+        store.load_dump(&items).unwrap();
+    }
+    let e = open(&dir, Some(5)).await;
+    let mut req = request("@carol /new game:arcana opponent:@dave");
+    req.channel.guild = Some(42);
+    e.table.remember_user(&user("dave")).await.unwrap();
+    let r = e.table.handle(req).await;
+    assert!(r[0].ok, "{}", r[0].content);
+    drop(e);
+    let store = Store::open(&dir).unwrap();
+    assert_eq!(store.game(1).unwrap().unwrap().guild, None, "the old game");
+    assert_eq!(store.game(2).unwrap().unwrap().guild, Some(42), "the new one");
+}

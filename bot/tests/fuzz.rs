@@ -185,10 +185,7 @@ fn person(i: usize) -> UserRef {
 }
 
 fn place(i: usize) -> ChannelRef {
-    ChannelRef {
-        id: 700_000 + i as u64,
-        name: CHANNELS[i].into(),
-    }
+    ChannelRef::new(700_000 + i as u64, CHANNELS[i])
 }
 
 fn mention(i: usize) -> String {
@@ -303,10 +300,7 @@ impl Fuzz {
 
     fn some_channel(&mut self) -> ChannelRef {
         match self.rng.below(10) {
-            0 => ChannelRef {
-                id: self.rng.next_u64(),
-                name: "🎲".into(),
-            },
+            0 => ChannelRef::new(self.rng.next_u64(), "🎲"),
             1..=3 => place(1),
             _ => place(0),
         }

@@ -54,10 +54,7 @@ pub async fn recorded_actions(dir: &Path, game: u64, who: &FakeUser, channel: u6
                 id: who.id,
                 name: who.name.clone(),
             },
-            channel: tokar_bot::ChannelRef {
-                id: channel,
-                name: String::new(),
-            },
+            channel: tokar_bot::ChannelRef::new(channel, ""),
             command: "export".into(),
             options: vec![("game".into(), game.to_string())],
             interaction_token: None,

@@ -10,7 +10,8 @@ use tokar_tests::harness::{init_logging, Bot, Start};
 const PNG_MAGIC: &[u8] = b"\x89PNG\r\n\x1a\n";
 
 fn data_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tokar-e2e-{name}-{}", std::process::id()));
+    let dir =
+        std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("tokar-e2e-{name}"));
     let _ = std::fs::remove_dir_all(&dir);
     dir
 }

@@ -30,7 +30,7 @@ async fn complete(
     };
     let i = actx.interaction;
     let user = user_ref(&i.user, i.member.as_deref());
-    let channel = channel_ref(i.channel_id, i.channel.as_ref());
+    let channel = channel_ref(i.channel_id, i.channel.as_ref(), i.guild_id);
     let game = if game_number {
         i.data
             .options

@@ -16,7 +16,7 @@ pub(crate) async fn on_click(
 ) -> Result<(), CommandError> {
     let acknowledged = fresh_flag();
     let user = user_ref(&click.user, click.member.as_ref());
-    let channel = channel_ref(click.channel_id, click.channel.as_ref());
+    let channel = channel_ref(click.channel_id, click.channel.as_ref(), click.guild_id);
     let responder = Responder {
         http: &framework.serenity_context.http,
         id: click.id,

@@ -130,13 +130,17 @@ pub(crate) fn user_ref(user: &serenity::User, member: Option<&serenity::Member>)
     }
 }
 
-/// The channel an interaction came from, with its name when Discord sent one.
+/// The channel an interaction came from, with its name when Discord sent one,
+/// its server, and for a thread the channel it was opened under.
 pub(crate) fn channel_ref(
     id: serenity::ChannelId,
     partial: Option<&serenity::PartialChannel>,
+    guild: Option<serenity::GuildId>,
 ) -> ChannelRef {
     ChannelRef {
         id: id.get(),
         name: partial.and_then(|c| c.name.clone()).unwrap_or_default(),
+        guild: guild.map(|g| g.get()),
+        parent: partial.and_then(|c| c.parent_id).map(|p| p.get()),
     }
 }

@@ -83,7 +83,7 @@ async fn tell(ctx: Context<'_>, text: &str) {
         token: &i.token,
         acknowledged: actx.has_sent_initial_response,
         invoker: user_ref(&i.user, i.member.as_deref()),
-        channel: channel_ref(i.channel_id, i.channel.as_ref()),
+        channel: channel_ref(i.channel_id, i.channel.as_ref(), i.guild_id),
         private: true,
     };
     if let Err(e) = responder.tell(text).await {

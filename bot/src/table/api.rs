@@ -15,6 +15,26 @@ pub struct UserRef {
 pub struct ChannelRef {
     pub id: u64,
     pub name: String,
+    /// The server (Discord guild) the channel belongs to; `None` where there is
+    /// none (a direct message). Ratings, standings and server settings are kept
+    /// per server. Stored outbox entries from before it load as `None`.
+    #[serde(default)]
+    pub guild: Option<u64>,
+    /// For a thread, the channel it was opened under; `None` for a channel.
+    #[serde(default)]
+    pub parent: Option<u64>,
+}
+
+impl ChannelRef {
+    /// A channel outside any server and not a thread (tests, benchmarks).
+    pub fn new(id: u64, name: impl Into<String>) -> ChannelRef {
+        ChannelRef {
+            id,
+            name: name.into(),
+            guild: None,
+            parent: None,
+        }
+    }
 }
 
 /// One command as a user typed it: `play` with options `action` = `b1-c3`.
@@ -96,10 +116,7 @@ impl From<&ChannelRef> for Named {
 
 impl From<&Named> for ChannelRef {
     fn from(n: &Named) -> ChannelRef {
-        ChannelRef {
-            id: n.id,
-            name: n.name.clone(),
-        }
+        ChannelRef::new(n.id, n.name.clone())
     }
 }
 

@@ -382,10 +382,7 @@ mod export_tests {
 
     #[test]
     pub(super) fn a_long_record_is_a_file_and_a_short_one_a_message() {
-        let ch = ChannelRef {
-            id: 1,
-            name: "t".into(),
-        };
+        let ch = ChannelRef::new(1, "t");
         let short = export_reply(&ch, 3, true, "tokar1|arcana||seed=1|0:b1-c3".into());
         assert!(short.content.contains("`tokar1|arcana"));
         assert!(short.images.is_empty());

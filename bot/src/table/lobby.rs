@@ -245,6 +245,7 @@ impl Table {
             play,
             channel_lost: None,
             reseeds,
+            guild: req.channel.guild,
         };
         for _ in 0..robots {
             rec.members.push(self.robot_member().await);

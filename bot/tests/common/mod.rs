@@ -20,8 +20,12 @@ pub struct Env {
     pub table: Table,
 }
 
+/// An empty data folder for one test, under cargo's own scratch folder for
+/// tests (`target/tmp`), emptied when the test starts again: each test reuses
+/// its folder instead of leaving a new one in the system's temp folder on
+/// every run (and `cargo clean` removes them all).
 pub fn fresh_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tokar-{name}-{}", std::process::id()));
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("tokar-{name}"));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
@@ -63,10 +67,7 @@ pub fn user(name: &str) -> UserRef {
 }
 
 pub fn channel(name: &str) -> ChannelRef {
-    ChannelRef {
-        id: user(name).id + 5_000_000,
-        name: name.to_string(),
-    }
+    ChannelRef::new(user(name).id + 5_000_000, name)
 }
 
 /// A console line as a request.

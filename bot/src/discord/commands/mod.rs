@@ -103,7 +103,7 @@ pub(crate) async fn invoke(
     };
     let i = actx.interaction;
     let user = user_ref(&i.user, i.member.as_deref());
-    let channel = channel_ref(i.channel_id, i.channel.as_ref());
+    let channel = channel_ref(i.channel_id, i.channel.as_ref(), i.guild_id);
     let responder = Responder {
         http: &actx.serenity_context().http,
         id: i.id,

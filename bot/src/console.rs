@@ -591,13 +591,14 @@ impl<W: AsyncWrite + Unpin> Console<W> {
                 if !mentions.is_empty() {
                     text.push_str(&format!("  pings: {}\n", mentions.join(", ")));
                 }
+                // Every button with the line that clicks it.
                 if !r.buttons.is_empty() {
-                    let labels: Vec<&str> = r.buttons.iter().map(|b| b.label.as_str()).collect();
-                    text.push_str(&format!(
-                        "  buttons: {} (/button custom_id:{})\n",
-                        labels.join(" | "),
-                        r.buttons[0].custom_id
-                    ));
+                    let each: Vec<String> = r
+                        .buttons
+                        .iter()
+                        .map(|b| format!("[{}] /button custom_id:{}", b.label, b.custom_id))
+                        .collect();
+                    text.push_str(&format!("  buttons: {}\n", each.join(" | ")));
                 }
                 for p in &paths {
                     text.push_str(&format!("  image: {p}\n"));

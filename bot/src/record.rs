@@ -123,6 +123,11 @@ pub struct GameRecord {
     /// existed load as `None` and count only in what is kept across servers.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub guild: Option<u64>,
+    /// The reminder interval chosen for this game at `/new` (`reminder:12h`); it replaces
+    /// the waiting players' own settings in this game (ruling T25). `None`: each player's
+    /// setting, as for every game stored before it existed (T2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reminder: Option<Millis>,
 }
 
 /// A change of a game's chance part-way: after the first `after` log entries

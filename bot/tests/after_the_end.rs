@@ -8,7 +8,7 @@ use common::*;
 async fn the_last_finished_game_is_shown_without_game() {
     let e = env("after-the-end").await;
     let id = e.start("alice", "bob").await;
-    e.ok(&format!("@alice /resign game:{id}")).await;
+    e.ok(&format!("@alice /resign game:{id} confirm:yes")).await;
 
     for who in ["alice", "bob", "carol"] {
         let board = e.ok(&format!("@{who} /board")).await;
@@ -45,9 +45,11 @@ async fn the_game_that_ended_last_is_the_one_shown() {
     let e = env("after-the-end-last").await;
     let first = e.start("alice", "bob").await;
     let second = e.start("carol", "dave").await;
-    e.ok(&format!("@dave /resign game:{second}")).await;
+    e.ok(&format!("@dave /resign game:{second} confirm:yes"))
+        .await;
     e.clock.advance(60_000).unwrap();
-    e.ok(&format!("@alice /resign game:{first}")).await;
+    e.ok(&format!("@alice /resign game:{first} confirm:yes"))
+        .await;
     let board = e.ok("@erin /board").await;
     assert!(
         board[0].content.contains(&format!("Game #{first} (")),
@@ -70,7 +72,7 @@ async fn games_lists_the_last_ten_finished_games_with_their_results() {
     let mut ids = Vec::new();
     for _ in 0..12 {
         let id = e.start("alice", "bob").await;
-        e.ok(&format!("@bob /resign game:{id}")).await;
+        e.ok(&format!("@bob /resign game:{id} confirm:yes")).await;
         e.clock.advance(1000).unwrap();
         ids.push(id);
     }

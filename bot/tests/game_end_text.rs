@@ -14,9 +14,9 @@ async fn the_end_of_a_magic_chess_game_ends_with_one_full_stop() {
         e.ok(&format!("@{u} /accept game:1")).await;
     }
     for u in ["bob", "carol"] {
-        e.ok(&format!("@{u} /resign game:1")).await;
+        e.ok(&format!("@{u} /resign game:1 confirm:yes")).await;
     }
-    let r = e.ok("@dave /resign game:1").await;
+    let r = e.ok("@dave /resign game:1 confirm:yes").await;
     let end = r
         .iter()
         .flat_map(|r| r.content.lines())

@@ -194,7 +194,7 @@ async fn magic_chess_has_four_seats_unless_players_says_otherwise() {
     );
     // Two players are partners (R15): when one player's two armies are out, the game ends.
     e.ok("@dave /accept game:2").await;
-    let r = e.ok("@carol /resign game:2").await;
+    let r = e.ok("@carol /resign game:2 confirm:yes").await;
     assert!(
         r.iter().any(|r| r.content.contains("is over")),
         "two players of Magic Chess are partners: {r:#?}"

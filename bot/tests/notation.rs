@@ -154,12 +154,15 @@ async fn unknown_names_get_did_you_mean() {
     assert!(!refused.contains("Did you mean"), "{refused}");
 }
 
-/// `/new` has no deadline option: the creator's setting is where it is set.
+/// `/new deadline:` sets the game's own move deadline (T25); a value out of range is refused
+/// with the range.
 #[tokio::test]
-async fn a_deadline_at_new_points_to_settings() {
+async fn a_deadline_at_new_is_the_games_own() {
     let e = env("notation-deadline").await;
     let refused = e
-        .refused("@alice /new game:arcana deadline:3d opponent:@bob")
+        .refused("@alice /new game:arcana deadline:100d opponent:@bob")
         .await;
-    assert!(refused.contains("/settings deadline:3d"), "{refused}");
+    assert!(refused.contains("from 1d to 90d"), "{refused}");
+    e.ok("@alice /new game:arcana deadline:3d opponent:@bob")
+        .await;
 }

@@ -117,7 +117,7 @@ async fn bad_input_gets_one_line_and_changes_nothing() {
 async fn a_finished_game_cannot_be_changed() {
     let e = env("perm-finished").await;
     let id = e.start("alice", "bob").await;
-    let r = e.ok("@bob /resign").await;
+    let r = e.ok("@bob /resign confirm:yes").await;
     assert!(r[0].content.contains("is over"), "{}", r[0].content);
     assert!(r[0].mentions.is_empty());
     for line in [

@@ -21,7 +21,7 @@ async fn a_record_that_does_not_replay_is_refused_at_new() {
     let action = e.actions(mover, id).await[0].clone();
     e.ok(&format!("@{mover} /play game:{id} action:{action}"))
         .await;
-    e.ok(&format!("@alice /resign game:{id}")).await;
+    e.ok(&format!("@alice /resign game:{id} confirm:yes")).await;
     let record = shown_record(&e, "alice", id).await;
     // The first action twice: the second cannot apply.
     let mut parts: Vec<&str> = record.split('|').collect();
@@ -102,7 +102,7 @@ async fn a_record_cut_from_a_game_with_dice_is_refused_until_the_game_ends() {
     );
 
     // Once the game is over its record carries the seed and replays.
-    e.ok("@alice /resign game:1").await;
+    e.ok("@alice /resign game:1 confirm:yes").await;
     let whole = shown_record(&e, "alice", 1).await;
     assert!(!whole.contains("seed=?"), "{whole}");
     e.ok(&format!("@carol /new record:{whole} opponent:@dave"))
@@ -135,7 +135,7 @@ async fn a_record_with_spaces_is_quoted_and_pastes_back_whole_on_the_console() {
         }
     }
     assert!(spaced, "an action with a space was played");
-    e.ok("@alice /resign game:1").await;
+    e.ok("@alice /resign game:1 confirm:yes").await;
     let shown = shown_record(&e, "alice", 1).await;
     assert!(shown.starts_with('"') && shown.ends_with('"'), "{shown}");
     let line = format!("@carol /new record:{shown} opponent:@dave");

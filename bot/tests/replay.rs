@@ -80,7 +80,7 @@ async fn players_replay_a_game_in_play_and_anyone_a_finished_one() {
     assert!(r[0].content.contains("6 actions"), "{}", r[0].content);
     let in_play = the_gif(&r);
 
-    e.ok(&format!("@bob /resign game:{id}")).await;
+    e.ok(&format!("@bob /resign game:{id} confirm:yes")).await;
     let r = e.ok(&format!("@carol /replay game:{id}")).await;
     assert_eq!(r[0].ephemeral_to, None, "public once over");
     assert!(r[0].content.contains("7 actions"), "{}", r[0].content);
@@ -113,7 +113,7 @@ async fn a_public_magic_chess_replay_shows_no_hand() {
     }
     play_some(&e, 1, &names, 8).await;
     for n in &names[..3] {
-        e.ok(&format!("@{n} /resign game:1")).await;
+        e.ok(&format!("@{n} /resign game:1 confirm:yes")).await;
     }
     let public = the_gif(&e.ok("@erin /replay game:1").await);
     let record = exported_record(&e.ok("@erin /export game:1").await[0]);

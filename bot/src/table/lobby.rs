@@ -162,13 +162,29 @@ impl Table {
         let (mut options, mine) = read_options(kind, &mut args, true)?;
         let (play, bots) = super::robot::read_play_options(&mut args)?;
         robots += bots;
-        // The move deadline of a new game is the creator's setting (T17).
-        if let Some(d) = args.take("deadline") {
-            let d = if d.is_empty() { "3d".to_string() } else { d };
-            return Err(format!(
-                "/new does not take a deadline: the move deadline of the games you create is your setting. Set it with /settings deadline:{d}, then /new."
-            ));
-        }
+        // The move deadline of this game, else the creator's setting (T5, T25).
+        let deadline = match args.take("deadline") {
+            None => None,
+            Some(d) => Some(
+                crate::duration::parse(&d)
+                    .ok()
+                    .filter(|d| (crate::duration::DAY..=90 * crate::duration::DAY).contains(d))
+                    .ok_or_else(|| {
+                        format!("deadline:{d} must be from 1d to 90d (such as deadline:3d).")
+                    })?,
+            ),
+        };
+        let reminder = match args.take("reminder") {
+            None => None,
+            Some(r) => Some(
+                crate::duration::parse(&r)
+                    .ok()
+                    .filter(|r| *r >= crate::duration::HOUR)
+                    .ok_or_else(|| {
+                        format!("reminder:{r} must be at least 1h (such as reminder:12h).")
+                    })?,
+            ),
+        };
         args.finish("new")?;
         // Unless the creator says, a game has the seats its rules are written for (Magic
         // Chess four, the others two), more when more people are invited.
@@ -235,7 +251,7 @@ impl Table {
             table_outcome: None,
             log_len: 0,
             snapshot: None,
-            deadline: me.deadline,
+            deadline: deadline.unwrap_or(me.deadline),
             turn: TurnClock::default(),
             draw_offer: None,
             undo_offer: None,
@@ -246,6 +262,7 @@ impl Table {
             channel_lost: None,
             reseeds,
             guild: req.channel.guild,
+            reminder,
         };
         for _ in 0..robots {
             rec.members.push(self.robot_member().await);
@@ -293,6 +310,7 @@ impl Table {
         }
         let mut reply = Reply::public(&req.channel, content);
         reply.mentions = saved.invited.iter().map(UserRef::from).collect();
+        reply.buttons = super::answers::lobby_buttons(saved);
         self.store(Some(req), staged, vec![reply]).await
     }
 
@@ -434,7 +452,7 @@ impl Table {
                 },
             )
             .await?;
-        let reply = Reply::public(
+        let mut reply = Reply::public(
             &req.channel,
             format!(
                 "{} {verb} game #{}. {}",
@@ -443,6 +461,7 @@ impl Table {
                 lobby_status(&staged.rec)
             ),
         );
+        reply.buttons = super::answers::lobby_buttons(&staged.rec);
         self.store(Some(req), staged, vec![reply]).await
     }
 

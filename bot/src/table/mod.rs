@@ -5,6 +5,7 @@
 //! tests all go through [`Table::handle`], [`Table::autocomplete`] and
 //! [`Table::tick`].
 
+mod answers;
 pub mod api;
 mod args;
 mod autocomplete;

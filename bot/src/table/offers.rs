@@ -12,7 +12,13 @@ impl Table {
     pub(super) async fn cmd_resign(&self, req: &Request) -> Res<Vec<Reply>> {
         let mut args = Args::new(&req.options, Some("game"))?;
         let given = args.game()?;
+        let confirm = args.take("confirm");
         args.finish("resign")?;
+        let confirmed = match confirm.as_deref().map(str::to_ascii_lowercase).as_deref() {
+            None => false,
+            Some("yes") => true,
+            Some(other) => return Err(format!("confirm:{other} must be yes.")),
+        };
         let id = self.pick(req, given, Pick::Member).await?;
         let _guard = self.lock(id).await;
         let mut l = self.load(id).await?;
@@ -39,6 +45,11 @@ impl Table {
                 let staged = self.stage(l, Some(version), Change::none()).await?;
                 let reply = Reply::public(&req.channel, content);
                 return self.store(Some(req), staged, vec![reply]).await;
+            }
+            // A game in play ends only on a confirmation (T23).
+            Phase::Playing if !confirmed => {
+                drop(_guard);
+                return self.resign_question(req, id).await;
             }
             Phase::Playing => {}
         }
@@ -201,6 +212,7 @@ impl Table {
             let staged = self.stage(l, Some(version), Change::none()).await?;
             let mut reply = Reply::public(&req.channel, content);
             reply.mentions = names;
+            reply.buttons = super::answers::offer_buttons(&staged.rec, kind);
             return self.store(Some(req), staged, vec![reply]).await;
         }
         l.rec.draw_offer = None;

@@ -30,8 +30,11 @@ use tracing::warn;
 /// While a waiting player is on vacation, look again this often.
 const VACATION_RECHECK: Millis = 6 * HOUR;
 
-fn reminder_interval(users: &[UserRecord]) -> Option<Millis> {
-    users.iter().filter_map(|u| u.reminder).min()
+/// The game's own interval if its creator chose one (T25), else the smallest among the
+/// waiting users' settings (T2).
+fn reminder_interval(rec: &GameRecord, users: &[UserRecord]) -> Option<Millis> {
+    rec.reminder
+        .or_else(|| users.iter().filter_map(|u| u.reminder).min())
 }
 
 fn vacation_pause(rec: &GameRecord, users: &[UserRecord], now: Millis) -> Millis {
@@ -76,7 +79,7 @@ pub(super) fn next_due(rec: &GameRecord, users: &[UserRecord], now: Millis) -> O
     let mut due: Option<Millis> = None;
     if !rec.turn.deadline_told {
         due = Some(rec.turn.since + rec.deadline + vacation_pause(rec, users, now));
-        if let Some(every) = reminder_interval(users) {
+        if let Some(every) = reminder_interval(rec, users) {
             let r = rec.turn.reminded_at.unwrap_or(rec.turn.since) + every;
             due = due.map(|d| d.min(r));
         }
@@ -235,7 +238,7 @@ impl Table {
                 r.mentions = claimants;
                 replies.push(r);
             } else if !l.rec.turn.deadline_told {
-                if let Some(every) = reminder_interval(&users) {
+                if let Some(every) = reminder_interval(&l.rec, &users) {
                     if now >= l.rec.turn.reminded_at.unwrap_or(l.rec.turn.since) + every {
                         l.rec.turn.reminded_at = Some(now);
                         let last = self.last_action(&l.rec).await;

@@ -290,6 +290,16 @@ impl Table {
                     .map_err(|_| "That button is not one of Tokar's.".to_string())?,
                 *what,
             ),
+            ["tokar", id, len, answer, rest @ ..] if rest.len() <= 1 => {
+                let number = |t: &str| {
+                    t.parse::<u64>()
+                        .map_err(|_| "That button is not one of Tokar's.".to_string())
+                };
+                let until = rest.first().map(|t| number(t)).transpose()?;
+                return self
+                    .answer_click(req, parse_game_number(id)?, number(len)?, answer, until)
+                    .await;
+            }
             _ => return Err("That button is not one of Tokar's.".into()),
         };
         let l = self.load(id).await?;

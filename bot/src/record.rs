@@ -128,6 +128,10 @@ pub struct GameRecord {
     /// setting, as for every game stored before it existed (T2).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reminder: Option<Millis>,
+    /// Who asked to be pinged when the game ends (`/follow`, ruling T26); emptied when the
+    /// ping is stored. Records from before it load with none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub followers: Vec<Named>,
 }
 
 /// A change of a game's chance part-way: after the first `after` log entries

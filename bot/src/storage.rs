@@ -24,6 +24,8 @@
 //! flushed to disk before it returns. All of it is blocking: the table calls it
 //! from `spawn_blocking`.
 
+mod servers;
+
 use crate::clock::Millis;
 use crate::outbox::{decode_entry, NewEntry, OutboxEntry};
 use crate::record::{

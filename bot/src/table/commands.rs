@@ -23,9 +23,9 @@ pub(super) enum Pick {
 const HELP: &str = "Commands: /new game:<arcana|magic-chess|gladiator|arachne> [options] [opponent:@user] [players:n] \
 (Undead Arcana: /new game:arcana army:undead-arcana) · \
 /accept · /decline · /join · /play action:<move> · /hint · /board · /moves [square] [page] · /hand · /resign · \
-/draw [answer:accept|decline] · /undo [answer:accept|decline] · /claim · /games · /history · /export · /replay [game:n] · \
+/draw [answer:accept|decline] · /undo [answer:accept|decline] · /claim · /games [scope:mine|server] · /history · /export · /replay [game:n] · \
 /rules [game] [unit] · /settings [reminder:24h] [deadline:7d] · /vacation on|off · \
-/resume game:<n> (a game whose channel was lost continues where you type it). \
+/follow game:<n> [stop:yes] · /resume game:<n> (a game whose channel was lost continues where you type it). \
 Add game:<n> when you play several games in a channel.";
 
 /// Sets who the game waits for; the clock restarts when that changes.
@@ -73,6 +73,7 @@ impl Table {
             "vacation" => self.cmd_vacation(req).await,
             "button" => self.cmd_button(req).await,
             "resume" => self.cmd_resume(req).await,
+            "follow" => self.cmd_follow(req).await,
             "help" => Ok(vec![Reply::private(&req.channel, &req.user, HELP)]),
             "" => Err("Type a command, such as /help.".into()),
             other => Err(format!("There is no command /{other}; /help lists them.")),

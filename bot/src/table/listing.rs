@@ -28,8 +28,14 @@ impl Table {
     }
 
     pub(super) async fn cmd_games(&self, req: &Request) -> Res<Vec<Reply>> {
-        let args = Args::new(&req.options, None)?;
+        let mut args = Args::new(&req.options, Some("scope"))?;
+        let scope = args.take("scope").map(|s| s.to_ascii_lowercase());
         args.finish("games")?;
+        match scope.as_deref() {
+            None | Some("mine") => {}
+            Some("server") => return self.server_games(req).await,
+            Some(other) => return Err(format!("scope:{other} must be mine or server.")),
+        }
         let user = req.user.id;
         let mut recs = self.records_of_user(user).await?;
         recs.sort_by_key(|r| r.id);

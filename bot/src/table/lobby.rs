@@ -252,7 +252,11 @@ impl Table {
             log_len: 0,
             snapshot: None,
             deadline: deadline.unwrap_or(me.deadline),
-            turn: TurnClock::default(),
+            // The lobby's clock: an unanswered invitation expires after the deadline (T27).
+            turn: TurnClock {
+                since: self.now(),
+                ..TurnClock::default()
+            },
             draw_offer: None,
             undo_offer: None,
             scheduled: None,
@@ -263,6 +267,7 @@ impl Table {
             reseeds,
             guild: req.channel.guild,
             reminder,
+            followers: Vec::new(),
         };
         for _ in 0..robots {
             rec.members.push(self.robot_member().await);

@@ -13,6 +13,8 @@ mod board_text;
 mod channels;
 mod commands;
 mod export;
+mod follow;
+mod invitations;
 mod listing;
 mod lobby;
 mod moves_list;
@@ -22,6 +24,7 @@ mod outbox;
 mod replay;
 pub mod robot;
 mod schedule;
+mod server_games;
 mod text;
 mod turns;
 

@@ -69,9 +69,11 @@ impl Table {
     pub(super) async fn store(
         &self,
         req: Option<&Request>,
-        staged: Staged,
+        mut staged: Staged,
         mut replies: Vec<Reply>,
     ) -> Res<Vec<Reply>> {
+        // A game that ends pings its followers once, in its ending announcement (T26).
+        super::follow::ping_followers(&mut staged.rec, &mut replies);
         let now = self.now();
         let game = staged.rec.id;
         let mut announced = Vec::new();

@@ -69,6 +69,9 @@ impl Deadline {
 
 /// When the game's schedule entry is next due, given the waiting users.
 pub(super) fn next_due(rec: &GameRecord, users: &[UserRecord], now: Millis) -> Option<Millis> {
+    if rec.phase == Phase::Lobby {
+        return super::invitations::lobby_due(rec);
+    }
     // A game without a channel has its clock stopped until it is resumed.
     if rec.phase != Phase::Playing || rec.turn.waiting.is_empty() || rec.channel_lost.is_some() {
         return None;
@@ -149,6 +152,9 @@ impl Table {
     async fn sweep_game(&self, id: u64) -> Res<Vec<Reply>> {
         let _guard = self.lock(id).await;
         let mut l = self.load(id).await?;
+        if l.rec.phase == Phase::Lobby {
+            return self.sweep_lobby(l).await;
+        }
         let version = l.rec.version;
         let now = self.now();
         let channel = ChannelRef::from(&l.rec.channel);

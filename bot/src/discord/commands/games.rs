@@ -30,6 +30,12 @@ pub(crate) async fn new(
     bots: Option<u64>,
     #[description = "Computer level: easy, normal, hard"] level: Option<String>,
     #[description = "Allow /hint in this game: on or off"] hints: Option<String>,
+    #[description = "Move deadline of this game, 1d-90d (default: your /settings)"]
+    #[autocomplete = "ac::deadline"]
+    deadline: Option<String>,
+    #[description = "Reminder interval in this game, at least 1h (default: each player's)"]
+    #[autocomplete = "ac::reminder"]
+    reminder: Option<String>,
     #[description = "Start from an exported game record"] record: Option<String>,
     #[description = "Other game options as name:value pairs (e.g. partners:yes freeze-cards:12)"]
     options: Option<String>,
@@ -58,6 +64,8 @@ pub(crate) async fn new(
         .with("bots", bots)
         .with("level", level)
         .with("hints", hints)
+        .with("deadline", deadline)
+        .with("reminder", reminder)
         .with("record", record)
         .pairs(options.as_deref());
     invoke(ctx, "new", options).await
@@ -148,10 +156,41 @@ pub(crate) async fn join(
     .await
 }
 
-/// List your games and whose turn it is.
+/// Which games `/games` lists.
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub(crate) enum Scope {
+    #[name = "mine"]
+    Mine,
+    #[name = "server"]
+    Server,
+}
+
+/// List your games and whose turn it is, or this server's games.
 #[poise::command(slash_command, interaction_context = "Guild|BotDm")]
-pub(crate) async fn games(ctx: Context<'_>) -> Result<(), CommandError> {
-    invoke(ctx, "games", Options::new()).await
+pub(crate) async fn games(
+    ctx: Context<'_>,
+    #[description = "mine (default) or this server's: open seats, games in play, results"]
+    scope: Option<Scope>,
+) -> Result<(), CommandError> {
+    invoke(ctx, "games", Options::new().choice("scope", scope)).await
+}
+
+/// Be pinged once when a game ends (never for its turns).
+#[poise::command(slash_command, guild_only)]
+pub(crate) async fn follow(
+    ctx: Context<'_>,
+    #[description = "Game number"]
+    #[min = 1]
+    game: u64,
+    #[description = "Stop following it"] stop: Option<bool>,
+) -> Result<(), CommandError> {
+    let stop = stop.map(|s| if s { "yes" } else { "no" });
+    invoke(
+        ctx,
+        "follow",
+        Options::new().with("game", Some(game)).with("stop", stop),
+    )
+    .await
 }
 
 /// Show the moves played so far.

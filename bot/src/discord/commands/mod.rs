@@ -24,6 +24,7 @@ pub(crate) fn all() -> Vec<poise::Command<Data, CommandError>> {
         games::export(),
         games::replay(),
         games::resume(),
+        games::follow(),
         turns::play(),
         turns::board(),
         turns::moves(),
@@ -42,7 +43,7 @@ pub(crate) fn all() -> Vec<poise::Command<Data, CommandError>> {
 
 /// Commands whose answer is for the invoker only: when slow, they are deferred ephemerally.
 const PRIVATE: &[&str] = &[
-    "hint", "moves", "hand", "games", "rules", "help", "settings", "vacation",
+    "hint", "moves", "hand", "games", "rules", "help", "settings", "vacation", "follow",
 ];
 
 /// The game families a new game can be.

@@ -110,7 +110,9 @@ async fn against_the_bot(name: &str, user: u64, faults: Option<Faults>) -> Vec<D
         clock.advance(Duration::from_secs(61 * 60));
         wait_until(&fake, "a reminder", |ms| reminded(ms) >= n).await;
     }
-    fake.slash(&alice, ch, "resign", &[]).await.unwrap();
+    fake.slash(&alice, ch, "resign", &[("confirm", "true")])
+        .await
+        .unwrap();
     wait_until(&fake, "the result", |ms| {
         ms.iter().any(|m| m.content.contains("resigns game #1"))
     })
@@ -368,7 +370,10 @@ async fn a_game_whose_channel_is_deleted_moves_and_finishes() {
         .await
         .unwrap();
     assert!(note.content.contains("game #1"), "{note:#?}");
-    let end = fake.run(&alice, other, "resign", &[]).await.unwrap();
+    let end = fake
+        .run(&alice, other, "resign", &[("confirm", "true")])
+        .await
+        .unwrap();
     assert!(end.content.contains("resigns game #1"), "{end:#?}");
     bot.stop().await.unwrap();
     assert_eq!(fake.violations(), Vec::<String>::new());
@@ -491,7 +496,9 @@ async fn a_record_comes_back_as_a_file() {
     .await;
     // A record from a game in play whose first mover chance drew cannot be replayed (T14):
     // the record is taken once the game is over, when it carries its seed.
-    fake.run(&alice, ch, "resign", &[]).await.unwrap();
+    fake.run(&alice, ch, "resign", &[("confirm", "true")])
+        .await
+        .unwrap();
     let export = fake.run(&alice, ch, "export", &[]).await.unwrap();
     let record = export
         .content

@@ -201,9 +201,15 @@ async fn arcana_game_through_discord_with_a_restart() {
         "{games:?}"
     );
 
-    // The game ends: the player to act resigns.
+    // The game ends: the player to act resigns, and confirms with the button (T23).
     let who = if next == alice.id { &alice } else { &bob };
-    let end = fake.run(who, ch, "resign", &[]).await.unwrap();
+    let asked = fake.run(who, ch, "resign", &[]).await.unwrap();
+    assert_eq!(asked.ephemeral_to, Some(who.id), "{asked:#?}");
+    let click = fake
+        .click(who, asked.id, &asked.buttons[0].custom_id)
+        .await
+        .unwrap();
+    let end = fake.answer(click).await.unwrap();
     println!("resign: {}", end.content);
     assert!(end.ephemeral_to.is_none());
     let after = fake

@@ -125,8 +125,15 @@ pub(crate) async fn resign(
     #[autocomplete = "ac::game"]
     #[min = 1]
     game: Option<u64>,
+    #[description = "True: resign at once, without the confirmation button"] confirm: Option<bool>,
 ) -> Result<(), CommandError> {
-    invoke(ctx, "resign", Options::new().with("game", game)).await
+    let confirm = confirm.filter(|c| *c).map(|_| "yes");
+    invoke(
+        ctx,
+        "resign",
+        Options::new().with("game", game).with("confirm", confirm),
+    )
+    .await
 }
 
 /// Offer, accept or decline a draw.

@@ -176,7 +176,8 @@ pub(crate) async fn games(
 }
 
 /// Be pinged once when a game ends (never for its turns).
-#[poise::command(slash_command, guild_only)]
+// The answer is private and changes no play, so it works in a DM with the bot too.
+#[poise::command(slash_command, interaction_context = "Guild|BotDm")]
 pub(crate) async fn follow(
     ctx: Context<'_>,
     #[description = "Game number"]

@@ -15,6 +15,7 @@ pub mod entropy;
 pub mod marker;
 pub mod metrics;
 pub mod outbox;
+pub mod rating;
 pub mod record;
 pub mod storage;
 pub mod table;

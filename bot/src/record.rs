@@ -123,6 +123,10 @@ pub struct GameRecord {
     /// existed load as `None` and count only in what is kept across servers.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub guild: Option<u64>,
+    /// Whether the game counts for ratings (`/new rated:`, ruling T28).
+    /// Games stored before ratings existed load as `None`: never rated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rated: Option<bool>,
 }
 
 /// A change of a game's chance part-way: after the first `after` log entries

@@ -13,6 +13,7 @@
 //! | `p` id n | the raw PNG bytes of the entry's n-th picture |
 //! | `next-game` | the next game number |
 //! | `store-id` | the store's identity, drawn when it was created |
+//! | `R` ... | ratings ([`ratings`]) |
 //!
 //! Beside the database, `store.json` ([`crate::marker`]) records which store
 //! lives in the data folder and how many games it numbered, so that a lost
@@ -37,6 +38,9 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use thiserror::Error;
 use tracing::{error, warn};
+
+mod ratings;
+pub use ratings::{HistoryEntry, RatedGame, Standing, GLOBAL};
 
 #[derive(Debug, Error)]
 pub enum StoreError {
@@ -553,6 +557,7 @@ impl Store {
             }
             tx.insert(key(b'c', &[record.channel.id, id]), &[][..])?;
             tx.insert(gkey.clone(), encode(&record))?;
+            ratings::rate_on_finish(tx, stored.as_ref(), &record, &w.append)?;
             let mut ids = Vec::with_capacity(w.outbox.len());
             for e in &w.outbox {
                 ids.push(put_entry(tx, e)?);

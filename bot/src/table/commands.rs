@@ -24,7 +24,7 @@ const HELP: &str = "Commands: /new game:<arcana|magic-chess|gladiator|arachne> [
 (Undead Arcana: /new game:arcana army:undead-arcana) · \
 /accept · /decline · /join · /play action:<move> · /hint · /board · /moves [square] [page] · /hand · /resign · \
 /draw [answer:accept|decline] · /undo [answer:accept|decline] · /claim · /games · /history · /export · /replay [game:n] · \
-/rules [game] [unit] · /settings [reminder:24h] [deadline:7d] · /vacation on|off · \
+/rules [game] [unit] · /leaderboard game:<kind> [scope:server|global] · /stats [user] [against] · /settings [reminder:24h] [deadline:7d] · /vacation on|off · \
 /resume game:<n> (a game whose channel was lost continues where you type it). \
 Add game:<n> when you play several games in a channel.";
 
@@ -73,6 +73,8 @@ impl Table {
             "vacation" => self.cmd_vacation(req).await,
             "button" => self.cmd_button(req).await,
             "resume" => self.cmd_resume(req).await,
+            "leaderboard" => self.cmd_leaderboard(req).await,
+            "stats" => self.cmd_stats(req).await,
             "help" => Ok(vec![Reply::private(&req.channel, &req.user, HELP)]),
             "" => Err("Type a command, such as /help.".into()),
             other => Err(format!("There is no command /{other}; /help lists them.")),

@@ -162,6 +162,7 @@ impl Table {
         let (mut options, mine) = read_options(kind, &mut args, true)?;
         let (play, bots) = super::robot::read_play_options(&mut args)?;
         robots += bots;
+        let rated = read_rated(&mut args, robots)?;
         // The move deadline of a new game is the creator's setting (T17).
         if let Some(d) = args.take("deadline") {
             let d = if d.is_empty() { "3d".to_string() } else { d };
@@ -246,6 +247,7 @@ impl Table {
             channel_lost: None,
             reseeds,
             guild: req.channel.guild,
+            rated: Some(rated),
         };
         for _ in 0..robots {
             rec.members.push(self.robot_member().await);
@@ -602,5 +604,26 @@ impl Table {
             .turn_message(&req.channel, saved, &game, content, &before)
             .await;
         self.store(Some(req), staged, vec![reply]).await
+    }
+}
+
+/// `rated:yes|no` of /new: rated by default between people; a game with
+/// Tokar's seats is never rated, and asking for it is refused (T28).
+fn read_rated(args: &mut Args, robots: usize) -> Res<bool> {
+    let asked = match args.take("rated") {
+        None => None,
+        Some(v) => match v.trim().to_ascii_lowercase().as_str() {
+            "yes" | "on" | "true" => Some(true),
+            "no" | "off" | "false" => Some(false),
+            _ => return Err(format!("rated:{v} must be yes or no.")),
+        },
+    };
+    match (asked, robots) {
+        (Some(true), 1..) => Err(
+            "Games with Tokar's seats are not rated; leave out rated:yes, or invite people instead."
+                .into(),
+        ),
+        (Some(r), _) => Ok(r),
+        (None, n) => Ok(n == 0),
     }
 }

@@ -21,6 +21,7 @@ mod outbox;
 mod replay;
 pub mod robot;
 mod schedule;
+mod standings;
 mod text;
 mod turns;
 
@@ -390,13 +391,16 @@ pub fn replay(rec: &GameRecord, log: &[LogEntry]) -> Result<AnyGame, String> {
 
 /// Replaces the game's chance if the record re-seeds it once `done` log
 /// entries are applied.
-fn reseed_at(rec: &GameRecord, game: &mut AnyGame, done: u64) {
+pub(crate) fn reseed_at(rec: &GameRecord, game: &mut AnyGame, done: u64) {
     for r in rec.reseeds.iter().filter(|r| r.after == done) {
         game.reseed(r.seed);
     }
 }
 
-fn apply_entry(game: &mut AnyGame, e: &LogEntry) -> Result<Vec<tokar_engine::Event>, String> {
+pub(crate) fn apply_entry(
+    game: &mut AnyGame,
+    e: &LogEntry,
+) -> Result<Vec<tokar_engine::Event>, String> {
     let seat = Seat(e.seat);
     match &e.action {
         LogAction::Play(n) => game.play(seat, n).map_err(|x| x.to_string()),

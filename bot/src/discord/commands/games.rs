@@ -30,6 +30,7 @@ pub(crate) async fn new(
     bots: Option<u64>,
     #[description = "Computer level: easy, normal, hard"] level: Option<String>,
     #[description = "Allow /hint in this game: on or off"] hints: Option<String>,
+    #[description = "Count for ratings: yes (default between people) or no"] rated: Option<String>,
     #[description = "Start from an exported game record"] record: Option<String>,
     #[description = "Other game options as name:value pairs (e.g. partners:yes freeze-cards:12)"]
     options: Option<String>,
@@ -58,6 +59,7 @@ pub(crate) async fn new(
         .with("bots", bots)
         .with("level", level)
         .with("hints", hints)
+        .with("rated", rated)
         .with("record", record)
         .pairs(options.as_deref());
     invoke(ctx, "new", options).await

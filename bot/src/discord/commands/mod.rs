@@ -4,6 +4,7 @@
 mod account;
 mod games;
 mod info;
+mod standings;
 mod turns;
 
 use poise::serenity_prelude as serenity;
@@ -35,6 +36,8 @@ pub(crate) fn all() -> Vec<poise::Command<Data, CommandError>> {
         turns::claim(),
         info::rules(),
         info::help(),
+        standings::leaderboard(),
+        standings::stats(),
         account::settings(),
         account::vacation(),
     ]
@@ -177,7 +180,7 @@ mod tests {
     #[test]
     fn every_command_fits_discord_registration_rules() {
         let commands = all();
-        assert_eq!(commands.len(), 22);
+        assert_eq!(commands.len(), 24);
         let name_ok = |n: &str| {
             (1..=32).contains(&n.chars().count())
                 && n.chars()

@@ -196,6 +196,9 @@ pub fn assess(rec: &GameRecord, log: &[LogEntry]) -> Result<Vec<Placing>, &'stat
     if people.len() < 2 {
         return Err("fewer than two people played");
     }
+    if uses_glicko2(rec.kind) && people.len() != 2 {
+        return Err("a duel's rating needs exactly two players");
+    }
     for (user, _) in &people {
         let plays = log
             .iter()

@@ -251,3 +251,99 @@ fn an_old_game_record_loads_as_not_rated() {
     let rec = tokar_bot::record::decode_game(record[1].as_str().unwrap().as_bytes()).unwrap();
     assert_eq!(rec.rated, None);
 }
+
+/// The real `tokar` binary (console mode) is killed with SIGKILL right after
+/// it acknowledged a rated game's end: the ratings are there after the
+/// restart, since they are stored in the same transaction as the end.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ratings_survive_sigkill_after_the_end() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::{Command, Stdio};
+    // Four legal moves under --seed 11, found in-process with the same seed.
+    let e = open(&fresh_dir("ratings-kill-script"), Some(11)).await;
+    let id = e.start("alice", "bob").await;
+    let mut moves = Vec::new();
+    while moves.len() < 4 {
+        let who = e.to_act(id, &["alice", "bob"]).await.unwrap();
+        let a = e.actions(who, id).await.remove(0);
+        e.ok(&format!("@{who} /play action:\"{a}\"")).await;
+        moves.push((who, a));
+    }
+    drop(e);
+    let dir = fresh_dir("ratings-kill");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tokar"))
+        .args(["console", "--json", "--seed", "11", "--data"])
+        .arg(&dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut send = |line: String| {
+        writeln!(stdin, "{line}").unwrap();
+        stdin.flush().unwrap();
+    };
+    send(format!(
+        "@alice /new game:{GAME} {CREATOR_OPTIONS} opponent:@bob"
+    ));
+    send(format!("@bob /accept {ACCEPT_OPTIONS}"));
+    for (who, a) in &moves {
+        send(format!("@{who} /play action:\"{a}\""));
+    }
+    send("@bob /resign".into());
+    loop {
+        let line = lines.next().expect("the bot answers").unwrap();
+        let v: serde_json::Value = serde_json::from_str(&line).unwrap();
+        assert_eq!(v["ok"], true, "{v}");
+        if v["content"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("is over")
+        {
+            break;
+        }
+    }
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    let e = open(&dir, Some(11)).await;
+    let text = leaderboard(&e, "arcana").await;
+    assert!(text.contains("1 games · 1/0/0"), "{text}");
+    assert!(text.contains("bob 1338? · 1 games · 0/0/1"), "{text}");
+}
+
+/// T31: a game counts on the server it was created on and across servers;
+/// another server's leaderboard does not list it unless asked for globally.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_counts_on_its_server_and_globally() {
+    let e = env("ratings-scope").await;
+    let on = |server: u64, line: &str| {
+        let mut req = request(line);
+        req.channel.guild = Some(server);
+        req
+    };
+    let r = e
+        .table
+        .handle(on(7, "@alice /new game:arcana army:human opponent:@bob"))
+        .await;
+    assert!(r[0].ok, "{r:#?}");
+    e.table
+        .handle(on(7, "@bob /accept game:1 army:undead"))
+        .await;
+    play_each(&e, 1, &["alice", "bob"], 2).await;
+    e.ok("@bob /resign game:1").await;
+    let board = |server, scope: &str| {
+        let req = on(server, &format!("@carol /leaderboard game:arcana {scope}"));
+        let table = e.table.clone();
+        async move { table.handle(req).await.remove(0).content }
+    };
+    assert!(board(7, "").await.contains("this server"));
+    assert!(board(7, "").await.contains("1/0/0"));
+    assert!(board(8, "")
+        .await
+        .starts_with("No rated Arcana games on this server"));
+    assert!(board(8, "scope:global").await.contains("1/0/0"));
+    let why = board(8, "scope:nowhere").await;
+    assert!(why.contains("server or global"), "{why}");
+}

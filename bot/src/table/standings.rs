@@ -186,10 +186,10 @@ impl Table {
                 },
             ));
         }
-        if moves.1 > 0 {
+        if let Some(average) = moves.0.checked_div(moves.1) {
             lines.push(format!(
                 "Average time to move: {} ({} moves in finished games).",
-                crate::duration::format(moves.0 / moves.1),
+                crate::duration::format(average),
                 moves.1
             ));
         }

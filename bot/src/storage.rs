@@ -14,6 +14,8 @@
 //! | `next-game` | the next game number |
 //! | `store-id` | the store's identity, drawn when it was created |
 //!
+//! Leagues live in a tree of their own (`storage/leagues.rs`).
+//!
 //! Beside the database, `store.json` ([`crate::marker`]) records which store
 //! lives in the data folder and how many games it numbered, so that a lost
 //! database is refused at start instead of replaced by an empty one.
@@ -37,6 +39,8 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use thiserror::Error;
 use tracing::{error, warn};
+
+mod leagues;
 
 #[derive(Debug, Error)]
 pub enum StoreError {

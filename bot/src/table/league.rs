@@ -300,6 +300,12 @@ impl Table {
                 .await;
         }
         l.agreed.push(req.user.id);
+        // The name they go by now, for the standings (they may never have typed before /league new).
+        for m in l.entrants.iter_mut().flat_map(|e| e.members.iter_mut()) {
+            if m.id == req.user.id {
+                *m = Named::from(&req.user);
+            }
+        }
         let waiting: Vec<String> = l
             .people()
             .filter(|p| !l.agreed.contains(&p.id))

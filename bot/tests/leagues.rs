@@ -342,7 +342,7 @@ async fn a_gladiator_league_pairs_teams() {
     .await;
     let games = started(&last, &names);
     assert_eq!(games.len(), 3, "{last:#?}");
-    // Teams stay together: alice & bob, carol & dave, erin & frank.
+    // T35: teams stay together: alice & bob, carol & dave, erin & frank.
     let team = |n: &str| names.iter().position(|m| *m == n).unwrap() / 2;
     for people in games.values() {
         assert_eq!(people.len(), 4);
@@ -369,6 +369,7 @@ async fn a_gladiator_league_pairs_teams() {
 
 #[tokio::test]
 async fn a_league_survives_a_restart_and_a_decline_cancels_it() {
+    // T32: the yes already given is kept across the restart; a decline cancels.
     let dir = fresh_dir("league-restart");
     {
         let e = open(&dir, Some(7)).await;

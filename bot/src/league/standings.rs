@@ -159,7 +159,7 @@ pub fn standings(names: &[String], left: &[bool], games: &[Played]) -> Standings
         .collect();
     Standings {
         heads: [
-            "#", "Player", "Played", "Points", "H2H", "SB", "Left", "Note",
+            "#", "Player", "Played", "Points", "H2H", "SB", "To play", "Note",
         ]
         .map(String::from)
         .to_vec(),

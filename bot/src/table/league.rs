@@ -157,7 +157,7 @@ impl Table {
             }
             people.push(id);
         }
-        if people.len() % team != 0 {
+        if !people.len().is_multiple_of(team) {
             return Err(format!(
                 "{} players do not make teams of {team}: name a multiple of {team}.",
                 people.len()
@@ -166,7 +166,7 @@ impl Table {
         let size = table_size(kind);
         let entrants = people.len() / team;
         let most = if size == 2 { MOST_DUEL } else { MOST_TABLES };
-        if !(size..=most).contains(&entrants) && !(size == 2 && entrants == 2) {
+        if !((size..=most).contains(&entrants) || size == 2 && entrants == 2) {
             return Err(format!(
                 "A {} league takes {size} to {most} {}, not {entrants}.",
                 kind.title(),
@@ -468,7 +468,7 @@ impl Table {
         let reply = Reply::public(
             &league_channel(&l),
             format!(
-                "{} left league {}: {} games left are lost at the move deadline, as if claimed.",
+                "{} left league {}: the games {} had left are lost at the move deadline, as if claimed.",
                 req.user.name,
                 l.name,
                 l.entrants[e].label()

@@ -4,6 +4,7 @@
 mod account;
 mod games;
 mod info;
+mod league;
 mod turns;
 
 use poise::serenity_prelude as serenity;
@@ -37,6 +38,7 @@ pub(crate) fn all() -> Vec<poise::Command<Data, CommandError>> {
         info::help(),
         account::settings(),
         account::vacation(),
+        league::league(),
     ]
 }
 
@@ -177,7 +179,7 @@ mod tests {
     #[test]
     fn every_command_fits_discord_registration_rules() {
         let commands = all();
-        assert_eq!(commands.len(), 22);
+        assert_eq!(commands.len(), 23);
         let name_ok = |n: &str| {
             (1..=32).contains(&n.chars().count())
                 && n.chars()

@@ -12,6 +12,7 @@ pub mod console;
 pub mod discord;
 pub mod duration;
 pub mod entropy;
+pub mod league;
 pub mod marker;
 pub mod metrics;
 pub mod outbox;

@@ -15,6 +15,8 @@
 //! | `store-id` | the store's identity, drawn when it was created |
 //! | `R` ... | ratings ([`ratings`]) |
 //!
+//! Leagues live in a tree of their own (`storage/leagues.rs`).
+//!
 //! Beside the database, `store.json` ([`crate::marker`]) records which store
 //! lives in the data folder and how many games it numbered, so that a lost
 //! database is refused at start instead of replaced by an empty one.
@@ -41,6 +43,7 @@ use tracing::{error, warn};
 
 mod ratings;
 pub use ratings::{HistoryEntry, RatedGame, Standing, GLOBAL};
+mod leagues;
 
 #[derive(Debug, Error)]
 pub enum StoreError {

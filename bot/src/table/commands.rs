@@ -25,7 +25,8 @@ const HELP: &str = "Commands: /new game:<arcana|magic-chess|gladiator|arachne> [
 /accept · /decline · /join · /play action:<move> · /hint · /board · /moves [square] [page] · /hand · /resign · \
 /draw [answer:accept|decline] · /undo [answer:accept|decline] · /claim · /games · /history · /export · /replay [game:n] · \
 /rules [game] [unit] · /leaderboard game:<kind> [scope:server|global] · /stats [user] [against] · /settings [reminder:24h] [deadline:7d] · /vacation on|off · \
-/resume game:<n> (a game whose channel was lost continues where you type it). \
+/resume game:<n> (a game whose channel was lost continues where you type it) · \
+/league new|accept|decline|table|list|leave (round-robin leagues). \
 Add game:<n> when you play several games in a channel.";
 
 /// Sets who the game waits for; the clock restarts when that changes.
@@ -75,6 +76,7 @@ impl Table {
             "resume" => self.cmd_resume(req).await,
             "leaderboard" => self.cmd_leaderboard(req).await,
             "stats" => self.cmd_stats(req).await,
+            "league" => self.cmd_league(req).await,
             "help" => Ok(vec![Reply::private(&req.channel, &req.user, HELP)]),
             "" => Err("Type a command, such as /help.".into()),
             other => Err(format!("There is no command /{other}; /help lists them.")),

@@ -492,7 +492,7 @@ impl Table {
     /// Seats everyone, sets the game up, replays a record's actions, saves,
     /// and announces the first turn. A setup the game refuses (two players
     /// picked the same army) refuses the last join and stores nothing.
-    async fn start_and_save(
+    pub(super) async fn start_and_save(
         &self,
         mut rec: GameRecord,
         version: Option<u64>,

@@ -12,6 +12,8 @@ mod board_text;
 mod channels;
 mod commands;
 mod export;
+mod league;
+mod league_games;
 mod listing;
 mod lobby;
 mod moves_list;

@@ -74,6 +74,7 @@ impl Table {
     ) -> Res<Vec<Reply>> {
         let now = self.now();
         let game = staged.rec.id;
+        let ended = staged.rec.phase == crate::record::Phase::Finished;
         let mut announced = Vec::new();
         let mut carrier = None;
         for (i, r) in replies.iter().enumerate() {
@@ -126,6 +127,10 @@ impl Table {
         }
         if !ids.is_empty() {
             self.inner.outbox_ready.notify_one();
+        }
+        // A league's last game ending ends the league (T36).
+        if ended {
+            replies.extend(self.league_game_over(game).await);
         }
         Ok(replies)
     }
@@ -226,7 +231,7 @@ impl Table {
         }
     }
 
-    fn claims(&self) -> std::sync::MutexGuard<'_, std::collections::HashSet<String>> {
+    pub(super) fn claims(&self) -> std::sync::MutexGuard<'_, std::collections::HashSet<String>> {
         self.inner.claims.lock().unwrap_or_else(|e| e.into_inner())
     }
 

@@ -5,6 +5,7 @@ mod account;
 mod games;
 mod info;
 mod standings;
+mod league;
 mod turns;
 
 use poise::serenity_prelude as serenity;
@@ -40,6 +41,7 @@ pub(crate) fn all() -> Vec<poise::Command<Data, CommandError>> {
         standings::stats(),
         account::settings(),
         account::vacation(),
+        league::league(),
     ]
 }
 
@@ -180,7 +182,7 @@ mod tests {
     #[test]
     fn every_command_fits_discord_registration_rules() {
         let commands = all();
-        assert_eq!(commands.len(), 24);
+        assert_eq!(commands.len(), 25);
         let name_ok = |n: &str| {
             (1..=32).contains(&n.chars().count())
                 && n.chars()

@@ -197,6 +197,12 @@ async fn a_league_of_five_is_played_to_its_end_through_the_table() {
         "{}",
         list[0].content
     );
+    // League games are between people, so rated as such games are (T28, T33).
+    drop(e);
+    let store = tokar_bot::storage::Store::open(&dir).unwrap();
+    for id in games.keys() {
+        assert_eq!(store.game(*id).unwrap().unwrap().rated, Some(true), "#{id}");
+    }
 }
 
 #[tokio::test]

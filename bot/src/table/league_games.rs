@@ -173,6 +173,9 @@ impl Table {
                 channel_lost: None,
                 reseeds: Vec::new(),
                 guild: l.guild,
+                // League games are between people, so rated as any such game
+                // is (T28, T33).
+                rated: Some(true),
             };
             let req = on_behalf(l, &people[0]);
             match self.start_and_save(rec, None, &req, "").await {

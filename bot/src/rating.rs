@@ -199,9 +199,14 @@ pub fn assess(rec: &GameRecord, log: &[LogEntry]) -> Result<Vec<Placing>, &'stat
     if uses_glicko2(rec.kind) && people.len() != 2 {
         return Err("a duel's rating needs exactly two players");
     }
+    // A game made from a record starts with the record's actions, logged under
+    // the seats' new holders: they are not these players' moves. They end where
+    // the last change of seed is (T13), as /undo's floor does.
+    let from_record = rec.reseeds.last().map_or(0, |r| r.after as usize);
     for (user, _) in &people {
         let plays = log
             .iter()
+            .skip(from_record)
             .filter(|e| e.user == *user && matches!(e.action, LogAction::Play(_)))
             .count();
         if plays < 2 {

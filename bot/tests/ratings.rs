@@ -347,3 +347,26 @@ async fn a_game_counts_on_its_server_and_globally() {
     let why = board(8, "scope:nowhere").await;
     assert!(why.contains("server or global"), "{why}");
 }
+
+/// T29: the actions a game starts from (`/new record:`) are the record's, not
+/// the new players' own moves: a game resigned straight after them is not rated.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn moves_from_a_record_are_not_the_players_own() {
+    let e = env("ratings-record").await;
+    let (id, _, other) = e.duel().await;
+    play_each(&e, id, &["alice", "bob"], 2).await;
+    e.ok(&format!("@{other} /resign game:{id}")).await;
+    let record = exported_record(&e.ok(&format!("@alice /export game:{id}")).await[0]);
+    // Without its last action, the resignation.
+    let record = record.rsplit_once('|').unwrap().0;
+    e.ok(&format!("@carol /new record:\"{record}\" opponent:@dave"))
+        .await;
+    e.ok("@dave /accept").await;
+    e.ok("@carol /resign").await;
+    let board = leaderboard(&e, "arcana").await;
+    assert!(board.contains("alice") && board.contains("bob"), "{board}");
+    assert!(
+        !board.contains("carol") && !board.contains("dave"),
+        "{board}"
+    );
+}

@@ -158,6 +158,11 @@ async fn a_league_of_five_is_played_to_its_end_through_the_table() {
     assert!(told[0].outbox.is_some(), "stored with the league's end");
     let t = e.ok("@carol /league table name:spring").await;
     let table = &t[0].content;
+    // The standings picture: the renderer's table beside the text.
+    let png = &t[0].images[0].png;
+    png::Decoder::new(std::io::Cursor::new(png.clone()))
+        .read_info()
+        .expect("a PNG");
     assert!(
         table.contains("10 of 10 games played, 0 left; finished"),
         "{table}"

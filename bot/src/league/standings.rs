@@ -221,6 +221,30 @@ impl Standings {
         out.extend(self.rows.iter().map(|r| line(r)));
         out.join("\n")
     }
+
+    /// The same table as the renderer's sheet, for the standings picture:
+    /// the same columns as [`Standings::text`] (an empty note column left
+    /// out), names and notes left-aligned, figures right-aligned.
+    pub fn sheet(&self, title: String) -> tokar_render::Sheet {
+        let used: Vec<usize> = (0..self.heads.len())
+            .filter(|&c| c < 7 || self.rows.iter().any(|r| !r[c].is_empty()))
+            .collect();
+        tokar_render::Sheet {
+            title,
+            columns: used
+                .iter()
+                .map(|&c| tokar_render::Column {
+                    head: self.heads[c].clone(),
+                    numeric: c != 1 && c != 7,
+                })
+                .collect(),
+            rows: self
+                .rows
+                .iter()
+                .map(|r| used.iter().map(|&c| r[c].clone()).collect())
+                .collect(),
+        }
+    }
 }
 
 #[cfg(test)]

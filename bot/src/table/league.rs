@@ -8,6 +8,7 @@ use super::league_games::{league_channel, LEAGUE_LOCK};
 use super::{Reply, Request, Res, Table, UserRef};
 use crate::duration;
 use crate::league::pairing::fixtures;
+use crate::league::standings::Standings;
 use crate::league::{Entrant, Fixture, LeaguePhase, LeagueRecord, LEAGUE_FORMAT};
 use crate::record::Named;
 use tokar_engine::catalog::GameKind;
@@ -357,38 +358,24 @@ impl Table {
         let name = args.take("name");
         args.finish("league table")?;
         let l = self.league_named(req, name).await?;
-        Ok(vec![Reply::public(
-            &req.channel,
-            self.league_table_text(&l).await?,
-        )])
-    }
-
-    /// The standings as a message: a heading, the aligned table, the tie-breaks.
-    pub(super) async fn league_table_text(&self, l: &LeagueRecord) -> Res<String> {
         if l.phase == LeaguePhase::Forming {
-            return Ok(format!(
-                "League {} has not started: {}.",
-                l.name,
-                phase_word(l.phase)
-            ));
+            return Ok(vec![Reply::public(
+                &req.channel,
+                format!(
+                    "League {} has not started: {}.",
+                    l.name,
+                    phase_word(l.phase)
+                ),
+            )]);
         }
-        let s = self.league_standings(l).await?;
-        let played = l.fixtures.len() - s.games_left;
-        Ok(format!(
-            "League {} ({}, {} round robin): {played} of {} games played, {} left{}.\n```\n{}\n```\nPoints: {}. Level on points: head-to-head (H2H), then Sonneborn-Berger (SB).",
-            l.name,
-            l.kind.title(),
-            if l.double { "double" } else { "single" },
-            l.fixtures.len(),
-            s.games_left,
-            if l.phase == LeaguePhase::Finished { "; finished" } else { "" },
-            s.text(),
-            if table_size(l.kind) == 4 {
-                "3, 2, 1, 0 by place at each table, shared places averaged"
-            } else {
-                "win 1, draw ½"
-            },
-        ))
+        let s = self.league_standings(&l).await?;
+        let mut reply = Reply::public(&req.channel, league_table_text(&l, &s));
+        let title = format!("League {} · {}", l.name, l.kind.title());
+        let name = format!("league-{}.png", l.id);
+        reply
+            .images
+            .extend(self.sheet_image(s.sheet(title), name).await);
+        Ok(vec![reply])
     }
 
     async fn league_list(&self, req: &Request, options: &[(String, String)]) -> Res<Vec<Reply>> {
@@ -482,4 +469,23 @@ impl Table {
         out.extend(self.league_concede_leavers(&l).await);
         Ok(out)
     }
+}
+
+/// The standings as a message: a heading, the aligned table, the tie-breaks.
+fn league_table_text(l: &LeagueRecord, s: &Standings) -> String {
+    let played = l.fixtures.len() - s.games_left;
+    format!(            "League {} ({}, {} round robin): {played} of {} games played, {} left{}.\n```\n{}\n```\nPoints: {}. Level on points: head-to-head (H2H), then Sonneborn-Berger (SB).",
+            l.name,
+            l.kind.title(),
+            if l.double { "double" } else { "single" },
+            l.fixtures.len(),
+            s.games_left,
+            if l.phase == LeaguePhase::Finished { "; finished" } else { "" },
+            s.text(),
+            if table_size(l.kind) == 4 {
+                "3, 2, 1, 0 by place at each table, shared places averaged"
+            } else {
+                "win 1, draw ½"
+            },
+    )
 }

@@ -101,16 +101,24 @@ impl Table {
             ],
             rows,
         };
-        let renderer = self.inner.renderer.clone();
         let mut reply = Reply::public(&req.channel, lines.join("\n"));
-        match tokio::task::spawn_blocking(move || renderer.sheet(&sheet)).await {
-            Ok(Ok(png)) => reply.images.push(Image {
-                name: format!("leaderboard-{}.png", kind.slug()),
-                png,
-            }),
-            other => tracing::warn!(?other, "leaderboard picture not drawn"),
-        }
+        let name = format!("leaderboard-{}.png", kind.slug());
+        reply.images.extend(self.sheet_image(sheet, name).await);
         Ok(vec![reply])
+    }
+
+    /// A table picture (leaderboard, league standings), drawn off the async
+    /// threads. One that cannot be drawn is left out, since the message's text
+    /// holds the same table, and the reason goes to the log.
+    pub(super) async fn sheet_image(&self, sheet: Sheet, name: String) -> Option<Image> {
+        let renderer = self.inner.renderer.clone();
+        match tokio::task::spawn_blocking(move || renderer.sheet(&sheet)).await {
+            Ok(Ok(png)) => Some(Image { name, png }),
+            other => {
+                tracing::warn!(?other, picture = %name, "table picture not drawn");
+                None
+            }
+        }
     }
 
     pub(super) async fn cmd_stats(&self, req: &Request) -> Res<Vec<Reply>> {

@@ -4,8 +4,8 @@
 mod account;
 mod games;
 mod info;
-mod standings;
 mod league;
+mod standings;
 mod turns;
 
 use poise::serenity_prelude as serenity;

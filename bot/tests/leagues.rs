@@ -488,3 +488,30 @@ async fn write_league_fixture() {
     let rec = store.leagues().unwrap().remove(0);
     std::fs::write(FIXTURE, encode(&rec)).unwrap();
 }
+
+/// T33, T36: a league stored as started whose games were not made yet (the
+/// process stopped between the league's start and its games) gets them at
+/// the next tick, each once.
+#[tokio::test]
+async fn the_tick_makes_a_started_leagues_missing_games_once() {
+    let rec = decode_league(&std::fs::read(FIXTURE).unwrap()).unwrap();
+    let dir = fresh_dir("league-missing-games");
+    {
+        let store = Store::open(&dir).unwrap();
+        // The game numbers the league reserved when it started.
+        for _ in &rec.fixtures {
+            store.next_game_id().unwrap();
+        }
+        store.put_league(&rec, None, &[]).unwrap();
+    }
+    let e = open(&dir, Some(7)).await;
+    let made = started(&e.table.tick().await, &["alice", "bob", "carol"]);
+    assert_eq!(made.keys().copied().collect::<Vec<_>>(), vec![1, 2, 3]);
+    assert!(started(&e.table.tick().await, &["alice", "bob", "carol"]).is_empty());
+    let t = e.ok("@bob /league table name:Spring").await;
+    assert!(
+        t[0].content.contains("0 of 3 games played"),
+        "{}",
+        t[0].content
+    );
+}

@@ -178,5 +178,9 @@ async fn a_game_remembers_its_server() {
     drop(e);
     let store = Store::open(&dir).unwrap();
     assert_eq!(store.game(1).unwrap().unwrap().guild, None, "the old game");
-    assert_eq!(store.game(2).unwrap().unwrap().guild, Some(42), "the new one");
+    assert_eq!(
+        store.game(2).unwrap().unwrap().guild,
+        Some(42),
+        "the new one"
+    );
 }

@@ -58,6 +58,7 @@ pub async fn recorded_actions(dir: &Path, game: u64, who: &FakeUser, channel: u6
             command: "export".into(),
             options: vec![("game".into(), game.to_string())],
             interaction_token: None,
+            manage_server: false,
         })
         .await;
     let content = &replies[0].content;

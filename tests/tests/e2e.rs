@@ -90,7 +90,7 @@ async fn arcana_game_through_discord_with_a_restart() {
     let bot = Bot::start(open(&dir).await, &fake, Start::default());
     fake.wait_ready(1).await.unwrap();
     let cmds = fake.commands();
-    assert_eq!(cmds.len(), 22);
+    assert_eq!(cmds.len(), 23);
     assert!(cmds.iter().any(|(_, c)| c["name"] == "hint"));
     assert!(cmds.iter().all(|(g, _)| *g == Some(GUILD_ID)));
     let play = cmds.iter().find(|(_, c)| c["name"] == "play").unwrap();

@@ -25,7 +25,8 @@ const HELP: &str = "Commands: /new game:<arcana|magic-chess|gladiator|arachne> [
 /accept · /decline · /join · /play action:<move> · /hint · /board · /moves [square] [page] · /hand · /resign · \
 /draw [answer:accept|decline] · /undo [answer:accept|decline] · /claim · /games · /history · /export · /replay [game:n] · \
 /rules [game] [unit] · /settings [reminder:24h] [deadline:7d] · /vacation on|off · \
-/resume game:<n> (a game whose channel was lost continues where you type it). \
+/resume game:<n> (a game whose channel was lost continues where you type it) · \
+/server [threads:on|off] (Manage Server: whether each game gets its own thread). \
 Add game:<n> when you play several games in a channel.";
 
 /// Sets who the game waits for; the clock restarts when that changes.
@@ -73,6 +74,7 @@ impl Table {
             "vacation" => self.cmd_vacation(req).await,
             "button" => self.cmd_button(req).await,
             "resume" => self.cmd_resume(req).await,
+            "server" => self.cmd_server(req).await,
             "help" => Ok(vec![Reply::private(&req.channel, &req.user, HELP)]),
             "" => Err("Type a command, such as /help.".into()),
             other => Err(format!("There is no command /{other}; /help lists them.")),
@@ -255,8 +257,9 @@ impl Table {
             Ok(())
         } else {
             Err(format!(
-                "Game #{} is played in #{}; act there.",
-                rec.id, rec.channel.name
+                "Game #{} is played in {}; act there.",
+                rec.id,
+                super::threads::place(rec)
             ))
         }
     }

@@ -246,6 +246,7 @@ impl Table {
             channel_lost: None,
             reseeds,
             guild: req.channel.guild,
+            thread: None,
         };
         for _ in 0..robots {
             rec.members.push(self.robot_member().await);
@@ -601,6 +602,8 @@ impl Table {
         let reply = self
             .turn_message(&req.channel, saved, &game, content, &before)
             .await;
+        let mut staged = staged;
+        staged.open_thread = self.thread_request(req, &staged.rec).await?;
         self.store(Some(req), staged, vec![reply]).await
     }
 }

@@ -37,12 +37,13 @@ pub(crate) fn all() -> Vec<poise::Command<Data, CommandError>> {
         info::help(),
         account::settings(),
         account::vacation(),
+        account::server(),
     ]
 }
 
 /// Commands whose answer is for the invoker only: when slow, they are deferred ephemerally.
 const PRIVATE: &[&str] = &[
-    "hint", "moves", "hand", "games", "rules", "help", "settings", "vacation",
+    "hint", "moves", "hand", "games", "rules", "help", "settings", "vacation", "server",
 ];
 
 /// The game families a new game can be.
@@ -119,6 +120,12 @@ pub(crate) async fn invoke(
         command: command.to_owned(),
         options: options.0,
         interaction_token: Some(i.token.clone()),
+        // Discord gives the member's permissions in the channel with every interaction.
+        manage_server: i
+            .member
+            .as_ref()
+            .and_then(|m| m.permissions)
+            .is_some_and(|p| p.manage_guild()),
     };
     if command == "new" {
         if let Some(missing) = missing_permissions(i.app_permissions, i.channel.as_ref()) {

@@ -24,7 +24,10 @@ async fn open(dir: &Path) -> Table {
         let mut config = TableConfig::new(dir);
         config.seed = Some(7);
         match Table::open(config).await {
-            Ok(table) => return table,
+            Ok(table) => {
+                tokar_tests::harness::games_in_channels(&table).await;
+                return table;
+            }
             Err(e) if tries < 100 => {
                 tries += 1;
                 let _ = e;

@@ -180,6 +180,13 @@ impl Table {
         ))
     }
 
+    /// Sets whether server `guild`'s games get their threads, as `/server threads:` does,
+    /// for the operator's tools and for tests that play in channels.
+    pub async fn set_server_threads(&self, guild: u64, threads: bool) -> Res<()> {
+        let rec = ServerRecord { threads };
+        self.blocking(move |s| s.put_server(guild, &rec)).await
+    }
+
     /// `/server [threads:on|off]`: shows this server's settings; changing them needs the
     /// Manage Server permission (ruling T21).
     pub(super) async fn cmd_server(&self, req: &Request) -> Res<Vec<Reply>> {

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use tokar_bot::Table;
+use tokar_tests::fake::permissions as perm;
 use tokar_tests::fake::{FakeDiscord, FakeMessage, FakeUser};
 use tokar_tests::harness::{bot_table_config, init_logging, Bot, SkewedClock, Start};
 use tokar_tests::players::wait_until;
@@ -36,9 +37,8 @@ struct Game {
     thread: u64,
 }
 
-/// alice invites bob in #arcana and bob accepts; the game's thread is open and its line-up
-/// posted there.
-async fn started(name: &str) -> Game {
+/// The fake server with alice and bob (reminders every hour) and #arcana, the bot running.
+async fn boot(name: &str) -> (FakeDiscord, Bot, SkewedClock, FakeUser, FakeUser, u64) {
     init_logging();
     let dir = data_dir(name);
     let fake = FakeDiscord::start().await.expect("fake Discord binds");
@@ -57,6 +57,13 @@ async fn started(name: &str) -> Game {
             .await
             .unwrap();
     }
+    (fake, bot, clock, alice, bob, channel)
+}
+
+/// alice invites bob in #arcana and bob accepts; the game's thread is open and its line-up
+/// posted there.
+async fn started(name: &str) -> Game {
+    let (fake, bot, clock, alice, bob, channel) = boot(name).await;
     fake.run(
         &alice,
         channel,
@@ -215,4 +222,72 @@ async fn a_locked_thread_is_handled_as_a_lost_channel() {
     assert_eq!(m.channel_id, g.channel, "{m:#?}");
     assert!(m.content.contains("moved game #1"), "{m:#?}");
     g.bot.stop().await.unwrap();
+}
+
+// Ruling T20: without Create Public Threads the game goes on in its channel, told once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refused_thread_leaves_the_game_in_its_channel() {
+    let (fake, bot, _clock, alice, bob, channel) = boot("refused").await;
+    fake.set_permissions(channel, perm::DEFAULT & !perm::CREATE_PUBLIC_THREADS);
+    fake.run(
+        &alice,
+        channel,
+        "new",
+        &[("game", "arcana"), ("opponent", &bob.mention())],
+    )
+    .await
+    .unwrap();
+    fake.run(&bob, channel, "accept", &[]).await.unwrap();
+    let begins = fake
+        .wait_message("the line-up in the channel", |m| {
+            m.channel_id == channel && m.content.contains("begins")
+        })
+        .await
+        .unwrap();
+    assert!(!begins.pinged_users.is_empty(), "{begins:#?}");
+    fake.wait_message("the channel told once", |m| {
+        m.channel_id == channel && m.content.contains("is played here in the channel")
+    })
+    .await
+    .unwrap();
+    let told: Vec<FakeMessage> = fake
+        .messages()
+        .into_iter()
+        .filter(|m| m.content.contains("is played here in the channel"))
+        .collect();
+    assert_eq!(told.len(), 1, "{told:#?}");
+    assert_eq!(
+        told[0].content,
+        "Game #1 is played here in the channel: Tokar may not open threads in this channel."
+    );
+    assert!(
+        fake.messages()
+            .iter()
+            .all(|m| fake.channel(m.channel_id).is_none_or(|c| !c.is_thread())),
+        "no thread was opened"
+    );
+    bot.stop().await.unwrap();
+}
+
+// Ruling T21: /server is registered for Manage Server, and a member without it is refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn changing_the_server_setting_needs_manage_server() {
+    let (fake, bot, _clock, alice, _bob, channel) = boot("manage").await;
+    let cmds = fake.commands();
+    let server = cmds
+        .iter()
+        .find(|(_, c)| c["name"] == "server")
+        .expect("/server is registered");
+    // MANAGE_GUILD is 1 << 5.
+    assert_eq!(server.1["default_member_permissions"], "32");
+    let m = fake
+        .run(&alice, channel, "server", &[("threads", "off")])
+        .await
+        .unwrap();
+    assert_eq!(m.ephemeral_to, Some(alice.id));
+    assert_eq!(
+        m.content,
+        "Only someone with the Manage Server permission may change this server's settings."
+    );
+    bot.stop().await.unwrap();
 }

@@ -116,8 +116,7 @@ impl Game {
             .fake
             .messages()
             .into_iter()
-            .filter(|m| m.channel_id == self.thread && !m.pinged_users.is_empty())
-            .last()
+            .rfind(|m| m.channel_id == self.thread && !m.pinged_users.is_empty())
             .expect("a turn message");
         if last.pinged_users.contains(&self.alice.id) {
             &self.alice

@@ -386,7 +386,7 @@ pub(super) fn active_threads(shared: &Shared, guild: &str) -> Response {
         .values()
         .filter(|c| c.is_thread() && !c.archived && !c.deleted)
         .collect();
-    threads.sort_by(|a, b| b.id.cmp(&a.id));
+    threads.sort_by_key(|c| std::cmp::Reverse(c.id));
     let threads: Vec<Value> = threads.iter().map(|c| payloads::channel(&st, c)).collect();
     Json(serde_json::json!({ "threads": threads, "members": [] })).into_response()
 }

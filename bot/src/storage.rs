@@ -27,6 +27,9 @@
 //! flushed to disk before it returns. All of it is blocking: the table calls it
 //! from `spawn_blocking`.
 
+mod servers;
+pub use servers::{decode_server, encode_server, ServerRecord};
+
 use crate::clock::Millis;
 use crate::outbox::{decode_entry, NewEntry, OutboxEntry};
 use crate::record::{
@@ -364,6 +367,8 @@ impl Store {
             let target_channel = match &mut e.target {
                 Target::Channel(c) => c,
                 Target::Direct { channel, .. } => channel,
+                // The request to open the game's thread stays where it is asked.
+                Target::Thread { .. } => continue,
             };
             if target_channel.id != from {
                 continue;

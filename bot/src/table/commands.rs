@@ -26,7 +26,8 @@ const HELP: &str = "Commands: /new game:<arcana|magic-chess|gladiator|arachne> [
 /draw [answer:accept|decline] · /undo [answer:accept|decline] · /claim · /games · /history · /export · /replay [game:n] · \
 /rules [game] [unit] · /leaderboard game:<kind> [scope:server|global] · /stats [user] [against] · /settings [reminder:24h] [deadline:7d] · /vacation on|off · \
 /resume game:<n> (a game whose channel was lost continues where you type it) · \
-/league new|accept|decline|table|list|leave (round-robin leagues). \
+/league new|accept|decline|table|list|leave (round-robin leagues) · \
+/server [threads:on|off] (Manage Server: whether each game gets its own thread). \
 Add game:<n> when you play several games in a channel.";
 
 /// Sets who the game waits for; the clock restarts when that changes.
@@ -77,6 +78,7 @@ impl Table {
             "leaderboard" => self.cmd_leaderboard(req).await,
             "stats" => self.cmd_stats(req).await,
             "league" => self.cmd_league(req).await,
+            "server" => self.cmd_server(req).await,
             "help" => Ok(vec![Reply::private(&req.channel, &req.user, HELP)]),
             "" => Err("Type a command, such as /help.".into()),
             other => Err(format!("There is no command /{other}; /help lists them.")),
@@ -259,8 +261,9 @@ impl Table {
             Ok(())
         } else {
             Err(format!(
-                "Game #{} is played in #{}; act there.",
-                rec.id, rec.channel.name
+                "Game #{} is played in {}; act there.",
+                rec.id,
+                super::threads::place(rec)
             ))
         }
     }

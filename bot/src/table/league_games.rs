@@ -33,6 +33,8 @@ fn on_behalf(l: &LeagueRecord, user: &Named) -> Request {
         command: "league".into(),
         options: Vec::new(),
         interaction_token: None,
+        // The league acts for the player, never as a server manager.
+        manage_server: false,
     }
 }
 
@@ -176,6 +178,7 @@ impl Table {
                 // League games are between people, so rated as any such game
                 // is (T28, T33).
                 rated: Some(true),
+                thread: None,
             };
             let req = on_behalf(l, &people[0]);
             match self.start_and_save(rec, None, &req, "").await {

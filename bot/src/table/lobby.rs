@@ -248,6 +248,7 @@ impl Table {
             reseeds,
             guild: req.channel.guild,
             rated: Some(rated),
+            thread: None,
         };
         for _ in 0..robots {
             rec.members.push(self.robot_member().await);
@@ -603,6 +604,8 @@ impl Table {
         let reply = self
             .turn_message(&req.channel, saved, &game, content, &before)
             .await;
+        let mut staged = staged;
+        staged.open_thread = self.thread_request(req, &staged.rec).await?;
         self.store(Some(req), staged, vec![reply]).await
     }
 }

@@ -25,10 +25,12 @@ pub mod robot;
 mod schedule;
 mod standings;
 mod text;
+mod threads;
 mod turns;
 
 pub use api::{Button, ChannelRef, Image, Reply, Request, UserRef};
 pub use names::NameKind;
+pub use threads::{thread_name, ThreadRefusal, THREAD_NAME_LIMIT};
 
 use crate::clock::{Clock, Millis, SystemClock};
 use crate::record::{GameRecord, LogAction, LogEntry, Named, Phase, UserRecord};

@@ -30,6 +30,8 @@ pub(super) struct Staged {
     pub(super) rec: GameRecord,
     version: Option<u64>,
     change: Change,
+    /// The request for the game's thread, stored first (ruling T19).
+    pub(super) open_thread: Option<NewEntry>,
 }
 
 impl Table {
@@ -59,6 +61,7 @@ impl Table {
             rec,
             version,
             change,
+            open_thread: None,
         })
     }
 
@@ -69,12 +72,14 @@ impl Table {
     pub(super) async fn store(
         &self,
         req: Option<&Request>,
-        staged: Staged,
+        mut staged: Staged,
         mut replies: Vec<Reply>,
     ) -> Res<Vec<Reply>> {
         let now = self.now();
         let game = staged.rec.id;
         let ended = staged.rec.phase == crate::record::Phase::Finished;
+        replies.extend(Self::end_line(&mut staged.rec));
+        let opening = staged.open_thread.take();
         let mut announced = Vec::new();
         let mut carrier = None;
         for (i, r) in replies.iter().enumerate() {
@@ -86,7 +91,7 @@ impl Table {
                 continue;
             }
             let mut new = OutboxEntry::from_reply(r, Some(game), now);
-            if let Some(req) = req {
+            if let (Some(req), None) = (req, &opening) {
                 let carries =
                     carrier.is_none() && r.ephemeral_to.is_none() && r.channel.id == req.channel.id;
                 if let (true, Some(token)) = (carries, &req.interaction_token) {
@@ -99,7 +104,11 @@ impl Table {
             }
             announced.push((i, new));
         }
-        let entries: Vec<NewEntry> = announced.iter().map(|(_, e)| e.clone()).collect();
+        let thread_entry = opening.is_some();
+        let entries: Vec<NewEntry> = opening
+            .into_iter()
+            .chain(announced.iter().map(|(_, e)| e.clone()))
+            .collect();
         let write = GameWrite {
             expected: staged.version,
             record: staged.rec,
@@ -122,11 +131,24 @@ impl Table {
                 return Err(e);
             }
         };
-        for ((i, _), id) in announced.iter().zip(&ids) {
+        let skip = usize::from(thread_entry);
+        for ((i, _), id) in announced.iter().zip(ids.iter().skip(skip)) {
             replies[*i].outbox = Some(*id);
         }
         if !ids.is_empty() {
             self.inner.outbox_ready.notify_one();
+        }
+        if thread_entry {
+            // The announcements wait for the thread (they are stored, and go there once it
+            // is open); the invoker is answered directly, and only them.
+            replies.retain(|r| r.outbox.is_none());
+            if let Some(req) = req {
+                replies.push(Reply::private(
+                    &req.channel,
+                    &req.user,
+                    format!("Game #{game} is starting in its own thread under this channel; the channel gets its link."),
+                ));
+            }
         }
         // A league's last game ending ends the league (T36).
         if ended {
@@ -163,6 +185,11 @@ impl Table {
                     if claimed || e.not_before > now {
                         blocked.insert(lane);
                         continue;
+                    }
+                    // Messages behind a thread's opening may be moved into it: the lane
+                    // waits until the opening is reported.
+                    if e.thread().is_some() {
+                        blocked.insert(lane);
                     }
                     out.push(e);
                 }

@@ -31,7 +31,7 @@ mod text;
 
 pub use canvas::TextBox;
 pub use palette::{Rgb, SeatColour, NAMED_COLOURS, SEAT_PALETTE};
-pub use replay::{Replay, ReplayOptions, MAX_REPLAY_BYTES};
+pub use replay::{Replay, ReplayOptions, MAX_REPLAY_BYTES, SUB_FRAME_CS};
 pub use sprites::ICONS;
 
 use layout::WIDTH;

@@ -316,9 +316,10 @@ fn changed_rects(before: &[u8], after: &[u8], width: usize) -> Vec<Rect> {
         let r = (l..w).rev().find(|&x| b[x] != a[x])?;
         Some((l, r))
     };
+    let spans: Vec<Option<(usize, usize)>> = (0..rows).map(span).collect();
     let mut bands: Vec<(Rect, usize)> = Vec::new(); // and the changed pixels' rows' area
-    for y in 0..rows {
-        let Some((l, r)) = span(y) else { continue };
+    for (y, s) in spans.iter().enumerate() {
+        let Some((l, r)) = *s else { continue };
         let row = Rect {
             left: l,
             top: y,
@@ -337,13 +338,18 @@ fn changed_rects(before: &[u8], after: &[u8], width: usize) -> Vec<Rect> {
     }
     let mut rects = Vec::new();
     for (band, _) in bands {
-        // Columns changed anywhere in the band.
+        // Columns changed anywhere in the band (each row looked at only
+        // between its first and last change).
         let mut changed = vec![false; band.width()];
         for y in band.top..=band.bottom {
-            for x in band.left..=band.right {
-                if before[y * w + x] != after[y * w + x] {
-                    changed[x - band.left] = true;
-                }
+            let Some((l, r)) = spans[y] else { continue };
+            let (b, a) = (
+                &before[y * w + l..=y * w + r],
+                &after[y * w + l..=y * w + r],
+            );
+            let row = &mut changed[l - band.left..=r - band.left];
+            for ((c, b), a) in row.iter_mut().zip(b).zip(a) {
+                *c |= b != a;
             }
         }
         let gap_limit = (MERGE_PIXELS / band.height()).max(1);

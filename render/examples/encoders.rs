@@ -122,16 +122,16 @@ fn main() {
         for distance in [8.0f32, 16.0, 24.0, 32.0] {
             let rgb = |i: usize| [plte[i * 3], plte[i * 3 + 1], plte[i * 3 + 2]].map(|c| c as f32);
             let entries = plte.len() / 3;
-            let mut map: Vec<u8> = (0..entries as u8).collect();
+            let mut map: Vec<u8> = (0..entries).map(|i| i as u8).collect();
             let mut kept: Vec<usize> = Vec::new();
-            for i in 0..entries {
+            for (i, m) in map.iter_mut().enumerate() {
                 let near = kept.iter().copied().find(|&k| {
                     let (a, b) = (rgb(i), rgb(k));
                     ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2) + (a[2] - b[2]).powi(2)).sqrt()
                         <= distance
                 });
                 match near {
-                    Some(k) => map[i] = k as u8,
+                    Some(k) => *m = k as u8,
                     None => kept.push(i),
                 }
             }

@@ -10,7 +10,7 @@
 //! rectangle around all of them would hold most of the picture, and LZW
 //! (the `gif` crate's `weezl`, most of a replay's time) takes every pixel of
 //! it one at a time. So each action is drawn as a few small rectangles, one
-//! per cluster of changed pixels (see [`changed_rects`]), as GIF frames one
+//! per cluster of changed pixels (see `changed_rects`), as GIF frames one
 //! after the other: the action's last frame carries its time, the ones before
 //! it [`SUB_FRAME_CS`] each, taken off that time, so an action lasts as long
 //! as before however many rectangles it has.
@@ -79,7 +79,7 @@ pub struct Replay {
     /// The GIF's bytes, at most [`ReplayOptions::max_bytes`].
     pub gif: Vec<u8>,
     /// Pictures the GIF shows: the actions shown and the pause. An action
-    /// after the first is one to [`MAX_RECTS`] GIF frames (its rectangles),
+    /// after the first is one to five GIF frames (its rectangles),
     /// shown together as one picture, so the GIF holds more frames than this.
     pub frames: usize,
     /// Actions shown, one frame each.

@@ -34,7 +34,7 @@ mod text;
 pub use canvas::TextBox;
 pub use chart::Chart;
 pub use palette::{Rgb, SeatColour, NAMED_COLOURS, SEAT_PALETTE};
-pub use replay::{Replay, ReplayOptions, MAX_REPLAY_BYTES};
+pub use replay::{Replay, ReplayOptions, MAX_REPLAY_BYTES, SUB_FRAME_CS};
 pub use sheet::{Column, Sheet};
 pub use sprites::ICONS;
 

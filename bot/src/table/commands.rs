@@ -7,7 +7,7 @@ use super::{outcome, Button, Change, ChannelRef, Loaded, Reply, Request, Res, Ta
 use crate::clock::Millis;
 use crate::record::{GameRecord, LogAction, LogEntry, Phase, TurnClock};
 use tokar_engine::catalog::AnyGame;
-use tokar_engine::{Event, Viewer};
+use tokar_engine::{Event, Seat, Viewer};
 
 /// Which of the user's games a command may mean when none is named.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -208,8 +208,11 @@ impl Table {
         before: &[u64],
     ) -> Reply {
         let mut reply = self.turn_words(channel, rec, game, content, before);
+        // From the side of the seat that must think now (the first of those
+        // acting together); once over, from seat 0's, as spectators see it (T37).
+        let side = game.to_act().first().copied().unwrap_or(Seat(0));
         reply.images.extend(
-            self.picture(rec, game, Viewer::Spectator, Vec::new(), None)
+            self.picture(rec, game, Viewer::Spectator, Some(side), Vec::new(), None)
                 .await,
         );
         reply

@@ -419,7 +419,8 @@ fn outcome(rec: &GameRecord, game: &AnyGame) -> Outcome {
 }
 
 impl Table {
-    /// The picture of a position for `viewer`, drawn off the async executor.
+    /// The picture of a position for `viewer`, drawn off the async executor,
+    /// from `side`'s side when given (ruling T37), else from the view's own.
     /// A picture that cannot be drawn is logged and left out: the text of the
     /// reply still says everything.
     async fn picture(
@@ -427,6 +428,7 @@ impl Table {
         rec: &GameRecord,
         game: &AnyGame,
         viewer: tokar_engine::Viewer,
+        side: Option<Seat>,
         targets: Vec<tokar_engine::Cell>,
         selected: Option<tokar_engine::Cell>,
     ) -> Vec<Image> {
@@ -443,7 +445,11 @@ impl Table {
         let renderer = self.inner.renderer.clone();
         let name = format!("game-{}-{}.png", rec.id, rec.log_len);
         let id = rec.id;
-        match tokio::task::spawn_blocking(move || renderer.render(&view, &highlights)).await {
+        let mut options = tokar_render::RenderOptions::default();
+        options.side = side;
+        let drawn =
+            tokio::task::spawn_blocking(move || renderer.render_with(&view, &highlights, &options));
+        match drawn.await {
             Ok(Ok(png)) => vec![Image { name, png }],
             Ok(Err(e)) => {
                 warn!(game = id, error = %e, "picture not drawn");

@@ -30,6 +30,7 @@ fn req(u: usize, command: &str, options: &[(&str, String)]) -> Request {
             .map(|(k, v)| (k.to_string(), v.clone()))
             .collect(),
         interaction_token: None,
+        manage_server: false,
     }
 }
 

@@ -76,6 +76,7 @@ fn request(
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect(),
         interaction_token: None,
+        manage_server: false,
     }
 }
 

@@ -21,6 +21,8 @@
 //! is printed: as text, or with `--json` as one object a line with exactly
 //! `channel`, `ephemeral_to`, `content`, `mentions`, `images`, `ok`.
 
+mod threads;
+
 use crate::clock::{Clock, SystemClock, VirtualClock};
 
 /// The latest time the virtual clock may show: the end of the year 9999.
@@ -284,6 +286,8 @@ struct Console<W> {
     clock: Option<Arc<VirtualClock>>,
     out: W,
     images_written: usize,
+    /// Threads opened by this console run: thread id to the channel it is under.
+    threads: BTreeMap<u64, u64>,
 }
 
 /// Runs the console until the input ends.
@@ -324,14 +328,14 @@ where
         clock: vclock,
         out,
         images_written: 0,
+        threads: BTreeMap::new(),
     };
     // Pictures go on from the last one an earlier run left in the folder, never over it.
     if let Some(dir) = &console.cfg.images {
         console.images_written = last_picture_number(dir);
     }
     // What an earlier run stored but did not print (it stopped in between).
-    let pending = console.table.outbox_replies().await;
-    console.print(&pending).await?;
+    console.deliver_waiting().await?;
     let startup = console.table.tick().await;
     console.print(&startup).await?;
     let mut input = input;
@@ -465,7 +469,9 @@ impl<W: AsyncWrite + Unpin> Console<W> {
             }
             Err(e) => vec![self.error(None, &e)],
         };
-        self.print(&replies).await
+        self.print(&replies).await?;
+        // A game that started asked for its thread: open it and show what goes there.
+        self.deliver_waiting().await
     }
 
     /// Builds the request, turning `@bob` in options into mentions.
@@ -513,11 +519,13 @@ impl<W: AsyncWrite + Unpin> Console<W> {
                 id: cid,
                 name: channel.to_string(),
                 guild: Some(CONSOLE_SERVER),
-                parent: None,
+                parent: self.threads.get(&cid).copied(),
             },
             command,
             options: opts,
             interaction_token: None,
+            // The console is its operator's own server (ruling T21).
+            manage_server: true,
         })
     }
 
@@ -566,12 +574,13 @@ impl<W: AsyncWrite + Unpin> Console<W> {
                     .unwrap_or_else(|| u.name.clone())
             };
             let mentions: Vec<String> = r.mentions.iter().map(name_of).collect();
+            let content = self.shown(&r.content);
             let private = r.ephemeral_to.as_ref().map(name_of);
             if self.cfg.json {
                 let j = JsonReply {
                     channel: &r.channel.name,
                     ephemeral_to: private.as_deref(),
-                    content: &r.content,
+                    content: &content,
                     mentions: mentions.iter().map(String::as_str).collect(),
                     images: paths,
                     ok: r.ok,
@@ -587,7 +596,7 @@ impl<W: AsyncWrite + Unpin> Console<W> {
                 if !r.ok {
                     head.push_str(" refused:");
                 }
-                text.push_str(&format!("{head} {}\n", r.content));
+                text.push_str(&format!("{head} {content}\n"));
                 if !mentions.is_empty() {
                     text.push_str(&format!("  pings: {}\n", mentions.join(", ")));
                 }

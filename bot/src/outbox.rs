@@ -27,6 +27,18 @@ pub enum Target {
     /// the game's channel, where a note that cannot reach them is replaced by
     /// a line asking them to look with a command.
     Direct { user: Named, channel: Named },
+    /// A public thread to open under `parent` for the entry's game, named
+    /// `name` (ruling T19). Delivering it means creating the thread (or
+    /// finding the one an earlier attempt created: ruling T22) and telling
+    /// the table with [`crate::table::Table::thread_opened`]; a refusal is
+    /// told with [`crate::table::Table::thread_refused`]. The entry has no
+    /// content of its own.
+    Thread {
+        parent: Named,
+        /// The server of `parent`: where a thread an earlier attempt created is looked for.
+        guild: Option<u64>,
+        name: String,
+    },
 }
 
 /// An interaction that may carry an entry as its first response: the answer
@@ -119,7 +131,7 @@ impl OutboxEntry {
     /// its outbox id.
     pub fn to_reply(&self, images: Vec<Image>) -> Reply {
         let (channel, ephemeral_to) = match &self.target {
-            Target::Channel(c) => (ChannelRef::from(c), None),
+            Target::Channel(c) | Target::Thread { parent: c, .. } => (ChannelRef::from(c), None),
             Target::Direct { user, channel } => {
                 (ChannelRef::from(channel), Some(UserRef::from(user)))
             }
@@ -147,8 +159,20 @@ impl OutboxEntry {
     /// one user's direct messages) are delivered one after the other.
     pub fn lane(&self) -> (bool, u64) {
         match &self.target {
-            Target::Channel(c) => (false, c.id),
+            Target::Channel(c) | Target::Thread { parent: c, .. } => (false, c.id),
             Target::Direct { user, .. } => (true, user.id),
+        }
+    }
+
+    /// The thread this entry asks to open, if it is such an entry: (parent, server, name).
+    pub fn thread(&self) -> Option<(&Named, Option<u64>, &str)> {
+        match &self.target {
+            Target::Thread {
+                parent,
+                guild,
+                name,
+            } => Some((parent, *guild, name)),
+            _ => None,
         }
     }
 }

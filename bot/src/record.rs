@@ -132,6 +132,24 @@ pub struct GameRecord {
     /// ping is stored. Records from before it load with none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub followers: Vec<Named>,
+    /// Whether the game counts for ratings (`/new rated:`, ruling T28).
+    /// Games stored before ratings existed load as `None`: never rated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rated: Option<bool>,
+    /// Set once the game moved into its own thread (ruling T19): `channel` is
+    /// then the thread, and this the channel it was opened under, which gets a
+    /// line when the game starts and one when it ends.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub thread: Option<GameThread>,
+}
+
+/// The channel a game's thread was opened under.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameThread {
+    pub home: Named,
+    /// The channel was told the game ended (once).
+    #[serde(default)]
+    pub end_told: bool,
 }
 
 /// A change of a game's chance part-way: after the first `after` log entries

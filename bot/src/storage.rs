@@ -13,6 +13,9 @@
 //! | `p` id n | the raw PNG bytes of the entry's n-th picture |
 //! | `next-game` | the next game number |
 //! | `store-id` | the store's identity, drawn when it was created |
+//! | `R` ... | ratings ([`ratings`]) |
+//!
+//! Leagues live in a tree of their own (`storage/leagues.rs`).
 //!
 //! Beside the database, `store.json` ([`crate::marker`]) records which store
 //! lives in the data folder and how many games it numbered, so that a lost
@@ -24,7 +27,9 @@
 //! flushed to disk before it returns. All of it is blocking: the table calls it
 //! from `spawn_blocking`.
 
+mod server_games;
 mod servers;
+pub use servers::{decode_server, encode_server, ServerRecord};
 
 use crate::clock::Millis;
 use crate::outbox::{decode_entry, NewEntry, OutboxEntry};
@@ -39,6 +44,10 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use thiserror::Error;
 use tracing::{error, warn};
+
+mod ratings;
+pub use ratings::{HistoryEntry, RatedGame, Standing, GLOBAL};
+mod leagues;
 
 #[derive(Debug, Error)]
 pub enum StoreError {
@@ -359,6 +368,8 @@ impl Store {
             let target_channel = match &mut e.target {
                 Target::Channel(c) => c,
                 Target::Direct { channel, .. } => channel,
+                // The request to open the game's thread stays where it is asked.
+                Target::Thread { .. } => continue,
             };
             if target_channel.id != from {
                 continue;
@@ -555,6 +566,7 @@ impl Store {
             }
             tx.insert(key(b'c', &[record.channel.id, id]), &[][..])?;
             tx.insert(gkey.clone(), encode(&record))?;
+            ratings::rate_on_finish(tx, stored.as_ref(), &record, &w.append)?;
             let mut ids = Vec::with_capacity(w.outbox.len());
             for e in &w.outbox {
                 ids.push(put_entry(tx, e)?);

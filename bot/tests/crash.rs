@@ -105,6 +105,9 @@ async fn acknowledged_actions_survive_sigkill() {
 async fn kill_once(moves: &[(String, String)], half: usize, round: usize) -> usize {
     let dir = fresh_dir(&format!("crash-{round}"));
     let mut bot = spawn(&dir);
+    // Played in its channel: the restart of a game's thread is tested in threads.rs.
+    bot.send("@alice /server threads:off");
+    assert_eq!(bot.next()["ok"], true);
     bot.send(&format!(
         "@alice /new game:{GAME} {CREATOR_OPTIONS} opponent:@bob"
     ));

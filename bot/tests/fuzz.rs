@@ -223,6 +223,7 @@ impl Fuzz {
             command: command.into(),
             options,
             interaction_token: None,
+            manage_server: false,
         }
     }
 

@@ -386,6 +386,8 @@ fn a_whole_game_against_the_bot_through_the_console() {
                 transcript.extend(out.clone());
                 out
             };
+        // Played in the channel (threads: tests/threads.rs).
+        send("@alice /server threads:off", &mut transcript);
         let r = send(
             "@alice /new game:arachne variant:strategist opponent:@Tokar",
             &mut transcript,

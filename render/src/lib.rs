@@ -19,19 +19,23 @@
 mod board;
 mod canvas;
 mod cards;
+mod chart;
 mod layout;
 mod legend;
 mod palette;
 mod panels;
 mod pieces;
 mod replay;
+mod sheet;
 mod sketch;
 mod sprites;
 mod text;
 
 pub use canvas::TextBox;
+pub use chart::Chart;
 pub use palette::{Rgb, SeatColour, NAMED_COLOURS, SEAT_PALETTE};
-pub use replay::{Replay, ReplayOptions, MAX_REPLAY_BYTES};
+pub use replay::{Replay, ReplayOptions, MAX_REPLAY_BYTES, SUB_FRAME_CS};
+pub use sheet::{Column, Sheet};
 pub use sprites::ICONS;
 
 use layout::WIDTH;

@@ -3,10 +3,17 @@
 //!
 //! The pictures are already palette indices, so the GIF's global colour table
 //! is the palette and a frame is the picture's indices as they are: nothing is
-//! quantised. As lila-gif does, a frame after the first carries only the
-//! rectangle that changed since the frame before; inside it, pixels that did
-//! not change are the transparent entry, so that LZW codes them as long runs.
-//! The `gif` crate writes the file (its LZW is `weezl`).
+//! quantised. As lila-gif does, an action after the first carries only what
+//! changed since the one before; inside what it carries, pixels that did not
+//! change are the transparent entry. An action changes the header (the move,
+//! whose turn, the dice), a few squares and the seat rows, far apart: one
+//! rectangle around all of them would hold most of the picture, and LZW
+//! (the `gif` crate's `weezl`, most of a replay's time) takes every pixel of
+//! it one at a time. So each action is drawn as a few small rectangles, one
+//! per cluster of changed pixels (see `changed_rects`), as GIF frames one
+//! after the other: the action's last frame carries its time, the ones before
+//! it [`SUB_FRAME_CS`] each, taken off that time, so an action lasts as long
+//! as before however many rectangles it has.
 
 use crate::{Highlights, RenderError, RenderOptions, Renderer};
 use gif::{DisposalMethod, Encoder, Frame, Repeat};
@@ -14,6 +21,21 @@ use tokar_engine::View;
 
 /// The largest replay handed out: 10 MB, Discord's upload limit without boosts.
 pub const MAX_REPLAY_BYTES: usize = 10_000_000;
+
+/// Hundredths of a second each rectangle but the last of an action is shown.
+/// Not 0: browsers and converters show a frame of 0 or 1 hundredth for a
+/// tenth of a second, so an action of several rectangles would visibly build
+/// up; 2 hundredths is honoured by them all and is too short to notice.
+pub const SUB_FRAME_CS: u16 = 2;
+
+/// Most rectangles an action is split into: its shortest time (20
+/// hundredths) must keep more than half of it for the finished picture.
+const MAX_RECTS: usize = 5;
+
+/// Unchanged pixels worth carrying to save a rectangle: a frame costs about
+/// 30 bytes of headers and restarts LZW's dictionary, while a transparent
+/// pixel inside a rectangle costs LZW a few nanoseconds and a fraction of a bit.
+const MERGE_PIXELS: usize = 3000;
 
 /// How to pace a replay and how large it may be. Made with
 /// `ReplayOptions::default()` and then its fields set.
@@ -56,7 +78,9 @@ impl Default for ReplayOptions {
 pub struct Replay {
     /// The GIF's bytes, at most [`ReplayOptions::max_bytes`].
     pub gif: Vec<u8>,
-    /// Frames in the GIF: the actions shown and the pause.
+    /// Pictures the GIF shows: the actions shown and the pause. An action
+    /// after the first is one to five GIF frames (its rectangles),
+    /// shown together as one picture, so the GIF holds more frames than this.
     pub frames: usize,
     /// Actions shown, one frame each.
     pub actions_shown: usize,
@@ -147,20 +171,60 @@ impl Renderer {
                 height,
             )?;
             let current = picture.into_buffer();
-            let frame = match &previous {
-                None => Frame {
-                    width: width as u16,
-                    height: height as u16,
-                    buffer: std::borrow::Cow::Borrowed(&current),
-                    delay,
-                    dispose: DisposalMethod::Keep,
-                    ..Frame::default()
-                },
-                Some(before) => {
-                    changed_frame(before, &current, width, transparent, &mut rect, delay)
+            match &previous {
+                None => {
+                    let frame = Frame {
+                        width: width as u16,
+                        height: height as u16,
+                        buffer: std::borrow::Cow::Borrowed(&current),
+                        delay,
+                        dispose: DisposalMethod::Keep,
+                        ..Frame::default()
+                    };
+                    encoder.write_frame(&frame).map_err(err)?;
                 }
-            };
-            encoder.write_frame(&frame).map_err(err)?;
+                Some(before) => {
+                    let rects = changed_rects(before, &current, width as usize);
+                    let count = rects.len().max(1);
+                    let last_delay = delay
+                        .saturating_sub(SUB_FRAME_CS * (count as u16 - 1))
+                        .max(1);
+                    if rects.is_empty() {
+                        rect.clear();
+                        rect.push(transparent.unwrap_or(current[0]));
+                        encoder
+                            .write_frame(&Frame {
+                                width: 1,
+                                height: 1,
+                                buffer: std::borrow::Cow::Borrowed(&rect),
+                                transparent,
+                                delay: last_delay,
+                                dispose: DisposalMethod::Keep,
+                                ..Frame::default()
+                            })
+                            .map_err(err)?;
+                    }
+                    for (i, r) in rects.iter().enumerate() {
+                        cut(before, &current, width as usize, r, transparent, &mut rect);
+                        let frame = Frame {
+                            left: r.left as u16,
+                            top: r.top as u16,
+                            width: r.width() as u16,
+                            height: r.height() as u16,
+                            buffer: std::borrow::Cow::Borrowed(&rect),
+                            transparent,
+                            delay: if i + 1 == count {
+                                last_delay
+                            } else {
+                                SUB_FRAME_CS
+                            },
+                            dispose: DisposalMethod::Keep,
+                            ..Frame::default()
+                        };
+                        encoder.write_frame(&frame).map_err(err)?;
+                    }
+                }
+            }
             if let Some(before) = previous.take() {
                 spare = before;
             }
@@ -203,67 +267,170 @@ fn pace(actions: usize, options: &ReplayOptions) -> u32 {
     ms / 10 * 10
 }
 
-/// The frame that turns `before` into `after` (both `width` wide, as tall):
-/// the smallest rectangle holding every changed pixel, its unchanged pixels
-/// `transparent` where the palette leaves an entry free. A frame with no
-/// change is one transparent (or unchanged) pixel.
-fn changed_frame<'a>(
+/// A rectangle of the picture, bounds inclusive.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Rect {
+    left: usize,
+    top: usize,
+    right: usize,
+    bottom: usize,
+}
+
+impl Rect {
+    fn width(&self) -> usize {
+        self.right - self.left + 1
+    }
+    fn height(&self) -> usize {
+        self.bottom - self.top + 1
+    }
+    fn area(&self) -> usize {
+        self.width() * self.height()
+    }
+    fn union(&self, o: &Rect) -> Rect {
+        Rect {
+            left: self.left.min(o.left),
+            top: self.top.min(o.top),
+            right: self.right.max(o.right),
+            bottom: self.bottom.max(o.bottom),
+        }
+    }
+}
+
+/// The rectangles that turn `before` into `after` (both `width` wide, as
+/// tall), together holding every changed pixel, in reading order; none when
+/// nothing changed. Changed rows are gathered into bands from the top, a row
+/// joining the band above when that adds fewer than [`MERGE_PIXELS`]
+/// unchanged pixels to carry; each band is cut where its changed columns lie
+/// far apart, and each piece is trimmed to its own changed rows. Past
+/// [`MAX_RECTS`], the two rectangles whose union wastes least are joined.
+fn changed_rects(before: &[u8], after: &[u8], width: usize) -> Vec<Rect> {
+    let w = width;
+    let rows = after.len() / w;
+    // Each changed row's first and last changed column.
+    let span = |y: usize| -> Option<(usize, usize)> {
+        let (b, a) = (&before[y * w..(y + 1) * w], &after[y * w..(y + 1) * w]);
+        if b == a {
+            return None;
+        }
+        let l = (0..w).find(|&x| b[x] != a[x])?;
+        let r = (l..w).rev().find(|&x| b[x] != a[x])?;
+        Some((l, r))
+    };
+    let spans: Vec<Option<(usize, usize)>> = (0..rows).map(span).collect();
+    let mut bands: Vec<(Rect, usize)> = Vec::new(); // and the changed pixels' rows' area
+    for (y, s) in spans.iter().enumerate() {
+        let Some((l, r)) = *s else { continue };
+        let row = Rect {
+            left: l,
+            top: y,
+            right: r,
+            bottom: y,
+        };
+        if let Some((band, carried)) = bands.last_mut() {
+            let joined = band.union(&row);
+            if joined.area() <= *carried + row.area() + MERGE_PIXELS {
+                *band = joined;
+                *carried += row.area();
+                continue;
+            }
+        }
+        bands.push((row, row.area()));
+    }
+    let mut rects = Vec::new();
+    for (band, _) in bands {
+        // Columns changed anywhere in the band (each row looked at only
+        // between its first and last change).
+        let mut changed = vec![false; band.width()];
+        for y in band.top..=band.bottom {
+            let Some((l, r)) = spans[y] else { continue };
+            let (b, a) = (
+                &before[y * w + l..=y * w + r],
+                &after[y * w + l..=y * w + r],
+            );
+            let row = &mut changed[l - band.left..=r - band.left];
+            for ((c, b), a) in row.iter_mut().zip(b).zip(a) {
+                *c |= b != a;
+            }
+        }
+        let gap_limit = (MERGE_PIXELS / band.height()).max(1);
+        let mut start = None;
+        let mut last = 0;
+        let mut pieces = Vec::new();
+        for (i, &c) in changed.iter().enumerate() {
+            if !c {
+                continue;
+            }
+            match start {
+                Some(s) if i - last > gap_limit => {
+                    pieces.push((s, last));
+                    start = Some(i);
+                }
+                None => start = Some(i),
+                _ => {}
+            }
+            last = i;
+        }
+        if let Some(s) = start {
+            pieces.push((s, last));
+        }
+        for (l, r) in pieces {
+            let (left, right) = (band.left + l, band.left + r);
+            let differs = |y: usize| {
+                before[y * w + left..=y * w + right] != after[y * w + left..=y * w + right]
+            };
+            let top = (band.top..=band.bottom).find(|&y| differs(y));
+            let bottom = (band.top..=band.bottom).rev().find(|&y| differs(y));
+            if let (Some(top), Some(bottom)) = (top, bottom) {
+                rects.push(Rect {
+                    left,
+                    top,
+                    right,
+                    bottom,
+                });
+            }
+        }
+    }
+    while rects.len() > MAX_RECTS {
+        let mut best = (usize::MAX, 0, 1);
+        for i in 0..rects.len() {
+            for j in i + 1..rects.len() {
+                let waste = rects[i]
+                    .union(&rects[j])
+                    .area()
+                    .saturating_sub(rects[i].area() + rects[j].area());
+                if waste < best.0 {
+                    best = (waste, i, j);
+                }
+            }
+        }
+        let (_, i, j) = best;
+        let joined = rects[i].union(&rects[j]);
+        rects.remove(j);
+        rects[i] = joined;
+    }
+    rects
+}
+
+/// `after`'s pixels inside `r` into `out`, those equal to `before`'s as
+/// `transparent` where the palette leaves an entry free.
+fn cut(
     before: &[u8],
     after: &[u8],
-    width: u32,
+    width: usize,
+    r: &Rect,
     transparent: Option<u8>,
-    rect: &'a mut Vec<u8>,
-    delay: u16,
-) -> Frame<'a> {
-    let w = width as usize;
-    let rows = after.len() / w;
-    let differs = |y: usize| before[y * w..(y + 1) * w] != after[y * w..(y + 1) * w];
-    let Some(top) = (0..rows).find(|&y| differs(y)) else {
-        rect.clear();
-        rect.push(transparent.unwrap_or(after[0]));
-        return Frame {
-            width: 1,
-            height: 1,
-            buffer: std::borrow::Cow::Borrowed(rect),
-            transparent,
-            delay,
-            dispose: DisposalMethod::Keep,
-            ..Frame::default()
-        };
-    };
-    let bottom = (top..rows).rev().find(|&y| differs(y)).unwrap_or(top);
-    let (mut left, mut right) = (w, 0);
-    for y in top..=bottom {
-        let (b, a) = (&before[y * w..(y + 1) * w], &after[y * w..(y + 1) * w]);
-        if let Some(l) = (0..left).find(|&x| b[x] != a[x]) {
-            left = l;
-        }
-        if let Some(r) = (right..w).rev().find(|&x| b[x] != a[x]) {
-            right = r.max(right);
-        }
-    }
-    let right = right.max(left);
-    rect.clear();
-    for y in top..=bottom {
+    out: &mut Vec<u8>,
+) {
+    out.clear();
+    for y in r.top..=r.bottom {
         let (b, a) = (
-            &before[y * w + left..=y * w + right],
-            &after[y * w + left..=y * w + right],
+            &before[y * width + r.left..=y * width + r.right],
+            &after[y * width + r.left..=y * width + r.right],
         );
         match transparent {
-            Some(t) => rect.extend(b.iter().zip(a).map(|(&b, &a)| if a == b { t } else { a })),
-            None => rect.extend_from_slice(a),
+            Some(t) => out.extend(b.iter().zip(a).map(|(&b, &a)| if a == b { t } else { a })),
+            None => out.extend_from_slice(a),
         }
-    }
-    Frame {
-        left: left as u16,
-        top: top as u16,
-        width: (right - left + 1) as u16,
-        height: (bottom - top + 1) as u16,
-        buffer: std::borrow::Cow::Borrowed(rect),
-        transparent,
-        delay,
-        dispose: DisposalMethod::Keep,
-        ..Frame::default()
     }
 }
 
@@ -273,21 +440,73 @@ mod tests {
 
     #[test]
     fn the_changed_rectangle_holds_every_change_and_no_more() {
-        let (w, h) = (10u32, 6usize);
-        let before = vec![3u8; w as usize * h];
+        let (w, h) = (10usize, 6usize);
+        let before = vec![3u8; w * h];
         let mut after = before.clone();
         after[2 * 10 + 7] = 5;
         after[4 * 10 + 2] = 6;
+        let rects = changed_rects(&before, &after, w);
+        assert_eq!(
+            rects,
+            vec![Rect {
+                left: 2,
+                top: 2,
+                right: 7,
+                bottom: 4
+            }],
+            "close changes share one rectangle"
+        );
         let mut rect = Vec::new();
-        let f = changed_frame(&before, &after, w, Some(200), &mut rect, 7);
-        assert_eq!((f.left, f.top, f.width, f.height), (2, 2, 6, 3));
-        assert_eq!(f.transparent, Some(200));
-        assert_eq!(f.buffer[5], 5, "the change at (7, 2)");
-        assert_eq!(f.buffer[2 * 6], 6, "the change at (2, 4)");
-        assert_eq!(f.buffer.iter().filter(|&&i| i == 200).count(), 16);
-        let mut rect = Vec::new();
-        let f = changed_frame(&before, &before, w, Some(200), &mut rect, 7);
-        assert_eq!((f.width, f.height, f.buffer[0]), (1, 1, 200));
+        cut(&before, &after, w, &rects[0], Some(200), &mut rect);
+        assert_eq!(rect[5], 5, "the change at (7, 2)");
+        assert_eq!(rect[2 * 6], 6, "the change at (2, 4)");
+        assert_eq!(rect.iter().filter(|&&i| i == 200).count(), 16);
+        assert!(changed_rects(&before, &before, w).is_empty());
+    }
+
+    /// Changes far apart (a header, a square, a seat row) are carried as
+    /// separate small rectangles, not one around them all.
+    #[test]
+    fn changes_far_apart_are_separate_rectangles() {
+        let (w, h) = (800usize, 1200usize);
+        let before = vec![3u8; w * h];
+        let mut after = before.clone();
+        let changes = [(10, 20), (700, 30), (400, 600), (401, 606), (50, 1100)];
+        for &(x, y) in &changes {
+            after[y * w + x] = 9;
+        }
+        let rects = changed_rects(&before, &after, w);
+        assert_eq!(rects.len(), 4, "{rects:?}");
+        for &(x, y) in &changes {
+            assert!(
+                rects
+                    .iter()
+                    .any(|r| (r.left..=r.right).contains(&x) && (r.top..=r.bottom).contains(&y)),
+                "({x}, {y}) is carried"
+            );
+        }
+        let carried: usize = rects.iter().map(Rect::area).sum();
+        assert!(carried < 100, "{carried} pixels carried for 5 changes");
+    }
+
+    /// Past [`MAX_RECTS`] clusters, the nearest are joined: every change is
+    /// still carried.
+    #[test]
+    fn many_clusters_are_joined_down_to_the_most_rectangles() {
+        let (w, h) = (800usize, 1200usize);
+        let before = vec![3u8; w * h];
+        let mut after = before.clone();
+        let changes: Vec<(usize, usize)> = (0..12).map(|i| (i * 61 % 800, i * 97)).collect();
+        for &(x, y) in &changes {
+            after[y * w + x] = 9;
+        }
+        let rects = changed_rects(&before, &after, w);
+        assert_eq!(rects.len(), MAX_RECTS);
+        for &(x, y) in &changes {
+            assert!(rects
+                .iter()
+                .any(|r| (r.left..=r.right).contains(&x) && (r.top..=r.bottom).contains(&y)));
+        }
     }
 
     #[test]

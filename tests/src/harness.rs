@@ -29,6 +29,15 @@ pub fn bot_table_config(dir: &std::path::Path) -> TableConfig {
     config
 }
 
+/// Keeps the fake server's games in their channels (threads off, ruling T21): the tests
+/// written about channels play there; `tests/tests/threads.rs` plays in threads.
+pub async fn games_in_channels(table: &Table) {
+    table
+        .set_server_threads(crate::fake::GUILD_ID, false)
+        .await
+        .expect("the server setting is stored");
+}
+
 /// The bot's own user id, as [`TOKEN`] says.
 pub fn bot_user_id() -> u64 {
     RobotConfig::for_discord_token(TOKEN, "Tokar")

@@ -21,7 +21,10 @@ pub async fn open(dir: &Path) -> Table {
     let mut tries = 0;
     loop {
         match Table::open(bot_table_config(dir)).await {
-            Ok(table) => return table,
+            Ok(table) => {
+                crate::harness::games_in_channels(&table).await;
+                return table;
+            }
             Err(e) if tries < 100 => {
                 tries += 1;
                 let _ = e;
@@ -58,6 +61,7 @@ pub async fn recorded_actions(dir: &Path, game: u64, who: &FakeUser, channel: u6
             command: "export".into(),
             options: vec![("game".into(), game.to_string())],
             interaction_token: None,
+            manage_server: false,
         })
         .await;
     let content = &replies[0].content;

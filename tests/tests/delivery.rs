@@ -56,6 +56,7 @@ async fn against_the_bot(name: &str, user: u64, faults: Option<Faults>) -> Vec<D
     let mut config = bot_table_config(&dir);
     config.clock = Arc::new(clock.clone());
     let table = Table::open(config).await.expect("table opens");
+    tokar_tests::harness::games_in_channels(&table).await;
     let start = Start {
         tick_every: Duration::from_millis(200),
         ..Start::default()

@@ -24,7 +24,10 @@ async fn open(dir: &Path) -> Table {
         let mut config = TableConfig::new(dir);
         config.seed = Some(7);
         match Table::open(config).await {
-            Ok(table) => return table,
+            Ok(table) => {
+                tokar_tests::harness::games_in_channels(&table).await;
+                return table;
+            }
             Err(e) if tries < 100 => {
                 tries += 1;
                 let _ = e;
@@ -90,7 +93,7 @@ async fn arcana_game_through_discord_with_a_restart() {
     let bot = Bot::start(open(&dir).await, &fake, Start::default());
     fake.wait_ready(1).await.unwrap();
     let cmds = fake.commands();
-    assert_eq!(cmds.len(), 23);
+    assert_eq!(cmds.len(), 27);
     assert!(cmds.iter().any(|(_, c)| c["name"] == "hint"));
     assert!(cmds.iter().all(|(g, _)| *g == Some(GUILD_ID)));
     let play = cmds.iter().find(|(_, c)| c["name"] == "play").unwrap();

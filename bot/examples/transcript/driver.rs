@@ -427,6 +427,9 @@ pub fn play(cfg: &Config) -> Result<Transcript, String> {
             final_image: None,
         },
     };
+    // The pages show a game in its channel: threads are off on this console's server
+    // (a line the pages leave out; the console's threads have their own tests).
+    s.console.send("@alice /server threads:off")?;
     let mut status = String::new();
     for line in cfg.kind.setup() {
         for r in s.say_ok(line)? {

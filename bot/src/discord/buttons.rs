@@ -33,6 +33,7 @@ pub(crate) async fn on_click(
         command: "button".to_owned(),
         options: vec![("custom_id".to_owned(), click.data.custom_id.clone())],
         interaction_token: Some(click.token.clone()),
+        manage_server: false,
     };
     if let Err(e) = serve(&responder, framework.user_data, request).await {
         report(&responder, &e).await;

@@ -16,6 +16,7 @@ mod events;
 mod outbox;
 mod outgoing;
 mod settings;
+mod threads;
 mod ticker;
 
 use std::sync::Arc;

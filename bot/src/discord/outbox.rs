@@ -183,6 +183,22 @@ impl Worker {
 
     /// One entry; true when it is done with (delivered, replaced or dropped).
     async fn deliver(&self, mut entry: OutboxEntry) -> bool {
+        if entry.thread().is_some() {
+            return match super::threads::open(&self.table, &self.http, &entry).await {
+                super::threads::Opened::Done => true,
+                super::threads::Opened::Refused(why) => {
+                    self.table.thread_refused(entry.id, why).await.is_ok()
+                }
+                super::threads::Opened::Retry(e) => {
+                    let reply = entry.to_reply(Vec::new());
+                    let f = match classify(&e) {
+                        Failure::Retry(why, detail) => Failure::Retry(why, detail),
+                        other => Failure::Retry("thread", format!("{other:?}")),
+                    };
+                    self.failed(entry, &reply, f).await
+                }
+            };
+        }
         let images = self.table.outbox_images(&entry).await;
         let reply = entry.to_reply(images);
         let parts = Outgoing::split(&reply);
@@ -212,7 +228,7 @@ impl Worker {
             entry.parts_sent = 1;
         }
         let channel = match &entry.target {
-            Target::Channel(c) => id_of(c.id)?,
+            Target::Channel(c) | Target::Thread { parent: c, .. } => id_of(c.id)?,
             Target::Direct { user, .. } => self.dm_channel(user.id).await?,
         };
         let store = self.table.store_identity();

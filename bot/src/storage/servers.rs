@@ -1,33 +1,65 @@
-//! The games of one server (Discord guild), for `/games scope:server`.
-//!
-//! There is no index by server: the game records are scanned, reading only the two fields
-//! needed, as [`Store::games_in_play`] does. Nothing new is stored, so backups, restores and
-//! `tokar check` need nothing more. At the 100,000 games of the memory measurement this is
-//! a scan of every record per call; an index key beside the channel index is the step to take
-//! when one server's listing must stay fast at that size.
+//! Per-server settings (a Discord guild; the console is one server): today
+//! whether a game gets its own thread (rulings T19, T21). Kept in a sled tree
+//! of their own, keyed by the server's id, so that game records and their
+//! indexes stay as they are.
 
 use super::{Store, StoreError};
+use serde::{Deserialize, Serialize};
+
+/// The tree holding one [`ServerRecord`] per server that changed a setting.
+const TREE: &str = "servers";
+
+/// A server's settings as stored. Versioned: a later shape adds a variant and
+/// keeps reading this one (fixture `tests/fixtures/server-1.json`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "v")]
+pub enum StoredServer {
+    #[serde(rename = "1")]
+    V1(ServerRecord),
+}
+
+/// What one server chose.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ServerRecord {
+    /// Each game opens a public thread under its channel when it starts.
+    pub threads: bool,
+}
+
+impl Default for ServerRecord {
+    /// A server that never chose: games get their threads.
+    fn default() -> ServerRecord {
+        ServerRecord { threads: true }
+    }
+}
+
+/// Reads a stored server record of any known version.
+pub fn decode_server(bytes: &[u8]) -> Result<ServerRecord, String> {
+    match serde_json::from_slice::<StoredServer>(bytes) {
+        Ok(StoredServer::V1(r)) => Ok(r),
+        Err(e) => Err(format!("server settings: {e}")),
+    }
+}
+
+/// The bytes stored for a server record (today's version).
+pub fn encode_server(rec: &ServerRecord) -> Vec<u8> {
+    serde_json::to_vec(&StoredServer::V1(rec.clone())).unwrap_or_default()
+}
 
 impl Store {
-    /// The numbers of the games created on `guild`, lowest first. Records that cannot be read
-    /// are left out here (`tokar check` reports them).
-    pub fn games_of_server(&self, guild: u64) -> Result<Vec<u64>, StoreError> {
-        #[derive(serde::Deserialize)]
-        struct ServerOnly {
-            id: u64,
-            #[serde(default)]
-            guild: Option<u64>,
+    /// The settings of server `guild` (the defaults where it never chose).
+    pub fn server(&self, guild: u64) -> Result<ServerRecord, StoreError> {
+        let tree = self.db().open_tree(TREE)?;
+        match tree.get(guild.to_be_bytes())? {
+            None => Ok(ServerRecord::default()),
+            Some(b) => decode_server(&b).map_err(StoreError::Corrupt),
         }
-        let mut out = Vec::new();
-        for kv in self.db().scan_prefix([b'g']) {
-            let (_, v) = kv?;
-            if let Ok(r) = serde_json::from_slice::<ServerOnly>(&v) {
-                if r.guild == Some(guild) {
-                    out.push(r.id);
-                }
-            }
-        }
-        out.sort_unstable();
-        Ok(out)
+    }
+
+    /// Stores the settings of server `guild`, flushed.
+    pub fn put_server(&self, guild: u64, rec: &ServerRecord) -> Result<(), StoreError> {
+        let tree = self.db().open_tree(TREE)?;
+        tree.insert(guild.to_be_bytes(), encode_server(rec))?;
+        tree.flush()?;
+        Ok(())
     }
 }

@@ -51,6 +51,10 @@ pub struct Request {
     /// [`Reply::outbox`]); `None` on the console and for buttons that answer
     /// privately.
     pub interaction_token: Option<String>,
+    /// The user may manage the server the command comes from (Discord's Manage
+    /// Server permission, as the interaction reports it; on the console, every
+    /// user: ruling T21). Needed to change the server's settings.
+    pub manage_server: bool,
 }
 
 /// One message to send.

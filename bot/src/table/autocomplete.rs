@@ -46,6 +46,7 @@ impl Table {
             command: String::new(),
             options: Vec::new(),
             interaction_token: None,
+            manage_server: false,
         };
         match option.to_ascii_lowercase().as_str() {
             "action" | "square" => {

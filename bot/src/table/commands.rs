@@ -7,7 +7,7 @@ use super::{outcome, Button, Change, ChannelRef, Loaded, Reply, Request, Res, Ta
 use crate::clock::Millis;
 use crate::record::{GameRecord, LogAction, LogEntry, Phase, TurnClock};
 use tokar_engine::catalog::AnyGame;
-use tokar_engine::{Event, Viewer};
+use tokar_engine::{Event, Seat, Viewer};
 
 /// Which of the user's games a command may mean when none is named.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -24,8 +24,10 @@ const HELP: &str = "Commands: /new game:<arcana|magic-chess|gladiator|arachne> [
 (Undead Arcana: /new game:arcana army:undead-arcana) · \
 /accept · /decline · /join · /play action:<move> · /hint · /board · /moves [square] [page] · /hand · /resign · \
 /draw [answer:accept|decline] · /undo [answer:accept|decline] · /claim · /games [scope:mine|server] · /history · /export · /replay [game:n] · \
-/rules [game] [unit] · /settings [reminder:24h] [deadline:7d] · /vacation on|off · \
-/follow game:<n> [stop:yes] · /resume game:<n> (a game whose channel was lost continues where you type it). \
+/rules [game] [unit] · /leaderboard game:<kind> [scope:server|global] · /stats [user] [against] · /settings [reminder:24h] [deadline:7d] · /vacation on|off · \
+/follow game:<n> [stop:yes] · /resume game:<n> (a game whose channel was lost continues where you type it) · \
+/league new|accept|decline|table|list|leave (round-robin leagues) · \
+/server [threads:on|off] (Manage Server: whether each game gets its own thread). \
 Add game:<n> when you play several games in a channel.";
 
 /// Sets who the game waits for; the clock restarts when that changes.
@@ -74,6 +76,10 @@ impl Table {
             "button" => self.cmd_button(req).await,
             "resume" => self.cmd_resume(req).await,
             "follow" => self.cmd_follow(req).await,
+            "leaderboard" => self.cmd_leaderboard(req).await,
+            "stats" => self.cmd_stats(req).await,
+            "league" => self.cmd_league(req).await,
+            "server" => self.cmd_server(req).await,
             "help" => Ok(vec![Reply::private(&req.channel, &req.user, HELP)]),
             "" => Err("Type a command, such as /help.".into()),
             other => Err(format!("There is no command /{other}; /help lists them.")),
@@ -203,8 +209,11 @@ impl Table {
         before: &[u64],
     ) -> Reply {
         let mut reply = self.turn_words(channel, rec, game, content, before);
+        // From the side of the seat that must think now (the first of those
+        // acting together); once over, from seat 0's, as spectators see it (T37).
+        let side = game.to_act().first().copied().unwrap_or(Seat(0));
         reply.images.extend(
-            self.picture(rec, game, Viewer::Spectator, Vec::new(), None)
+            self.picture(rec, game, Viewer::Spectator, Some(side), Vec::new(), None)
                 .await,
         );
         reply
@@ -256,8 +265,9 @@ impl Table {
             Ok(())
         } else {
             Err(format!(
-                "Game #{} is played in #{}; act there.",
-                rec.id, rec.channel.name
+                "Game #{} is played in {}; act there.",
+                rec.id,
+                super::threads::place(rec)
             ))
         }
     }

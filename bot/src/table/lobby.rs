@@ -162,6 +162,7 @@ impl Table {
         let (mut options, mine) = read_options(kind, &mut args, true)?;
         let (play, bots) = super::robot::read_play_options(&mut args)?;
         robots += bots;
+        let rated = read_rated(&mut args, robots)?;
         // The move deadline of this game, else the creator's setting (T5, T25).
         let deadline = match args.take("deadline") {
             None => None,
@@ -268,6 +269,8 @@ impl Table {
             guild: req.channel.guild,
             reminder,
             followers: Vec::new(),
+            rated: Some(rated),
+            thread: None,
         };
         for _ in 0..robots {
             rec.members.push(self.robot_member().await);
@@ -514,7 +517,7 @@ impl Table {
     /// Seats everyone, sets the game up, replays a record's actions, saves,
     /// and announces the first turn. A setup the game refuses (two players
     /// picked the same army) refuses the last join and stores nothing.
-    async fn start_and_save(
+    pub(super) async fn start_and_save(
         &self,
         mut rec: GameRecord,
         version: Option<u64>,
@@ -625,6 +628,29 @@ impl Table {
         let reply = self
             .turn_message(&req.channel, saved, &game, content, &before)
             .await;
+        let mut staged = staged;
+        staged.open_thread = self.thread_request(req, &staged.rec).await?;
         self.store(Some(req), staged, vec![reply]).await
+    }
+}
+
+/// `rated:yes|no` of /new: rated by default between people; a game with
+/// Tokar's seats is never rated, and asking for it is refused (T28).
+fn read_rated(args: &mut Args, robots: usize) -> Res<bool> {
+    let asked = match args.take("rated") {
+        None => None,
+        Some(v) => match v.trim().to_ascii_lowercase().as_str() {
+            "yes" | "on" | "true" => Some(true),
+            "no" | "off" | "false" => Some(false),
+            _ => return Err(format!("rated:{v} must be yes or no.")),
+        },
+    };
+    match (asked, robots) {
+        (Some(true), 1..) => Err(
+            "Games with Tokar's seats are not rated; leave out rated:yes, or invite people instead."
+                .into(),
+        ),
+        (Some(r), _) => Ok(r),
+        (None, n) => Ok(n == 0),
     }
 }

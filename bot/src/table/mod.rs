@@ -15,6 +15,8 @@ mod commands;
 mod export;
 mod follow;
 mod invitations;
+mod league;
+mod league_games;
 mod listing;
 mod lobby;
 mod moves_list;
@@ -25,11 +27,14 @@ mod replay;
 pub mod robot;
 mod schedule;
 mod server_games;
+mod standings;
 mod text;
+mod threads;
 mod turns;
 
 pub use api::{Button, ChannelRef, Image, Reply, Request, UserRef};
 pub use names::NameKind;
+pub use threads::{thread_name, ThreadRefusal, THREAD_NAME_LIMIT};
 
 use crate::clock::{Clock, Millis, SystemClock};
 use crate::record::{GameRecord, LogAction, LogEntry, Named, Phase, UserRecord};
@@ -394,13 +399,16 @@ pub fn replay(rec: &GameRecord, log: &[LogEntry]) -> Result<AnyGame, String> {
 
 /// Replaces the game's chance if the record re-seeds it once `done` log
 /// entries are applied.
-fn reseed_at(rec: &GameRecord, game: &mut AnyGame, done: u64) {
+pub(crate) fn reseed_at(rec: &GameRecord, game: &mut AnyGame, done: u64) {
     for r in rec.reseeds.iter().filter(|r| r.after == done) {
         game.reseed(r.seed);
     }
 }
 
-fn apply_entry(game: &mut AnyGame, e: &LogEntry) -> Result<Vec<tokar_engine::Event>, String> {
+pub(crate) fn apply_entry(
+    game: &mut AnyGame,
+    e: &LogEntry,
+) -> Result<Vec<tokar_engine::Event>, String> {
     let seat = Seat(e.seat);
     match &e.action {
         LogAction::Play(n) => game.play(seat, n).map_err(|x| x.to_string()),
@@ -415,7 +423,8 @@ fn outcome(rec: &GameRecord, game: &AnyGame) -> Outcome {
 }
 
 impl Table {
-    /// The picture of a position for `viewer`, drawn off the async executor.
+    /// The picture of a position for `viewer`, drawn off the async executor,
+    /// from `side`'s side when given (ruling T37), else from the view's own.
     /// A picture that cannot be drawn is logged and left out: the text of the
     /// reply still says everything.
     async fn picture(
@@ -423,6 +432,7 @@ impl Table {
         rec: &GameRecord,
         game: &AnyGame,
         viewer: tokar_engine::Viewer,
+        side: Option<Seat>,
         targets: Vec<tokar_engine::Cell>,
         selected: Option<tokar_engine::Cell>,
     ) -> Vec<Image> {
@@ -439,7 +449,11 @@ impl Table {
         let renderer = self.inner.renderer.clone();
         let name = format!("game-{}-{}.png", rec.id, rec.log_len);
         let id = rec.id;
-        match tokio::task::spawn_blocking(move || renderer.render(&view, &highlights)).await {
+        let mut options = tokar_render::RenderOptions::default();
+        options.side = side;
+        let drawn =
+            tokio::task::spawn_blocking(move || renderer.render_with(&view, &highlights, &options));
+        match drawn.await {
             Ok(Ok(png)) => vec![Image { name, png }],
             Ok(Err(e)) => {
                 warn!(game = id, error = %e, "picture not drawn");

@@ -30,6 +30,8 @@ pub(super) struct Staged {
     pub(super) rec: GameRecord,
     version: Option<u64>,
     change: Change,
+    /// The request for the game's thread, stored first (ruling T19).
+    pub(super) open_thread: Option<NewEntry>,
 }
 
 impl Table {
@@ -59,6 +61,7 @@ impl Table {
             rec,
             version,
             change,
+            open_thread: None,
         })
     }
 
@@ -76,6 +79,9 @@ impl Table {
         super::follow::ping_followers(&mut staged.rec, &mut replies);
         let now = self.now();
         let game = staged.rec.id;
+        let ended = staged.rec.phase == crate::record::Phase::Finished;
+        replies.extend(Self::end_line(&mut staged.rec));
+        let opening = staged.open_thread.take();
         let mut announced = Vec::new();
         let mut carrier = None;
         for (i, r) in replies.iter().enumerate() {
@@ -87,7 +93,7 @@ impl Table {
                 continue;
             }
             let mut new = OutboxEntry::from_reply(r, Some(game), now);
-            if let Some(req) = req {
+            if let (Some(req), None) = (req, &opening) {
                 let carries =
                     carrier.is_none() && r.ephemeral_to.is_none() && r.channel.id == req.channel.id;
                 if let (true, Some(token)) = (carries, &req.interaction_token) {
@@ -100,7 +106,11 @@ impl Table {
             }
             announced.push((i, new));
         }
-        let entries: Vec<NewEntry> = announced.iter().map(|(_, e)| e.clone()).collect();
+        let thread_entry = opening.is_some();
+        let entries: Vec<NewEntry> = opening
+            .into_iter()
+            .chain(announced.iter().map(|(_, e)| e.clone()))
+            .collect();
         let write = GameWrite {
             expected: staged.version,
             record: staged.rec,
@@ -123,11 +133,28 @@ impl Table {
                 return Err(e);
             }
         };
-        for ((i, _), id) in announced.iter().zip(&ids) {
+        let skip = usize::from(thread_entry);
+        for ((i, _), id) in announced.iter().zip(ids.iter().skip(skip)) {
             replies[*i].outbox = Some(*id);
         }
         if !ids.is_empty() {
             self.inner.outbox_ready.notify_one();
+        }
+        if thread_entry {
+            // The announcements wait for the thread (they are stored, and go there once it
+            // is open); the invoker is answered directly, and only them.
+            replies.retain(|r| r.outbox.is_none());
+            if let Some(req) = req {
+                replies.push(Reply::private(
+                    &req.channel,
+                    &req.user,
+                    format!("Game #{game} is starting in its own thread under this channel; the channel gets its link."),
+                ));
+            }
+        }
+        // A league's last game ending ends the league (T36).
+        if ended {
+            replies.extend(self.league_game_over(game).await);
         }
         Ok(replies)
     }
@@ -160,6 +187,11 @@ impl Table {
                     if claimed || e.not_before > now {
                         blocked.insert(lane);
                         continue;
+                    }
+                    // Messages behind a thread's opening may be moved into it: the lane
+                    // waits until the opening is reported.
+                    if e.thread().is_some() {
+                        blocked.insert(lane);
                     }
                     out.push(e);
                 }
@@ -228,7 +260,7 @@ impl Table {
         }
     }
 
-    fn claims(&self) -> std::sync::MutexGuard<'_, std::collections::HashSet<String>> {
+    pub(super) fn claims(&self) -> std::sync::MutexGuard<'_, std::collections::HashSet<String>> {
         self.inner.claims.lock().unwrap_or_else(|e| e.into_inner())
     }
 

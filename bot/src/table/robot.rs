@@ -314,6 +314,7 @@ impl Table {
                     ("game".into(), id.to_string()),
                 ],
                 interaction_token: None,
+                manage_server: false,
             };
             match self.dispatch("play", &req).await {
                 Ok(replies) => {

@@ -146,6 +146,8 @@ impl Table {
         }
         // Games waiting for the bot (after a restart, or a turn passed by the schedule).
         out.extend(self.robot_moves_due().await);
+        // Leagues: games still to make, leavers' games, ends to announce.
+        out.extend(self.league_tick().await);
         out
     }
 

@@ -129,8 +129,20 @@ impl Table {
         let view = game.view(Viewer::Spectator);
         let content = format!("{}\n{}", text::status(&l.rec, game), text::diagram(&view));
         let mut reply = Reply::public(&req.channel, content);
+        // From the asker's own side when seated, else from seat 0's (T37).
+        let side = seats_of(&l.rec, req.user.id)
+            .first()
+            .copied()
+            .unwrap_or(Seat(0));
         reply.images = self
-            .picture(&l.rec, game, Viewer::Spectator, Vec::new(), None)
+            .picture(
+                &l.rec,
+                game,
+                Viewer::Spectator,
+                Some(side),
+                Vec::new(),
+                None,
+            )
             .await;
         Ok(vec![reply])
     }
@@ -266,7 +278,7 @@ impl Table {
             targets.sort();
             targets.dedup();
             images = self
-                .picture(&l.rec, game, Viewer::Seat(seats[0]), targets, cell)
+                .picture(&l.rec, game, Viewer::Seat(seats[0]), None, targets, cell)
                 .await;
         }
         let mut reply = Reply::private(

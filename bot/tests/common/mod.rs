@@ -90,6 +90,7 @@ pub fn request(line: &str) -> Request {
                 })
                 .collect(),
             interaction_token: None,
+            manage_server: false,
         },
         other => panic!("not a command line: {other:?}"),
     }

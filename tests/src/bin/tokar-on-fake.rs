@@ -38,6 +38,7 @@ async fn run() -> Result<(), String> {
     let table = Table::open(bot_table_config(&PathBuf::from(data)))
         .await
         .map_err(|e| e.to_string())?;
+    tokar_tests::harness::games_in_channels(&table).await;
     let settings = DiscordSettings {
         guild_id: Some(GUILD_ID),
         test_api_base: Some(api_base.clone()),

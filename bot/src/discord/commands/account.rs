@@ -42,3 +42,17 @@ pub(crate) async fn vacation(
 ) -> Result<(), CommandError> {
     invoke(ctx, "vacation", Options::new().choice("state", state)).await
 }
+
+/// Show or change this server's settings (changing them needs Manage Server).
+#[poise::command(
+    slash_command,
+    interaction_context = "Guild",
+    default_member_permissions = "MANAGE_GUILD"
+)]
+pub(crate) async fn server(
+    ctx: Context<'_>,
+    #[description = "on: each game gets its own thread; off: games stay in their channel"]
+    threads: Option<Switch>,
+) -> Result<(), CommandError> {
+    invoke(ctx, "server", Options::new().choice("threads", threads)).await
+}

@@ -36,6 +36,7 @@ pub(crate) async fn new(
     #[description = "Reminder interval in this game, at least 1h (default: each player's)"]
     #[autocomplete = "ac::reminder"]
     reminder: Option<String>,
+    #[description = "Count for ratings: yes (default between people) or no"] rated: Option<String>,
     #[description = "Start from an exported game record"] record: Option<String>,
     #[description = "Other game options as name:value pairs (e.g. partners:yes freeze-cards:12)"]
     options: Option<String>,
@@ -66,6 +67,7 @@ pub(crate) async fn new(
         .with("hints", hints)
         .with("deadline", deadline)
         .with("reminder", reminder)
+        .with("rated", rated)
         .with("record", record)
         .pairs(options.as_deref());
     invoke(ctx, "new", options).await

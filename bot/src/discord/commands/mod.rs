@@ -4,6 +4,8 @@
 mod account;
 mod games;
 mod info;
+mod league;
+mod standings;
 mod turns;
 
 use poise::serenity_prelude as serenity;
@@ -36,14 +38,18 @@ pub(crate) fn all() -> Vec<poise::Command<Data, CommandError>> {
         turns::claim(),
         info::rules(),
         info::help(),
+        standings::leaderboard(),
+        standings::stats(),
         account::settings(),
         account::vacation(),
+        league::league(),
+        account::server(),
     ]
 }
 
 /// Commands whose answer is for the invoker only: when slow, they are deferred ephemerally.
 const PRIVATE: &[&str] = &[
-    "hint", "moves", "hand", "games", "rules", "help", "settings", "vacation", "follow",
+    "hint", "moves", "hand", "games", "rules", "help", "settings", "vacation", "follow", "server",
 ];
 
 /// The game families a new game can be.
@@ -120,6 +126,12 @@ pub(crate) async fn invoke(
         command: command.to_owned(),
         options: options.0,
         interaction_token: Some(i.token.clone()),
+        // Discord gives the member's permissions in the channel with every interaction.
+        manage_server: i
+            .member
+            .as_ref()
+            .and_then(|m| m.permissions)
+            .is_some_and(|p| p.manage_guild()),
     };
     if command == "new" {
         if let Some(missing) = missing_permissions(i.app_permissions, i.channel.as_ref()) {
@@ -178,7 +190,7 @@ mod tests {
     #[test]
     fn every_command_fits_discord_registration_rules() {
         let commands = all();
-        assert_eq!(commands.len(), 23);
+        assert_eq!(commands.len(), 27);
         let name_ok = |n: &str| {
             (1..=32).contains(&n.chars().count())
                 && n.chars()

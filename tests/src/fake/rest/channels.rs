@@ -361,3 +361,32 @@ pub(crate) fn new_thread(id: u64, parent: u64, name: &str) -> FakeChannel {
         deleted: false,
     }
 }
+
+/// GET /guilds/{id}/threads/active (List Active Guild Threads): "Returns all active threads
+/// in the guild, including public and private threads. Threads are ordered by their `id`, in
+/// descending order", as `{ "threads": [channel], "members": [thread member] }`
+/// (<https://discord.com/developers/docs/resources/guild#list-active-guild-threads>). Active
+/// means not archived ("Archived threads … are not returned by this endpoint" in Topics >
+/// Threads). The fake has one guild.
+pub(super) fn active_threads(shared: &Shared, guild: &str) -> Response {
+    let st = shared.lock();
+    if guild.parse::<u64>().ok() != Some(super::super::state::GUILD_ID) {
+        drop(st);
+        let mut st = shared.lock();
+        return refuse(
+            &mut st,
+            "list active threads",
+            StatusCode::NOT_FOUND,
+            10004,
+            "Unknown Guild",
+        );
+    }
+    let mut threads: Vec<&FakeChannel> = st
+        .channels
+        .values()
+        .filter(|c| c.is_thread() && !c.archived && !c.deleted)
+        .collect();
+    threads.sort_by_key(|c| std::cmp::Reverse(c.id));
+    let threads: Vec<Value> = threads.iter().map(|c| payloads::channel(&st, c)).collect();
+    Json(serde_json::json!({ "threads": threads, "members": [] })).into_response()
+}

@@ -270,6 +270,7 @@ fn route(app: &AppState, method: &Method, segs: &[&str], body: Body2) -> Respons
             channels::start_thread(shared, channel, Some(message), &body.json)
         }
         ("POST", ["users", "@me", "channels"]) => channels::dm_channel(shared, &body.json),
+        ("GET", ["guilds", guild, "threads", "active"]) => channels::active_threads(shared, guild),
         _ => {
             let mut st = shared.lock();
             let what = format!("{method} /{}", segs.join("/"));

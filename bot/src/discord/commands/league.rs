@@ -1,0 +1,98 @@
+//! Round-robin leagues: /league new, accept, decline, table, list, leave.
+//! Each subcommand hands its options to the table's `league` command, the
+//! subcommand's name first (as the console types `/league new ...`).
+
+use super::super::data::{CommandError, Context};
+use super::{invoke, GameKind, Options};
+
+/// Yes or no.
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub(crate) enum YesNo {
+    #[name = "yes"]
+    Yes,
+    #[name = "no"]
+    No,
+}
+
+/// Round-robin leagues of this server.
+#[poise::command(
+    slash_command,
+    guild_only,
+    subcommands("new", "accept", "decline", "table", "list", "leave"),
+    subcommand_required
+)]
+pub(crate) async fn league(_ctx: Context<'_>) -> Result<(), CommandError> {
+    Ok(())
+}
+
+fn sub(name: &str) -> Options {
+    Options::new().with("", Some(name))
+}
+
+/// Start a league: every player is asked to say yes first.
+#[poise::command(slash_command, guild_only)]
+pub(crate) async fn new(
+    ctx: Context<'_>,
+    #[description = "Which game"] game: GameKind,
+    #[description = "The league's name"] name: String,
+    #[description = "The players, as mentions: @a @b @c"] players: String,
+    #[description = "Play every pairing twice, home and away"] double: Option<YesNo>,
+    #[description = "Move deadline of its games (1d to 90d; default yours)"] deadline: Option<
+        String,
+    >,
+    #[description = "Gladiator: players per team (consecutive players form a team)"]
+    #[min = 1]
+    #[max = 4]
+    team: Option<u64>,
+) -> Result<(), CommandError> {
+    let options = sub("new")
+        .choice("game", Some(game))
+        .with("name", Some(name))
+        .with("players", Some(players))
+        .choice("double", double)
+        .with("deadline", deadline)
+        .with("team", team);
+    invoke(ctx, "league", options).await
+}
+
+/// Say yes to a league you are invited to.
+#[poise::command(slash_command, guild_only)]
+pub(crate) async fn accept(
+    ctx: Context<'_>,
+    #[description = "The league's name"] name: Option<String>,
+) -> Result<(), CommandError> {
+    invoke(ctx, "league", sub("accept").with("name", name)).await
+}
+
+/// Say no to a league you are invited to (it is cancelled).
+#[poise::command(slash_command, guild_only)]
+pub(crate) async fn decline(
+    ctx: Context<'_>,
+    #[description = "The league's name"] name: Option<String>,
+) -> Result<(), CommandError> {
+    invoke(ctx, "league", sub("decline").with("name", name)).await
+}
+
+/// A league's standings.
+#[poise::command(slash_command, guild_only)]
+pub(crate) async fn table(
+    ctx: Context<'_>,
+    #[description = "The league's name"] name: Option<String>,
+) -> Result<(), CommandError> {
+    invoke(ctx, "league", sub("table").with("name", name)).await
+}
+
+/// This server's leagues.
+#[poise::command(slash_command, guild_only)]
+pub(crate) async fn list(ctx: Context<'_>) -> Result<(), CommandError> {
+    invoke(ctx, "league", sub("list")).await
+}
+
+/// Leave a league: your games left are lost at the move deadline.
+#[poise::command(slash_command, guild_only)]
+pub(crate) async fn leave(
+    ctx: Context<'_>,
+    #[description = "The league's name"] name: String,
+) -> Result<(), CommandError> {
+    invoke(ctx, "league", sub("leave").with("name", Some(name))).await
+}

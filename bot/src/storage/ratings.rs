@@ -1,0 +1,296 @@
+//! Ratings as stored: each player's standing per game kind and scope (one
+//! server, or every server), one history entry per rated game, and the
+//! rated game itself.
+//!
+//! | key | value |
+//! | --- | --- |
+//! | `R` `r` kind scope user | [`Standing`] |
+//! | `R` `h` kind scope user at game | [`HistoryEntry`] |
+//! | `R` `g` game | [`RatedGame`] |
+//!
+//! `kind` is the game kind's place in [`GameKind::ALL`] (one byte); `scope`
+//! is the server's id, or 0 for the rating across servers.
+//!
+//! Exactly once: the update is part of the same durable step as the game's
+//! end. It is written inside the transaction of [`Store::commit`] that stores
+//! the record turning `Finished`, which is why these keys live in the games'
+//! tree rather than a tree of their own (a sled transaction spans the trees
+//! it was opened on, and the commit is opened on this one). A crash either
+//! loses the game's end and its rating together or keeps both; the `R g`
+//! key makes a second pass over the same game (a replayed commit) a no-op.
+
+use super::{key, tail_u64, Store, StoreError};
+use crate::rating::{assess, update, Placing, Rating, Score};
+use crate::record::{decode_log, encode, GameRecord, LogEntry, Phase};
+use serde::{Deserialize, Serialize};
+use sled::transaction::{ConflictableTransactionError, TransactionalTree};
+use tokar_engine::catalog::GameKind;
+use tracing::info;
+
+/// The format of the records below; raise it with a reader of the old one.
+pub const RATINGS_FORMAT: u32 = 1;
+
+/// The scope of the rating kept across servers.
+pub const GLOBAL: u64 = 0;
+
+/// A player's rating and results in one game kind and scope.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Standing {
+    pub v: u32,
+    pub user: u64,
+    pub rating: Rating,
+    pub games: u32,
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+}
+
+/// One rated game in a player's history.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HistoryEntry {
+    pub v: u32,
+    pub game: u64,
+    pub at: u64,
+    pub before: Rating,
+    pub after: Rating,
+    pub score: Score,
+    pub place: usize,
+}
+
+/// A game that was rated, with everyone's place: head-to-head results come
+/// from these.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RatedGame {
+    pub v: u32,
+    pub game: u64,
+    pub kind: GameKind,
+    pub at: u64,
+    pub guild: Option<u64>,
+    pub placings: Vec<Placing>,
+}
+
+fn decode<T: for<'de> Deserialize<'de>>(what: &str, bytes: &[u8]) -> Result<T, StoreError> {
+    #[derive(Deserialize)]
+    struct Head {
+        v: u32,
+    }
+    let head: Head = serde_json::from_slice(bytes)
+        .map_err(|e| StoreError::Corrupt(format!("{what} without a version: {e}")))?;
+    match head.v {
+        1 => serde_json::from_slice(bytes)
+            .map_err(|e| StoreError::Corrupt(format!("{what} (version 1): {e}"))),
+        n => Err(StoreError::Corrupt(format!(
+            "{what} of unknown version {n} (this build reads up to {RATINGS_FORMAT})"
+        ))),
+    }
+}
+
+pub fn decode_standing(bytes: &[u8]) -> Result<Standing, StoreError> {
+    decode("rating", bytes)
+}
+
+pub fn decode_history(bytes: &[u8]) -> Result<HistoryEntry, StoreError> {
+    decode("rating history entry", bytes)
+}
+
+pub fn decode_rated_game(bytes: &[u8]) -> Result<RatedGame, StoreError> {
+    decode("rated game", bytes)
+}
+
+fn kind_byte(kind: GameKind) -> u8 {
+    GameKind::ALL.iter().position(|k| *k == kind).unwrap_or(0) as u8
+}
+
+fn prefixed(tag: u8, kind: GameKind, parts: &[u64]) -> Vec<u8> {
+    let mut k = vec![b'R', tag, kind_byte(kind)];
+    k.extend_from_slice(&key(0, parts)[1..]);
+    k
+}
+
+fn game_key(game: u64) -> Vec<u8> {
+    let mut k = vec![b'R', b'g'];
+    k.extend_from_slice(&game.to_be_bytes());
+    k
+}
+
+type TxResult<T> = Result<T, ConflictableTransactionError<StoreError>>;
+
+fn corrupt<T>(r: Result<T, StoreError>) -> TxResult<T> {
+    r.map_err(ConflictableTransactionError::Abort)
+}
+
+/// Rates a game in the transaction that stores it, when this write is the
+/// one that finishes it (`old` is the record before). Games that are not
+/// rated (T28, T29) are logged and left alone.
+pub(super) fn rate_on_finish(
+    tx: &TransactionalTree,
+    old: Option<&GameRecord>,
+    rec: &GameRecord,
+    append: &[LogEntry],
+) -> TxResult<()> {
+    if rec.phase != Phase::Finished
+        || old.is_some_and(|o| o.phase == Phase::Finished)
+        || rec.rated != Some(true)
+        || tx.get(game_key(rec.id))?.is_some()
+    {
+        return Ok(());
+    }
+    let mut log = Vec::with_capacity(rec.log_len as usize);
+    for seq in 0..rec.log_len {
+        match append.iter().find(|e| e.seq == seq) {
+            Some(e) => log.push(e.clone()),
+            None => {
+                let bytes = tx.get(key(b'l', &[rec.id, seq]))?.ok_or_else(|| {
+                    ConflictableTransactionError::Abort(StoreError::Corrupt(format!(
+                        "game #{} has no log entry {seq}",
+                        rec.id
+                    )))
+                })?;
+                log.push(corrupt(decode_log(&bytes).map_err(StoreError::Corrupt))?);
+            }
+        }
+    }
+    let placings = match assess(rec, &log) {
+        Ok(p) => p,
+        Err(why) => {
+            info!(game = rec.id, why, "not rated");
+            return Ok(());
+        }
+    };
+    let at = log.last().map_or(0, |e| e.at).max(rec.turn.since);
+    let mut scopes = vec![GLOBAL];
+    scopes.extend(rec.guild.filter(|g| *g != GLOBAL));
+    for scope in scopes {
+        let mut before = Vec::new();
+        for p in &placings {
+            let k = prefixed(b'r', rec.kind, &[scope, p.user]);
+            let standing = match tx.get(&k)? {
+                Some(b) => corrupt(decode_standing(&b))?,
+                None => Standing {
+                    v: RATINGS_FORMAT,
+                    user: p.user,
+                    rating: Rating::initial(rec.kind),
+                    games: 0,
+                    wins: 0,
+                    draws: 0,
+                    losses: 0,
+                },
+            };
+            before.push((p.clone(), standing));
+        }
+        let pairs: Vec<(Placing, Rating)> =
+            before.iter().map(|(p, s)| (p.clone(), s.rating)).collect();
+        let after = update(rec.kind, &pairs);
+        for ((p, mut s), new) in before.into_iter().zip(after) {
+            let entry = HistoryEntry {
+                v: RATINGS_FORMAT,
+                game: rec.id,
+                at,
+                before: s.rating,
+                after: new,
+                score: p.score,
+                place: p.place,
+            };
+            s.rating = new;
+            s.games += 1;
+            match p.score {
+                Score::Win => s.wins += 1,
+                Score::Draw => s.draws += 1,
+                Score::Loss => s.losses += 1,
+            }
+            tx.insert(prefixed(b'r', rec.kind, &[scope, p.user]), encode(&s))?;
+            tx.insert(
+                prefixed(b'h', rec.kind, &[scope, p.user, at, rec.id]),
+                encode(&entry),
+            )?;
+        }
+    }
+    let rated = RatedGame {
+        v: RATINGS_FORMAT,
+        game: rec.id,
+        kind: rec.kind,
+        at,
+        guild: rec.guild,
+        placings,
+    };
+    tx.insert(game_key(rec.id), encode(&rated))?;
+    Ok(())
+}
+
+impl Store {
+    /// A player's rating in a kind and scope (`None`: never rated there).
+    pub fn standing(
+        &self,
+        kind: GameKind,
+        scope: u64,
+        user: u64,
+    ) -> Result<Option<Standing>, StoreError> {
+        match self.db.get(prefixed(b'r', kind, &[scope, user]))? {
+            None => Ok(None),
+            Some(b) => decode_standing(&b).map(Some),
+        }
+    }
+
+    /// Everyone rated in a kind and scope, best first.
+    pub fn leaderboard(&self, kind: GameKind, scope: u64) -> Result<Vec<Standing>, StoreError> {
+        let mut out = self
+            .db
+            .scan_prefix(prefixed(b'r', kind, &[scope]))
+            .values()
+            .map(|v| decode_standing(&v?))
+            .collect::<Result<Vec<_>, _>>()?;
+        out.sort_by(|a, b| {
+            b.rating
+                .value()
+                .total_cmp(&a.rating.value())
+                .then(b.games.cmp(&a.games))
+                .then(a.user.cmp(&b.user))
+        });
+        Ok(out)
+    }
+
+    /// A player's rated games in a kind and scope, oldest first.
+    pub fn rating_history(
+        &self,
+        kind: GameKind,
+        scope: u64,
+        user: u64,
+    ) -> Result<Vec<HistoryEntry>, StoreError> {
+        self.db
+            .scan_prefix(prefixed(b'h', kind, &[scope, user]))
+            .values()
+            .map(|v| decode_history(&v?))
+            .collect()
+    }
+
+    /// Every rated game, in game order.
+    pub fn rated_games(&self) -> Result<Vec<RatedGame>, StoreError> {
+        self.db
+            .scan_prefix([b'R', b'g'])
+            .map(|kv| {
+                let (k, v) = kv?;
+                debug_assert_eq!(tail_u64(&k), decode_rated_game(&v)?.game);
+                decode_rated_game(&v)
+            })
+            .collect()
+    }
+
+    /// Whether a game was rated.
+    pub fn rated_game(&self, game: u64) -> Result<Option<RatedGame>, StoreError> {
+        match self.db.get(game_key(game))? {
+            None => Ok(None),
+            Some(b) => decode_rated_game(&b).map(Some),
+        }
+    }
+
+    /// Every stored rating key and value, for fixtures.
+    pub fn dump_ratings(&self) -> Result<Vec<super::RawItem>, StoreError> {
+        self.db
+            .scan_prefix([b'R'])
+            .map(|kv| {
+                let (k, v) = kv?;
+                Ok((k.to_vec(), v.to_vec()))
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,244 @@
+//! /leaderboard and /stats: ratings, results and history as text and pictures.
+
+use super::args::{parse_mention, Args};
+use super::listing::game_kind;
+use super::{Image, Reply, Request, Res, Table};
+use crate::rating::Score;
+use crate::record::{LogAction, Phase};
+use crate::storage::{HistoryEntry, Standing, GLOBAL};
+use tokar_engine::catalog::GameKind;
+use tokar_render::{Chart, Column, Sheet};
+
+/// How many players /leaderboard lists.
+pub const LEADERS_SHOWN: usize = 20;
+
+fn results(s: &Standing) -> String {
+    format!("{}/{}/{}", s.wins, s.draws, s.losses)
+}
+
+/// The run of equal results a history ends with ("2 wins").
+fn streak(history: &[HistoryEntry]) -> Option<String> {
+    let last = history.last()?.score;
+    let n = history.iter().rev().take_while(|h| h.score == last).count();
+    let word = match (last, n) {
+        (Score::Win, 1) => "win",
+        (Score::Win, _) => "wins",
+        (Score::Draw, 1) => "draw",
+        (Score::Draw, _) => "draws",
+        (Score::Loss, 1) => "loss",
+        (Score::Loss, _) => "losses",
+    };
+    Some(format!("{n} {word}"))
+}
+
+impl Table {
+    pub(super) async fn cmd_leaderboard(&self, req: &Request) -> Res<Vec<Reply>> {
+        let mut args = Args::new(&req.options, Some("game"))?;
+        let kind = match args.take("game") {
+            Some(g) => game_kind(&g)?,
+            None => {
+                return Err(format!(
+                    "Missing option game: choose {}.",
+                    GameKind::ALL.map(|k| k.slug()).join(", ")
+                ))
+            }
+        };
+        // Ruling T31: on a server the server's own ratings unless asked otherwise.
+        let (scope, place) = match (args.take("scope").as_deref(), req.channel.guild) {
+            (None | Some("server"), Some(g)) => (g, "this server"),
+            (Some("global"), _) | (None, None) => (GLOBAL, "all servers"),
+            (Some("server"), None) => {
+                return Err("scope:server needs a server; here only scope:global is kept.".into())
+            }
+            (Some(other), _) => return Err(format!("scope:{other} must be server or global.")),
+        };
+        args.finish("leaderboard")?;
+        let board = self.blocking(move |s| s.leaderboard(kind, scope)).await?;
+        if board.is_empty() {
+            return Ok(vec![Reply::public(
+                &req.channel,
+                format!("No rated {} games on {place} yet.", kind.title()),
+            )]);
+        }
+        let mut lines = vec![format!(
+            "{} leaderboard, {place} (rating, games, wins/draws/losses; ? provisional):",
+            kind.title()
+        )];
+        let mut rows = Vec::new();
+        for (i, s) in board.iter().take(LEADERS_SHOWN).enumerate() {
+            let name = self.name_of(s.user).await.name;
+            lines.push(format!(
+                "{}. {name} {} · {} games · {}",
+                i + 1,
+                s.rating.shown(),
+                s.games,
+                results(s)
+            ));
+            rows.push(vec![
+                (i + 1).to_string(),
+                name,
+                s.rating.shown(),
+                s.games.to_string(),
+                s.wins.to_string(),
+                s.draws.to_string(),
+                s.losses.to_string(),
+            ]);
+        }
+        let col = |head: &str, numeric| Column {
+            head: head.into(),
+            numeric,
+        };
+        let sheet = Sheet {
+            title: format!("{} · {place}", kind.title()),
+            columns: vec![
+                col("#", true),
+                col("Player", false),
+                col("Rating", true),
+                col("Games", true),
+                col("W", true),
+                col("D", true),
+                col("L", true),
+            ],
+            rows,
+        };
+        let mut reply = Reply::public(&req.channel, lines.join("\n"));
+        let name = format!("leaderboard-{}.png", kind.slug());
+        reply.images.extend(self.sheet_image(sheet, name).await);
+        Ok(vec![reply])
+    }
+
+    /// A table picture (leaderboard, league standings), drawn off the async
+    /// threads. One that cannot be drawn is left out, since the message's text
+    /// holds the same table, and the reason goes to the log.
+    pub(super) async fn sheet_image(&self, sheet: Sheet, name: String) -> Option<Image> {
+        let renderer = self.inner.renderer.clone();
+        match tokio::task::spawn_blocking(move || renderer.sheet(&sheet)).await {
+            Ok(Ok(png)) => Some(Image { name, png }),
+            other => {
+                tracing::warn!(?other, picture = %name, "table picture not drawn");
+                None
+            }
+        }
+    }
+
+    pub(super) async fn cmd_stats(&self, req: &Request) -> Res<Vec<Reply>> {
+        let mut args = Args::new(&req.options, Some("user"))?;
+        let user = match args.take("user") {
+            Some(u) => parse_mention(&u)?,
+            None => req.user.id,
+        };
+        let against = args
+            .take("against")
+            .map(|a| parse_mention(&a))
+            .transpose()?;
+        args.finish("stats")?;
+        let name = self.name_of(user).await.name;
+        let (standings, moves) = self
+            .blocking(move |s| {
+                let mut out = Vec::new();
+                for kind in GameKind::ALL {
+                    if let Some(st) = s.standing(kind, GLOBAL, user)? {
+                        out.push((kind, st, s.rating_history(kind, GLOBAL, user)?));
+                    }
+                }
+                // Time to move: from the moment the game turned to the player's action
+                // (the entry before theirs) to their action, over their finished games.
+                let mut moves = (0u64, 0u64);
+                for id in s.games_of_user(user)? {
+                    let Some(rec) = s.game(id)? else { continue };
+                    if rec.phase != Phase::Finished {
+                        continue;
+                    }
+                    let log = s.log(id)?;
+                    for w in log.windows(2) {
+                        if w[1].user == user && matches!(w[1].action, LogAction::Play(_)) {
+                            moves.0 += w[1].at.saturating_sub(w[0].at);
+                            moves.1 += 1;
+                        }
+                    }
+                }
+                Ok((out, moves))
+            })
+            .await?;
+        let mut lines = vec![format!("{name}'s statistics (ratings across servers):")];
+        if standings.is_empty() {
+            lines.push("No rated games yet.".into());
+        }
+        let mut charts = Vec::new();
+        for (kind, st, history) in &standings {
+            lines.push(format!(
+                "{}: {} · {} games · {} wins, {} draws, {} losses · streak: {}",
+                kind.title(),
+                st.rating.shown(),
+                st.games,
+                st.wins,
+                st.draws,
+                st.losses,
+                streak(history).unwrap_or_else(|| "none".into())
+            ));
+            let mut values = vec![history.first().map_or(st.rating, |h| h.before).value()];
+            values.extend(history.iter().map(|h| h.after.value()));
+            lines.push(format!(
+                "  history: {}",
+                values
+                    .iter()
+                    .map(|v| format!("{v:.0}"))
+                    .collect::<Vec<_>>()
+                    .join(" → ")
+            ));
+            charts.push((
+                *kind,
+                Chart {
+                    title: format!("{name} · {} rating", kind.title()),
+                    values,
+                },
+            ));
+        }
+        if let Some(average) = moves.0.checked_div(moves.1) {
+            lines.push(format!(
+                "Average time to move: {} ({} moves in finished games).",
+                crate::duration::format(average),
+                moves.1
+            ));
+        }
+        if let Some(other) = against {
+            let other_name = self.name_of(other).await.name;
+            let games = self.blocking(|s| s.rated_games()).await?;
+            let (mut w, mut d, mut l) = (0, 0, 0);
+            for g in &games {
+                let me = g.placings.iter().find(|p| p.user == user);
+                let them = g.placings.iter().find(|p| p.user == other);
+                if let (Some(a), Some(b)) = (me, them) {
+                    if a.team == b.team {
+                        continue;
+                    }
+                    match a.place.cmp(&b.place) {
+                        std::cmp::Ordering::Less => w += 1,
+                        std::cmp::Ordering::Equal => d += 1,
+                        std::cmp::Ordering::Greater => l += 1,
+                    }
+                }
+            }
+            lines.push(format!(
+                "Against {other_name}: {w} wins, {d} draws, {l} losses in rated games."
+            ));
+        }
+        let renderer = self.inner.renderer.clone();
+        let images = tokio::task::spawn_blocking(move || {
+            charts
+                .into_iter()
+                .filter_map(|(kind, c)| {
+                    renderer.chart(&c).ok().map(|png| Image {
+                        name: format!("stats-{user}-{}.png", kind.slug()),
+                        png,
+                    })
+                })
+                .collect::<Vec<_>>()
+        })
+        .await
+        .unwrap_or_default();
+        let mut reply = Reply::public(&req.channel, lines.join("\n"));
+        reply.images = images;
+        Ok(vec![reply])
+    }
+}

@@ -1,0 +1,244 @@
+//! A thread per game (rulings T19-T22). When a game starts on a server that
+//! has not switched threads off, the start is stored with an outbox entry that
+//! asks for a public thread under the game's channel. The adapter delivers
+//! that entry like any other (at least once, in its channel's order) by
+//! creating the thread, or finding the one an earlier attempt created, and
+//! reports it with [`Table::thread_opened`]: the game then moves into the
+//! thread, what it had waiting for its channel follows it, and the channel
+//! gets one line with a link. A refusal ([`Table::thread_refused`]) leaves the
+//! game in its channel and says so once. The game's end gives its channel a
+//! second line.
+
+use super::{outcome, text, Change, ChannelRef, Reply, Request, Res, Table, UserRef};
+use crate::outbox::{NewEntry, OutboxEntry, Target};
+use crate::record::{GameRecord, GameThread, Named, Phase};
+use crate::storage::ServerRecord;
+use tokar_engine::catalog::AnyGame;
+use tracing::info;
+
+/// Discord's limit on a thread's name, in characters.
+pub const THREAD_NAME_LIMIT: usize = 100;
+
+/// Why Discord would not open a game's thread, as players are told it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ThreadRefusal {
+    /// The bot lacks Create Public Threads (or Send Messages in Threads) there.
+    Permission,
+    /// The channel takes no threads (a voice or forum channel, a thread itself, a DM).
+    ChannelType,
+}
+
+/// The thread's name: `#12 Arcana · alice vs bob`, cut to Discord's limit.
+pub fn thread_name(rec: &GameRecord) -> String {
+    let players: Vec<&str> = rec.members.iter().map(|m| m.user.name.as_str()).collect();
+    let full = format!(
+        "#{} {} · {}",
+        rec.id,
+        rec.kind.title(),
+        players.join(" vs ")
+    );
+    if full.chars().count() <= THREAD_NAME_LIMIT {
+        return full;
+    }
+    let mut cut: String = full.chars().take(THREAD_NAME_LIMIT - 1).collect();
+    cut.push('…');
+    cut
+}
+
+/// Where a game is played, as a refusal names it: its thread as a link, or its channel.
+pub(super) fn place(rec: &GameRecord) -> String {
+    match &rec.thread {
+        Some(_) => format!("its thread <#{}>", rec.channel.id),
+        None => format!("#{}", rec.channel.name),
+    }
+}
+
+impl Table {
+    /// The entry asking for the thread of a game starting from `req`, if it gets one: the
+    /// game is on a server whose setting allows threads, and was not created in a thread.
+    pub(super) async fn thread_request(
+        &self,
+        req: &Request,
+        rec: &GameRecord,
+    ) -> Res<Option<NewEntry>> {
+        if rec.thread.is_some() || req.channel.parent.is_some() {
+            return Ok(None);
+        }
+        let Some(guild) = req.channel.guild else {
+            return Ok(None);
+        };
+        let server = self.blocking(move |s| s.server(guild)).await?;
+        if !server.threads {
+            return Ok(None);
+        }
+        let mut new = OutboxEntry::from_reply(
+            &Reply::public(&req.channel, String::new()),
+            Some(rec.id),
+            self.now(),
+        );
+        new.entry.target = Target::Thread {
+            parent: Named::from(&req.channel),
+            guild: Some(guild),
+            name: thread_name(rec),
+        };
+        Ok(Some(new))
+    }
+
+    /// The thread an entry asked for exists (just created, or found from an earlier
+    /// attempt): the game moves into it, its waiting messages follow, its channel gets the
+    /// link, and the entry is done. Reporting the same thread again changes nothing.
+    pub async fn thread_opened(&self, entry: u64, thread: &ChannelRef) -> Res<()> {
+        let Some(e) = self.blocking(move |s| s.outbox_entry(entry)).await? else {
+            return Ok(());
+        };
+        let Some((parent, _, _)) = e.thread() else {
+            return Err(format!("outbox entry {entry} asks for no thread"));
+        };
+        let parent = parent.clone();
+        let to = Named::from(thread);
+        if let Some(id) = e.game {
+            let _guard = self.lock(id).await;
+            let mut l = self.load(id).await?;
+            if l.rec.thread.is_none() && l.rec.channel.id == parent.id {
+                info!(game = id, thread = thread.id, "game moved into its thread");
+                // What waits for the channel follows the game first, then the record and the
+                // channel's link are written together. The game's lock keeps its commands
+                // from storing anything in between; a stop in between does both again.
+                let (from, dest) = (parent.id, to.clone());
+                self.blocking(move |s| s.outbox_retarget(id, from, Some(&dest), 0))
+                    .await?;
+                let version = l.rec.version;
+                l.rec.channel = to.clone();
+                l.rec.thread = Some(GameThread {
+                    home: parent.clone(),
+                    end_told: false,
+                });
+                let line = Reply::public(
+                    &ChannelRef::from(&parent),
+                    format!(
+                        "Game #{id} ({}) is played in its thread <#{}>.",
+                        thread_title(&l.rec),
+                        thread.id
+                    ),
+                );
+                let staged = self.stage(l, Some(version), Change::none()).await?;
+                self.store(None, staged, vec![line]).await?;
+            }
+        }
+        self.blocking(move |s| s.outbox_done(entry, &[])).await?;
+        self.inner.outbox_ready.notify_one();
+        Ok(())
+    }
+
+    /// Discord would not open the thread an entry asked for: the game stays in its channel,
+    /// which is told so once, in place of the entry.
+    pub async fn thread_refused(&self, entry: u64, why: ThreadRefusal) -> Res<()> {
+        let Some(e) = self.blocking(move |s| s.outbox_entry(entry)).await? else {
+            return Ok(());
+        };
+        let Some((parent, _, _)) = e.thread() else {
+            return Err(format!("outbox entry {entry} asks for no thread"));
+        };
+        let reason = match why {
+            ThreadRefusal::Permission => "Tokar may not open threads in this channel",
+            ThreadRefusal::ChannelType => "this channel takes no threads",
+        };
+        let game = e.game.map(|id| format!("Game #{id}")).unwrap_or_default();
+        info!(entry, ?why, "a game's thread was refused");
+        let line = Reply::public(
+            &ChannelRef::from(parent),
+            format!("{game} is played here in the channel: {reason}."),
+        );
+        let then = vec![OutboxEntry::from_reply(&line, e.game, self.now())];
+        self.blocking(move |s| s.outbox_done(entry, &then)).await?;
+        self.inner.outbox_ready.notify_one();
+        Ok(())
+    }
+
+    /// The line a game's home channel gets when the game ends, once (the record is marked).
+    pub(super) fn end_line(rec: &mut GameRecord) -> Option<Reply> {
+        if rec.phase != Phase::Finished {
+            return None;
+        }
+        let thread = rec.thread.as_mut().filter(|t| !t.end_told)?;
+        thread.end_told = true;
+        let home = ChannelRef::from(&thread.home);
+        let result = rec
+            .snapshot
+            .as_deref()
+            .and_then(|s| serde_json::from_str::<AnyGame>(s).ok())
+            .map(|g| format!(": {}", text::outcome_text(rec, &g, &outcome(rec, &g))))
+            .unwrap_or_default();
+        Some(Reply::public(
+            &home,
+            format!(
+                "Game #{} ({}) is over{result}. <#{}>",
+                rec.id,
+                thread_title(rec),
+                rec.channel.id
+            ),
+        ))
+    }
+
+    /// Sets whether server `guild`'s games get their threads, as `/server threads:` does,
+    /// for the operator's tools and for tests that play in channels.
+    pub async fn set_server_threads(&self, guild: u64, threads: bool) -> Res<()> {
+        let rec = ServerRecord { threads };
+        self.blocking(move |s| s.put_server(guild, &rec)).await
+    }
+
+    /// `/server [threads:on|off]`: shows this server's settings; changing them needs the
+    /// Manage Server permission (ruling T21).
+    pub(super) async fn cmd_server(&self, req: &Request) -> Res<Vec<Reply>> {
+        let mut args = super::args::Args::new(&req.options, Some("threads"))?;
+        let threads = args.take("threads").map(|s| s.to_ascii_lowercase());
+        args.finish("server")?;
+        let guild = req
+            .channel
+            .guild
+            .ok_or("Server settings are set in a server's channel, not in direct messages.")?;
+        let mut rec: ServerRecord = self.blocking(move |s| s.server(guild)).await?;
+        let changed = match threads.as_deref() {
+            None => false,
+            Some(_) if !req.manage_server => return Err(
+                "Only someone with the Manage Server permission may change this server's settings."
+                    .into(),
+            ),
+            Some("on") => {
+                rec.threads = true;
+                true
+            }
+            Some("off") => {
+                rec.threads = false;
+                true
+            }
+            Some(other) => return Err(format!("threads is on or off, not {other}.")),
+        };
+        if changed {
+            let stored = rec.clone();
+            self.blocking(move |s| s.put_server(guild, &stored)).await?;
+            info!(guild, threads = rec.threads, user = %req.user.name, "server setting changed");
+        }
+        let state = if rec.threads {
+            "on: each game gets its own thread under the channel where it was created"
+        } else {
+            "off: games are played in the channel where they were created"
+        };
+        let content = format!(
+            "{}Threads on this server are {state} (from the next game that starts). \
+             Someone with Manage Server changes it with /server threads:on|off.",
+            if changed { "Saved. " } else { "" }
+        );
+        Ok(vec![Reply::private(
+            &req.channel,
+            &UserRef::from(&Named::from(&req.user)),
+            content,
+        )])
+    }
+}
+
+/// `Arcana · alice vs bob`: the game and its players, as the links name them.
+fn thread_title(rec: &GameRecord) -> String {
+    let players: Vec<&str> = rec.members.iter().map(|m| m.user.name.as_str()).collect();
+    format!("{} · {}", rec.kind.title(), players.join(" vs "))
+}

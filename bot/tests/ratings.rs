@@ -288,6 +288,8 @@ async fn ratings_survive_sigkill_after_the_end() {
         writeln!(stdin, "{line}").unwrap();
         stdin.flush().unwrap();
     };
+    // The game stays in the channel these lines are typed in (T21).
+    send("@alice /server threads:off".into());
     send(format!(
         "@alice /new game:{GAME} {CREATOR_OPTIONS} opponent:@bob"
     ));

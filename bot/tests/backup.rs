@@ -1,6 +1,7 @@
 //! Backups (issue #17): taken while commands run, restored into a fresh
 //! folder, every game loads and plays on as the original did; damaged or cut
-//! backups change nothing; the format-1 fixture keeps loading.
+//! backups change nothing; the format-1 fixture keeps loading; leagues and
+//! server settings (named sled trees) come back with the rest (format 2).
 
 mod common;
 use common::*;
@@ -14,6 +15,11 @@ use tokar_bot::Table;
 const FIXTURE: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/tests/fixtures/backup-1.backup"
+);
+
+const FIXTURE_2: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/fixtures/backup-2.backup"
 );
 
 /// The players of game `n` (one pair a game, so `/play` needs no `game:`).
@@ -262,7 +268,9 @@ async fn a_damaged_or_cut_backup_is_refused_and_changes_nothing() {
 
     let newer = dir.join("newer.backup");
     rewrite(&file, &newer, |lines| {
-        lines[0] = lines[0].replace("\"format\":1", "\"format\":99");
+        let today = format!("\"format\":{}", tokar_bot::backup::FORMAT);
+        assert!(lines[0].contains(&today), "{}", lines[0]);
+        lines[0] = lines[0].replace(&today, "\"format\":99");
     });
     let e = restore::restore_all(&newer, &target).unwrap_err();
     assert!(e.contains("backup format 99 is newer"), "{e}");
@@ -314,10 +322,11 @@ async fn games_of_open(e: &Env) -> Vec<String> {
     out
 }
 
-/// Not a check: writes the format-1 fixture. Run only when adding a format
-/// (into a new file; the old fixture stays).
+/// Not a check: wrote the format-1 fixture, with the build of Tokar that
+/// wrote format 1. Kept as the record of what the fixture holds; today's
+/// build writes format 2 (see `write_fixture_2`), so do not run it again.
 #[tokio::test]
-#[ignore = "writes the fixture; run with --ignored when adding a format"]
+#[ignore = "wrote the format-1 fixture with a format-1 build; do not run again"]
 async fn write_fixture() {
     let e = env("backup-fixture-write").await;
     e.start("alice", "bob").await;
@@ -414,4 +423,157 @@ async fn tokar_backup_asks_the_running_bot() {
     .await
     .unwrap();
     assert!(answer.starts_with("error unknown request"), "{answer}");
+}
+
+/// A server's channel, for `/server` (its settings are the server's).
+fn in_server(name: &str) -> tokar_bot::ChannelRef {
+    tokar_bot::ChannelRef {
+        guild: Some(SERVER),
+        ..channel(name)
+    }
+}
+
+const SERVER: u64 = 4_242;
+
+/// Runs `line` in the server's #table as someone who may manage the server.
+async fn as_manager(e: &Env, line: &str) -> Vec<tokar_bot::Reply> {
+    let mut req = request(line);
+    req.channel = in_server("table");
+    req.manage_server = true;
+    let r = e.table.handle(req).await;
+    assert!(r.iter().all(|r| r.ok), "{line}: {r:#?}");
+    r
+}
+
+/// A league of three started (alice, bob, carol: three games) and the
+/// server's threads switched off, through the table.
+async fn with_league_and_setting(e: &Env) {
+    e.ok("@alice /league new game:arachne name:Webs players:@alice @bob @carol")
+        .await;
+    e.ok("@bob /league accept name:Webs").await;
+    e.ok("@carol /league accept name:Webs").await;
+    let r = as_manager(e, "@owner /server threads:off").await;
+    assert!(r[0].content.contains("are off"), "{}", r[0].content);
+}
+
+/// What a player sees of the league and the server's setting.
+async fn league_and_setting(e: &Env) -> (String, String) {
+    let t = e.ok("@carol /league table name:Webs").await;
+    let s = as_manager(e, "@owner /server").await;
+    (t[0].content.clone(), s[0].content.clone())
+}
+
+#[tokio::test]
+async fn leagues_and_server_settings_come_back_from_a_backup() {
+    let e = env("backup-trees").await;
+    with_league_and_setting(&e).await;
+    let (table, setting) = league_and_setting(&e).await;
+    assert!(table.contains("0 of 3 games played"), "{table}");
+    assert!(setting.contains("are off"), "{setting}");
+    let file = e.dir.join("trees.backup");
+    let summary = service::take(&e.table, &e.dir, Some(file.clone()), 7)
+        .await
+        .unwrap();
+    // The league's record and its three games' keys, its counter, the server.
+    assert!(summary.tree_keys >= 6, "{summary}");
+    assert!(
+        summary
+            .to_string()
+            .contains(&format!("{} key(s) in named trees", summary.tree_keys)),
+        "{summary}"
+    );
+    let dir = fresh_dir("backup-trees-restored");
+    let r = restore::restore_all(&file, &dir).unwrap();
+    assert_eq!(r.tree_keys, summary.tree_keys);
+    let restored = open(&dir, Some(7)).await;
+    assert_eq!(league_and_setting(&restored).await, (table, setting));
+    // The league counter came back too: a new league gets the next number.
+    restored
+        .ok("@dave /league new game:arcana name:Next players:@dave @erin")
+        .await;
+    let list = restored.ok("@dave /league list").await;
+    assert!(
+        list[0].content.contains("Webs") && list[0].content.contains("Next"),
+        "{}",
+        list[0].content
+    );
+    drop(restored);
+    let store = Store::open_existing(&dir, &StoreSettings::default()).unwrap();
+    let ids: Vec<u64> = store.leagues().unwrap().iter().map(|l| l.id).collect();
+    assert_eq!(ids, [1, 2], "the league counter came back with the league");
+}
+
+#[tokio::test]
+async fn a_cut_or_miscounted_format_2_backup_is_refused_and_changes_nothing() {
+    let e = env("backup-trees-cut").await;
+    with_league_and_setting(&e).await;
+    let file = e.dir.join("trees.backup");
+    service::take(&e.table, &e.dir, Some(file.clone()), 7)
+        .await
+        .unwrap();
+    let target = fresh_dir("backup-trees-cut-target");
+    let tree_line = |l: &String| l.starts_with("{\"tree\"");
+
+    // Cut among the named trees' keys: no end line.
+    let cut = e.dir.join("cut.backup");
+    rewrite(&file, &cut, |lines| {
+        let first = lines.iter().position(tree_line).expect("tree keys");
+        lines.truncate(first + 1);
+    });
+    let err = restore::restore_all(&cut, &target).unwrap_err();
+    assert!(err.contains("cut short"), "{err}");
+
+    // One tree key dropped, the end line kept: the counts disagree.
+    let short = e.dir.join("short.backup");
+    rewrite(&file, &short, |lines| {
+        let first = lines.iter().position(tree_line).expect("tree keys");
+        lines.remove(first);
+    });
+    let err = restore::restore_all(&short, &target).unwrap_err();
+    assert!(err.contains("tree key(s)"), "{err}");
+
+    // Named trees in a file that says it is format 1, which had none.
+    let relabelled = e.dir.join("relabelled.backup");
+    rewrite(&file, &relabelled, |lines| {
+        lines[0] = lines[0].replace("\"format\":2", "\"format\":1");
+    });
+    let err = restore::restore_all(&relabelled, &target).unwrap_err();
+    assert!(err.contains("a named tree in a format-1 backup"), "{err}");
+    assert!(!target.join("db").exists(), "nothing written");
+}
+
+/// Not a check: writes the format-2 fixture. Run only when adding a format
+/// (into a new file; the old fixtures stay).
+#[tokio::test]
+#[ignore = "writes the fixture; run with --ignored when adding a format"]
+async fn write_fixture_2() {
+    let e = env("backup-fixture-2-write").await;
+    e.start("alice", "bob").await;
+    let (who, action) = next_action(&e.table, 1, &["alice", "bob"]).await.unwrap();
+    e.ok(&format!("@{who} /play action:\"{action}\"")).await;
+    with_league_and_setting(&e).await;
+    service::take(&e.table, &e.dir, Some(PathBuf::from(FIXTURE_2)), 7)
+        .await
+        .unwrap();
+}
+
+#[tokio::test]
+async fn the_format_2_fixture_restores_with_its_league_and_setting() {
+    let (header, end) = restore::verify(Path::new(FIXTURE_2)).unwrap();
+    assert_eq!(header.format, 2);
+    // Game 1, then the league's three.
+    assert_eq!(end.games, 4);
+    assert!(end.tree_keys >= 6, "{end:?}");
+    let dir = fresh_dir("backup-fixture-2");
+    restore::restore_all(Path::new(FIXTURE_2), &dir).unwrap();
+    let e = open(&dir, Some(7)).await;
+    let (table, setting) = league_and_setting(&e).await;
+    assert!(table.contains("0 of 3 games played, 3 left"), "{table}");
+    assert!(setting.contains("are off"), "{setting}");
+    let h = e.ok("@alice /history game:1").await;
+    assert!(h[0].content.contains("1. "), "{}", h[0].content);
+    let n = e
+        .ok("@erin /new game:arcana army:human opponent:@fay")
+        .await;
+    assert!(n[0].content.contains("#5"), "{}", n[0].content);
 }

@@ -126,11 +126,13 @@ fn restore_cmd(file: &Path, data: &Path, game: Option<u64>) -> Result<String, St
         None => {
             let r = restore::restore_all(file, data)?;
             Ok(format!(
-                "restored store {:016x} into {}: {} game(s), {} other key(s), every game checked and replayed",
+                "restored store {:016x} into {}: {} game(s), {} other key(s), {} key(s) in named trees, \
+                 every game checked and replayed",
                 r.identity,
                 data.display(),
                 r.games,
-                r.keys
+                r.keys,
+                r.tree_keys
             ))
         }
     }

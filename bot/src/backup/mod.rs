@@ -18,6 +18,22 @@
 //! crc32fast) over the game's items in order, each as its key's length (u64,
 //! little-endian), the key, its value's length (u64, little-endian), the value.
 //!
+//! # Format 2
+//!
+//! Format 1, plus the store's named sled trees (every tree but sled's default
+//! one: leagues, server settings, and any tree a later version adds), which
+//! format 1 left out:
+//!
+//! 1. the header as format 1's, with `"format":2`;
+//! 2. the game lines and key lines of format 1 (the default tree);
+//! 3. one `{"tree":{"tree":NAME,"k":HEX,...}}` per key of a named tree: the
+//!    tree's name (text) and an ITEM's fields, trees in name order, keys in
+//!    key order;
+//! 4. `{"end":{"games":G,"keys":K,"tree_keys":T}}`: T counts the lines of
+//!    step 3, so a file cut among them is refused as well.
+//!
+//! A format-1 file reads as one without named trees (`tree_keys` 0).
+//!
 //! The derived indexes (schedule `s`, games of a user `m`, games of a channel
 //! `c`) are not in the file: a restore rebuilds them from the game records,
 //! so they always agree with the records restored.
@@ -41,6 +57,7 @@
 pub mod cli;
 pub mod restore;
 pub mod service;
+pub mod trees;
 
 use crate::record::decode_game;
 use crate::storage::{be_u64, game_key, is_index_key, log_prefix, RawItem, Store, StoreError};
@@ -51,7 +68,7 @@ use std::path::{Path, PathBuf};
 
 /// The format written today. A new format keeps the reader of the old ones
 /// and adds a fixture in `bot/tests/fixtures/`.
-pub const FORMAT: u32 = 1;
+pub const FORMAT: u32 = 2;
 
 /// The file name of a backup taken by Tokar itself, at `stamp` (UTC).
 pub fn file_name(stamp: chrono::DateTime<chrono::Utc>) -> String {
@@ -65,6 +82,8 @@ pub struct Summary {
     pub games: u64,
     /// Keys other than games (users, outbox, pictures, counters).
     pub keys: u64,
+    /// Keys of the named trees (leagues, server settings).
+    pub tree_keys: u64,
     pub bytes: u64,
 }
 
@@ -72,10 +91,11 @@ impl std::fmt::Display for Summary {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "{}: {} game(s), {} other key(s), {} bytes",
+            "{}: {} game(s), {} other key(s), {} key(s) in named trees, {} bytes",
             self.path.display(),
             self.games,
             self.keys,
+            self.tree_keys,
             self.bytes
         )
     }
@@ -106,10 +126,21 @@ pub struct GameItems {
     pub items: Vec<Item>,
 }
 
+/// One key of a named tree (format 2).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TreeItem {
+    pub tree: String,
+    #[serde(flatten)]
+    pub item: Item,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct End {
     pub games: u64,
     pub keys: u64,
+    /// Absent in format 1, which has no named trees.
+    #[serde(default)]
+    pub tree_keys: u64,
 }
 
 /// One line of a backup.
@@ -119,6 +150,7 @@ pub enum Line {
     Header(Header),
     Game(GameItems),
     Key(Item),
+    Tree(TreeItem),
     End(End),
 }
 
@@ -307,7 +339,21 @@ pub fn write(store: &Store, to: &Path) -> Result<Summary, BackupError> {
             keys += 1;
         }
     }
-    line(&Line::End(End { games, keys }))?;
+    let mut tree_keys = 0;
+    for (name, tree) in trees::named(db)? {
+        for (k, v) in trees::read(&tree)? {
+            line(&Line::Tree(TreeItem {
+                tree: name.clone(),
+                item: Item::new(&k, &v),
+            }))?;
+            tree_keys += 1;
+        }
+    }
+    line(&Line::End(End {
+        games,
+        keys,
+        tree_keys,
+    }))?;
     let file = out
         .into_inner()
         .map_err(|e| io(e.into_error()))?
@@ -321,6 +367,7 @@ pub fn write(store: &Store, to: &Path) -> Result<Summary, BackupError> {
         path: to.to_path_buf(),
         games,
         keys,
+        tree_keys,
         bytes,
     })
 }

@@ -5,8 +5,9 @@
 //! every game's checksum, that every game's record and log load and replay,
 //! the counts at the end), then to write. A backup that fails the first pass
 //! changes nothing, and neither pass holds the whole file in memory.
+//! Both formats are read: format 1 as one without named trees.
 
-use super::{checksum, verify_game, End, GameItems, Header, Line, FORMAT};
+use super::{checksum, trees, verify_game, End, GameItems, Header, Line, FORMAT};
 use crate::record::decode_game;
 use crate::storage::{
     game_of_key, index_keys, log_prefix, RawItem, Store, StoreError, StoreSettings,
@@ -20,6 +21,8 @@ pub struct Restored {
     pub identity: u64,
     pub games: u64,
     pub keys: u64,
+    /// Keys of the named trees (leagues, server settings).
+    pub tree_keys: u64,
 }
 
 /// Calls `each` for every line of the backup at `file`, after checking its
@@ -53,6 +56,13 @@ fn read_lines(
             .map_err(|e| format!("{}: line {} unreadable: {e}", file.display(), n + 1))?;
         match line {
             Line::Header(_) => return Err(format!("{}: a second header", file.display())),
+            Line::Tree(_) if header.as_ref().is_some_and(|h| h.format < 2) => {
+                return Err(format!(
+                    "{}: line {}: a named tree in a format-1 backup",
+                    file.display(),
+                    n + 1
+                ))
+            }
             Line::End(e) => end = Some(e),
             other => each(other)?,
         }
@@ -78,7 +88,7 @@ fn read_header(text: &str) -> Result<Header, String> {
         .header
         .format
     {
-        1 => match serde_json::from_str::<Line>(text).map_err(not)? {
+        1 | 2 => match serde_json::from_str::<Line>(text).map_err(not)? {
             Line::Header(h) => Ok(h),
             _ => Err("not a Tokar backup (no header)".into()),
         },
@@ -105,7 +115,7 @@ fn check_game(g: &GameItems) -> Result<Vec<RawItem>, String> {
 /// Verifies a whole backup without writing anything: returns its header and
 /// counts.
 pub fn verify(file: &Path) -> Result<(Header, End), String> {
-    let (mut games, mut keys) = (0, 0);
+    let (mut games, mut keys, mut tree_keys) = (0, 0, 0);
     let (header, end) = read_lines(file, |line| {
         match line {
             Line::Game(g) => {
@@ -116,20 +126,32 @@ pub fn verify(file: &Path) -> Result<(Header, End), String> {
                 item.raw()?;
                 keys += 1;
             }
+            Line::Tree(t) => {
+                if t.tree.is_empty() || t.tree == DEFAULT_TREE {
+                    return Err(format!("a key of a tree named {:?}", t.tree));
+                }
+                t.item.raw()?;
+                tree_keys += 1;
+            }
             Line::Header(_) | Line::End(_) => {}
         }
         Ok(())
     })?;
-    if (games, keys) != (end.games, end.keys) {
+    if (games, keys, tree_keys) != (end.games, end.keys, end.tree_keys) {
         return Err(format!(
-            "{}: holds {games} game(s) and {keys} key(s), its end says {} and {}",
+            "{}: holds {games} game(s), {keys} key(s) and {tree_keys} tree key(s), \
+             its end says {}, {} and {}",
             file.display(),
             end.games,
-            end.keys
+            end.keys,
+            end.tree_keys
         ));
     }
     Ok((header, end))
 }
+
+/// sled's name for its default tree, which a backup holds as plain keys.
+const DEFAULT_TREE: &str = "__sled__default";
 
 fn store_err(e: StoreError) -> String {
     e.to_string()
@@ -155,8 +177,18 @@ pub fn restore_all(file: &Path, data_dir: &Path) -> Result<Restored, String> {
             ));
         }
     }
+    for (name, tree) in trees::named(db).map_err(store_err)? {
+        if !tree.is_empty() {
+            return Err(format!(
+                "the store in {} is not empty (its tree {name} has keys): a backup is restored \
+                 only into an empty data folder",
+                data_dir.display()
+            ));
+        }
+    }
     let mut max_id = 0;
     let mut restored_games = 0;
+    let mut restored_tree_keys = 0;
     read_lines(file, |line| {
         let mut batch = sled::Batch::default();
         match line {
@@ -175,6 +207,15 @@ pub fn restore_all(file: &Path, data_dir: &Path) -> Result<Restored, String> {
             Line::Key(item) => {
                 let (k, v) = item.raw()?;
                 batch.insert(k, v);
+            }
+            Line::Tree(t) => {
+                if !trees::valid_name(db, &t.tree) {
+                    return Err(format!("a key of a tree named {:?}", t.tree));
+                }
+                let (k, v) = t.item.raw()?;
+                let tree = db.open_tree(&t.tree).map_err(|e| store_err(e.into()))?;
+                tree.insert(k, v).map_err(|e| store_err(e.into()))?;
+                restored_tree_keys += 1;
             }
             Line::Header(_) | Line::End(_) => {}
         }
@@ -201,6 +242,17 @@ pub fn restore_all(file: &Path, data_dir: &Path) -> Result<Restored, String> {
             end.games
         ));
     }
+    let stored_tree_keys: u64 = trees::named(db)
+        .map_err(store_err)?
+        .iter()
+        .map(|(_, t)| t.len() as u64)
+        .sum();
+    if stored_tree_keys != end.tree_keys || restored_tree_keys != end.tree_keys {
+        return Err(format!(
+            "the restored store holds {stored_tree_keys} key(s) in named trees, the backup {}",
+            end.tree_keys
+        ));
+    }
     if store.identity().map_err(store_err)? != header.identity {
         return Err("the restored store's identity is not the backup's".into());
     }
@@ -209,6 +261,7 @@ pub fn restore_all(file: &Path, data_dir: &Path) -> Result<Restored, String> {
         identity: header.identity,
         games: end.games,
         keys: end.keys,
+        tree_keys: end.tree_keys,
     })
 }
 
@@ -220,7 +273,7 @@ pub fn restore_game(file: &Path, data_dir: &Path, id: u64) -> Result<(), String>
     // counts), but only this game must load: restoring one game should not
     // need every other game of the backup to.
     let mut found = None;
-    let (mut games, mut keys) = (0, 0);
+    let (mut games, mut keys, mut tree_keys) = (0, 0, 0);
     let (header, end) = read_lines(file, |line| {
         match line {
             Line::Game(g) => {
@@ -230,11 +283,12 @@ pub fn restore_game(file: &Path, data_dir: &Path, id: u64) -> Result<(), String>
                 }
             }
             Line::Key(_) => keys += 1,
+            Line::Tree(_) => tree_keys += 1,
             Line::Header(_) | Line::End(_) => {}
         }
         Ok(())
     })?;
-    if (games, keys) != (end.games, end.keys) {
+    if (games, keys, tree_keys) != (end.games, end.keys, end.tree_keys) {
         return Err(format!(
             "{}: the counts at its end do not match",
             file.display()

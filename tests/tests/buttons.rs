@@ -25,7 +25,11 @@ fn data_dir(name: &str) -> PathBuf {
 async fn open(dir: &Path) -> Table {
     let mut config = TableConfig::new(dir);
     config.seed = Some(7);
-    Table::open(config).await.expect("table opens")
+    let table = Table::open(config).await.expect("table opens");
+    // The buttons are what is tested here: the game stays in its channel (T21);
+    // tests/threads.rs plays games in their threads.
+    tokar_tests::harness::games_in_channels(&table).await;
+    table
 }
 
 /// The custom_id of the message's button whose answer part is `answer`.

@@ -8,7 +8,6 @@ mod common;
 
 use common::*;
 use tokar_bot::Reply;
-use tokar_engine::catalog::{AnyGame, GameKind, Options};
 use tokar_engine::{Seat, View, Viewer};
 use tokar_render::{Highlights, RenderOptions, Renderer};
 
@@ -22,40 +21,6 @@ fn the_png(r: &[Reply]) -> Vec<u8> {
         .collect();
     assert_eq!(pngs.len(), 1, "{r:#?}");
     pngs[0].clone()
-}
-
-/// The spectators' view after each action of an exported record, with the
-/// action's marks, and the seat that played each action.
-fn steps_of(record: &str) -> Vec<(View, Highlights, Seat)> {
-    let parts: Vec<&str> = record.split('|').collect();
-    let kind = GameKind::parse(parts[1]).expect("a game");
-    let mut options = Options::new();
-    for kv in parts[2].split(',').filter(|kv| !kv.is_empty()) {
-        let (k, v) = kv.split_once('=').expect("k=v");
-        options.insert(k.into(), v.into());
-    }
-    let seed: u64 = parts[3]
-        .strip_prefix("seed=")
-        .and_then(|s| s.parse().ok())
-        .expect("the seed of a finished game");
-    let mut game = AnyGame::setup(kind, &options, seed).expect("a game");
-    let mut steps = Vec::new();
-    for a in &parts[4..] {
-        let (seat, action) = a.split_once(':').expect("seat:action");
-        let seat = Seat(seat.parse().expect("a seat"));
-        let events = match action {
-            "!concede" => game.concede(seat),
-            "!skip" => game.skip(seat).expect("a skip"),
-            n => game.play(seat, n).expect("a legal action"),
-        };
-        let marks = events.iter().flat_map(|e| e.marks.clone()).collect();
-        let highlights = Highlights {
-            marks,
-            ..Highlights::default()
-        };
-        steps.push((game.view(Viewer::Spectator), highlights, seat));
-    }
-    steps
 }
 
 fn drawn_from(view: &View, highlights: &Highlights, side: Seat) -> Vec<u8> {
@@ -93,7 +58,7 @@ async fn pictures_are_drawn_from_the_readers_side() {
     }
     e.ok(&format!("@alice /resign game:{id} confirm:yes")).await;
     let record = exported_record(&e.ok(&format!("@carol /export game:{id}")).await[0]);
-    let steps = steps_of(&record);
+    let steps = record_steps(&record, Viewer::Spectator);
     assert_eq!(
         steps.len(),
         played.len() + 1,

@@ -6,7 +6,6 @@ mod common;
 
 use common::*;
 use tokar_bot::Reply;
-use tokar_engine::catalog::{AnyGame, GameKind, Options};
 use tokar_engine::{Seat, View, Viewer};
 use tokar_render::{Highlights, Renderer, ReplayOptions};
 
@@ -22,37 +21,10 @@ async fn play_some(e: &Env, id: u64, names: &[&str], count: usize) {
 
 /// The views after each action of an exported record, for `viewer`.
 fn steps_of(record: &str, viewer: Viewer) -> Vec<(View, Highlights)> {
-    let parts: Vec<&str> = record.split('|').collect();
-    let kind = GameKind::parse(parts[1]).expect("a game");
-    let mut options = Options::new();
-    for kv in parts[2].split(',').filter(|kv| !kv.is_empty()) {
-        let (k, v) = kv.split_once('=').expect("k=v");
-        options.insert(k.into(), v.into());
-    }
-    let seed: u64 = parts[3]
-        .strip_prefix("seed=")
-        .and_then(|s| s.parse().ok())
-        .expect("the seed of a finished game");
-    let mut game = AnyGame::setup(kind, &options, seed).expect("a game");
-    let mut steps = Vec::new();
-    for a in &parts[4..] {
-        let (seat, action) = a.split_once(':').expect("seat:action");
-        let seat = Seat(seat.parse().expect("a seat"));
-        let events = match action {
-            "!concede" => game.concede(seat),
-            "!skip" => game.skip(seat).expect("a skip"),
-            n => game.play(seat, n).expect("a legal action"),
-        };
-        let marks = events.iter().flat_map(|e| e.marks.clone()).collect();
-        steps.push((
-            game.view(viewer),
-            Highlights {
-                marks,
-                ..Highlights::default()
-            },
-        ));
-    }
-    steps
+    record_steps(record, viewer)
+        .into_iter()
+        .map(|(view, highlights, _)| (view, highlights))
+        .collect()
 }
 
 fn the_gif(r: &[Reply]) -> Vec<u8> {

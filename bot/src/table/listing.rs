@@ -6,7 +6,7 @@ use super::export::{self, GameExport};
 use super::text::{self, seats_label};
 use super::{ChannelRef, Reply, Request, Res, Table};
 use crate::duration;
-use crate::record::Phase;
+use crate::record::{GameRecord, Phase};
 use tokar_engine::catalog::GameKind;
 use tokar_engine::spelling::did_you_mean;
 use tokar_engine::Seat;
@@ -97,17 +97,7 @@ impl Table {
         if !finished.is_empty() {
             lines.push("Finished:".into());
         }
-        for r in finished {
-            let l = self.load(r.id).await?;
-            let Some(game) = &l.game else { continue };
-            let result = text::outcome_text(r, game, &super::outcome(r, game));
-            lines.push(format!(
-                "#{} {} in #{}: {result}.",
-                r.id,
-                r.kind.title(),
-                r.channel.name
-            ));
-        }
+        lines.extend(self.finished_lines(&finished).await?);
         if earlier > 0 {
             lines.push(format!(
                 "({earlier} earlier finished game{}; /history game:<number> reads any of them.)",
@@ -380,6 +370,26 @@ fn export_reply(channel: &ChannelRef, id: u64, over: bool, record: String) -> Re
         png: record.into_bytes(),
     });
     reply
+}
+
+impl Table {
+    /// One line per finished game, with its number and result, for /games (the
+    /// user's and the server's): `/board`, `/history` and `/export` take the number.
+    pub(super) async fn finished_lines(&self, finished: &[&GameRecord]) -> Res<Vec<String>> {
+        let mut lines = Vec::new();
+        for r in finished {
+            let l = self.load(r.id).await?;
+            let Some(game) = &l.game else { continue };
+            let result = text::outcome_text(r, game, &super::outcome(r, game));
+            lines.push(format!(
+                "#{} {} in #{}: {result}.",
+                r.id,
+                r.kind.title(),
+                r.channel.name
+            ));
+        }
+        Ok(lines)
+    }
 }
 
 #[cfg(test)]

@@ -81,17 +81,7 @@ impl Table {
         if !finished.is_empty() {
             lines.push("Finished last:".into());
         }
-        for r in finished {
-            let l = self.load(r.id).await?;
-            let Some(game) = &l.game else { continue };
-            let result = text::outcome_text(r, game, &super::outcome(r, game));
-            lines.push(format!(
-                "#{} {} in #{}: {result}.",
-                r.id,
-                r.kind.title(),
-                r.channel.name
-            ));
-        }
+        lines.extend(self.finished_lines(&finished).await?);
         if lines.len() == 1 {
             lines.push("none yet. /new game:arcana starts one.".into());
         }

@@ -210,3 +210,46 @@ pub fn exported_record(r: &Reply) -> String {
             .to_owned(),
     }
 }
+
+/// The views after each action of an exported record (of a finished game: its
+/// seed is shown), as `viewer` sees them, each with its action's marks and the
+/// seat that played it: what the table's pictures and replays are checked against.
+pub fn record_steps(
+    record: &str,
+    viewer: tokar_engine::Viewer,
+) -> Vec<(
+    tokar_engine::View,
+    tokar_render::Highlights,
+    tokar_engine::Seat,
+)> {
+    use tokar_engine::catalog::{AnyGame, GameKind, Options};
+    use tokar_engine::Seat;
+    let parts: Vec<&str> = record.split('|').collect();
+    let kind = GameKind::parse(parts[1]).expect("a game");
+    let mut options = Options::new();
+    for kv in parts[2].split(',').filter(|kv| !kv.is_empty()) {
+        let (k, v) = kv.split_once('=').expect("k=v");
+        options.insert(k.into(), v.into());
+    }
+    let seed: u64 = parts[3]
+        .strip_prefix("seed=")
+        .and_then(|s| s.parse().ok())
+        .expect("the seed of a finished game");
+    let mut game = AnyGame::setup(kind, &options, seed).expect("a game");
+    let mut steps = Vec::new();
+    for a in &parts[4..] {
+        let (seat, action) = a.split_once(':').expect("seat:action");
+        let seat = Seat(seat.parse().expect("a seat"));
+        let events = match action {
+            "!concede" => game.concede(seat),
+            "!skip" => game.skip(seat).expect("a skip"),
+            n => game.play(seat, n).expect("a legal action"),
+        };
+        let highlights = tokar_render::Highlights {
+            marks: events.iter().flat_map(|e| e.marks.clone()).collect(),
+            ..tokar_render::Highlights::default()
+        };
+        steps.push((game.view(viewer), highlights, seat));
+    }
+    steps
+}

@@ -10,33 +10,6 @@ use tokar_bot::storage::Store;
 
 const FIXTURE_1: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/format-1.json");
 
-fn hex(b: &[u8]) -> String {
-    b.iter().map(|x| format!("{x:02x}")).collect()
-}
-
-fn unhex(s: &str) -> Vec<u8> {
-    (0..s.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
-        .collect()
-}
-
-fn read_fixture(path: &str) -> Vec<(Vec<u8>, Vec<u8>)> {
-    let v: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-    v["items"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|kv| {
-            (
-                unhex(kv[0].as_str().unwrap()),
-                kv[1].as_str().unwrap().as_bytes().to_vec(),
-            )
-        })
-        .collect()
-}
-
 async fn loaded(name: &str, items: &[(Vec<u8>, Vec<u8>)]) -> Env {
     let dir = fresh_dir(name);
     {

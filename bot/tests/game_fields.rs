@@ -13,17 +13,6 @@ const FIXTURE: &str = concat!(
     "/tests/fixtures/format-1-follow.json"
 );
 
-fn hex(b: &[u8]) -> String {
-    b.iter().map(|x| format!("{x:02x}")).collect()
-}
-
-fn unhex(s: &str) -> Vec<u8> {
-    (0..s.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
-        .collect()
-}
-
 #[tokio::test]
 #[ignore = "writes the fixture; run with --ignored when the format changes"]
 async fn write_fixture() {
@@ -45,19 +34,7 @@ async fn write_fixture() {
 
 #[tokio::test]
 async fn a_stored_pace_and_followers_load_and_hold() {
-    let v: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(FIXTURE).unwrap()).unwrap();
-    let items: Vec<(Vec<u8>, Vec<u8>)> = v["items"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|kv| {
-            (
-                unhex(kv[0].as_str().unwrap()),
-                kv[1].as_str().unwrap().as_bytes().to_vec(),
-            )
-        })
-        .collect();
+    let items = read_fixture(FIXTURE);
     let dir = fresh_dir("fields-load");
     Store::open(&dir).unwrap().load_dump(&items).unwrap();
     let e = open(&dir, Some(5)).await;

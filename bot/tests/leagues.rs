@@ -437,31 +437,10 @@ async fn league_records_of_format_1_load() {
     // A store written before leagues existed (the format-1 game fixture): no leagues tree.
     let old_dir = fresh_dir("league-old-store");
     {
-        let v: serde_json::Value = serde_json::from_str(
-            &std::fs::read_to_string(concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/tests/fixtures/format-1.json"
-            ))
-            .unwrap(),
-        )
-        .unwrap();
-        let unhex = |s: &str| -> Vec<u8> {
-            (0..s.len())
-                .step_by(2)
-                .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
-                .collect()
-        };
-        let items: Vec<(Vec<u8>, Vec<u8>)> = v["items"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|kv| {
-                (
-                    unhex(kv[0].as_str().unwrap()),
-                    kv[1].as_str().unwrap().as_bytes().to_vec(),
-                )
-            })
-            .collect();
+        let items = read_fixture(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/format-1.json"
+        ));
         Store::open(&old_dir).unwrap().load_dump(&items).unwrap();
     }
     let old = open(&old_dir, Some(5)).await;

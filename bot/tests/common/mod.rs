@@ -253,3 +253,33 @@ pub fn record_steps(
     }
     steps
 }
+
+/// A key or value as hexadecimal, as the fixtures of stored records write keys.
+pub fn hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+pub fn unhex(s: &str) -> Vec<u8> {
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
+        .collect()
+}
+
+/// The raw keys and values of a fixture of stored records (`{"items": [[HEXKEY,
+/// TEXT], ...]}`), to load with `Store::load_dump`.
+pub fn read_fixture(path: &str) -> Vec<(Vec<u8>, Vec<u8>)> {
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    v["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|kv| {
+            (
+                unhex(kv[0].as_str().unwrap()),
+                kv[1].as_str().unwrap().as_bytes().to_vec(),
+            )
+        })
+        .collect()
+}

@@ -60,19 +60,28 @@ async fn boot(name: &str) -> (FakeDiscord, Bot, SkewedClock, FakeUser, FakeUser,
     (fake, bot, clock, alice, bob, channel)
 }
 
-/// alice invites bob in #arcana and bob accepts; the game's thread is open and its line-up
-/// posted there.
+/// alice invites bob in #arcana and bob accepts with the invitation's button; the game's
+/// thread is open and its line-up posted there.
 async fn started(name: &str) -> Game {
     let (fake, bot, clock, alice, bob, channel) = boot(name).await;
-    fake.run(
-        &alice,
-        channel,
-        "new",
-        &[("game", "arcana"), ("opponent", &bob.mention())],
-    )
-    .await
-    .unwrap();
-    let answer = fake.run(&bob, channel, "accept", &[]).await.unwrap();
+    let invitation = fake
+        .run(
+            &alice,
+            channel,
+            "new",
+            &[("game", "arcana"), ("opponent", &bob.mention())],
+        )
+        .await
+        .unwrap();
+    let accept = invitation
+        .buttons
+        .iter()
+        .find(|b| b.custom_id.ends_with(":accept"))
+        .unwrap_or_else(|| panic!("an Accept button: {invitation:#?}"))
+        .custom_id
+        .clone();
+    let click = fake.click(&bob, invitation.id, &accept).await.unwrap();
+    let answer = fake.answer(click).await.unwrap();
     assert_eq!(answer.ephemeral_to, Some(bob.id), "{answer:#?}");
     let link = fake
         .wait_message("the channel's link", |m| {

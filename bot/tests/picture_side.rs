@@ -23,9 +23,17 @@ fn the_png(r: &[Reply]) -> Vec<u8> {
     pngs[0].clone()
 }
 
+/// The header's clock line while nobody's time has run (the default deadline).
+const FULL_CLOCK: &str = "Move deadline: 7d left";
+
 fn drawn_from(view: &View, highlights: &Highlights, side: Seat) -> Vec<u8> {
+    drawn_with_clock(view, highlights, side, FULL_CLOCK)
+}
+
+fn drawn_with_clock(view: &View, highlights: &Highlights, side: Seat, clock: &str) -> Vec<u8> {
     let mut options = RenderOptions::default();
     options.side = Some(side);
+    options.clock = Some(clock.to_owned());
     Renderer::new()
         .render_with(view, highlights, &options)
         .expect("a picture")
@@ -33,7 +41,8 @@ fn drawn_from(view: &View, highlights: &Highlights, side: Seat) -> Vec<u8> {
 
 /// T37: after each move the public picture is drawn from the side of the seat
 /// that must now think; `/board` from the asker's own side, and from seat 0's
-/// for a spectator.
+/// for a spectator. Every picture of a game in play says the time left on the
+/// move under its header.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn pictures_are_drawn_from_the_readers_side() {
     let e = env("picture-side").await;
@@ -56,6 +65,9 @@ async fn pictures_are_drawn_from_the_readers_side() {
         }
         boards.push(asked);
     }
+    // The clock line tells the time left on the current move.
+    e.clock.advance(tokar_bot::duration::HOUR).unwrap();
+    let later = the_png(&e.ok(&format!("@carol /board game:{id}")).await);
     e.ok(&format!("@alice /resign game:{id} confirm:yes")).await;
     let record = exported_record(&e.ok(&format!("@carol /export game:{id}")).await[0]);
     let steps = record_steps(&record, Viewer::Spectator);
@@ -90,6 +102,12 @@ async fn pictures_are_drawn_from_the_readers_side() {
             "a spectator's /board"
         );
     }
+    let (view, highlights, _) = &steps[played.len() - 1];
+    assert_eq!(
+        later,
+        drawn_with_clock(view, highlights, Seat(0), "Move deadline: 6d 23h left"),
+        "an hour later, /board shows the hour gone"
+    );
     assert!(
         sides.contains(&Seat(1)),
         "a picture from seat 1's side was made"

@@ -67,6 +67,10 @@ pub struct RenderOptions {
     /// Kings or Generals in check, marked in their own style, besides those
     /// the view itself says are (`View.check`).
     pub check: Vec<Cell>,
+    /// A line under the header's status, such as the time left on the move
+    /// (`6d 23h left`): written by the caller, who keeps the clock; the
+    /// renderer only draws it.
+    pub clock: Option<String>,
 }
 
 /// Why a view could not be drawn. Each message is one line for the player.
@@ -322,8 +326,14 @@ impl Renderer {
     }
 
     /// Where each part of the picture goes, and how tall it is.
-    fn layout(&self, view: &View, highlights: &Highlights, check: &[Cell]) -> Layout {
-        let header = panels::header(&self.fonts, view);
+    fn layout(
+        &self,
+        view: &View,
+        highlights: &Highlights,
+        check: &[Cell],
+        clock: Option<&str>,
+    ) -> Layout {
+        let header = panels::header(&self.fonts, view, clock);
         let geometry = layout::geometry(&view.board, view.rotation, header.height);
         let legend = legend::legend_entries(view, highlights, !check.is_empty());
         let legend_top = geometry.bottom + 4.0;
@@ -352,7 +362,9 @@ impl Renderer {
         options: &RenderOptions,
     ) -> Result<u32, RenderError> {
         let (view, check) = self.prepare(view, highlights, options)?;
-        Ok(self.layout(&view, highlights, &check).height)
+        Ok(self
+            .layout(&view, highlights, &check, options.clock.as_deref())
+            .height)
     }
 
     /// The picture's indices, drawn into `buffer`'s memory, at least
@@ -378,7 +390,7 @@ impl Renderer {
             cards_top,
             seats_top,
             height,
-        } = self.layout(view, highlights, &check);
+        } = self.layout(view, highlights, &check, options.clock.as_deref());
         let height = height.max(min_height);
         if height > 4096 {
             return Err(RenderError::TooLarge(format!("{height} pixels tall")));

@@ -172,6 +172,8 @@ pub struct Header {
     winners: Vec<Seat>,
     dice: DiceLayout,
     pending: Vec<String>,
+    /// The caller's clock line (`RenderOptions::clock`).
+    clock: Vec<String>,
     pub height: f32,
 }
 
@@ -226,7 +228,7 @@ impl DiceLayout {
     }
 }
 
-pub fn header(fonts: &Fonts, view: &View) -> Header {
+pub fn header(fonts: &Fonts, view: &View, clock: Option<&str>) -> Header {
     let move_text = format!("Move {}", view.move_number);
     let move_w = fonts.measure(Weight::Bold, MOVE_PX, &move_text);
     let title = fonts.wrap(
@@ -295,6 +297,12 @@ pub fn header(fonts: &Fonts, view: &View) -> Header {
     if !pending.is_empty() {
         y += 4.0 + pending.len() as f32 * 22.0;
     }
+    let clock = clock
+        .map(|c| fonts.wrap(Weight::Regular, PENDING_PX, c, RIGHT - MARGIN))
+        .unwrap_or_default();
+    if !clock.is_empty() {
+        y += 4.0 + clock.len() as f32 * 22.0;
+    }
     Header {
         title,
         move_text,
@@ -303,6 +311,7 @@ pub fn header(fonts: &Fonts, view: &View) -> Header {
         winners,
         dice,
         pending,
+        clock,
         height: y + 16.0,
     }
 }
@@ -435,6 +444,13 @@ pub fn draw_header(
         for line in &h.pending {
             y += 22.0;
             fonts.draw(canvas, Weight::Regular, PENDING_PX, MARGIN, y, ink, line);
+        }
+    }
+    if !h.clock.is_empty() {
+        y += 4.0;
+        for line in &h.clock {
+            y += 22.0;
+            fonts.draw(canvas, Weight::Regular, PENDING_PX, MARGIN, y, muted, line);
         }
     }
 }

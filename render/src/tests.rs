@@ -42,7 +42,7 @@ fn decode(png: &[u8]) -> (u32, Vec<u8>) {
 
 /// Where the board's cells are in the picture of `view`.
 fn spots(renderer: &Renderer, view: &View) -> Vec<layout::Spot> {
-    let header = panels::header(&renderer.fonts, view);
+    let header = panels::header(&renderer.fonts, view, None);
     layout::geometry(&view.board, view.rotation, header.height).spots
 }
 

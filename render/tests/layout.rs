@@ -383,3 +383,27 @@ fn drawing_from_a_side_turns_the_picture_and_keeps_the_default() {
     options.side = Some(Seat(7));
     assert!(renderer.render_with(&public, &h, &options).is_err());
 }
+
+/// The caller's clock line (the time left on the move) is drawn under the
+/// header, legibly and inside the picture, pushing the board down; without
+/// one the picture is as before.
+#[test]
+fn the_clock_line_is_shown_under_the_header() {
+    let renderer = Renderer::new();
+    let (view, h) = samples::arcana_midgame();
+    let (_, plain_h, plain) = texts(&renderer, &view, &h);
+    let mut options = RenderOptions::default();
+    options.clock = Some("6d 23h left to move".into());
+    let (w, height, boxes) = renderer.text_boxes(&view, &h, &options).expect("lays out");
+    let clock = boxes
+        .iter()
+        .find(|b| b.text == "6d 23h left to move")
+        .expect("the clock line is drawn");
+    assert!(clock.px >= MIN_PX);
+    assert!(clock.x >= 0.0 && clock.x + clock.width <= w as f32);
+    assert!(height > plain_h, "the header grew");
+    assert!(!plain.iter().any(|b| b.text.contains("left to move")));
+    // Everything under the header moved down by the same amount.
+    let first_label = |bs: &[TextBox]| bs[0].y;
+    assert!(first_label(&boxes) > first_label(&plain));
+}

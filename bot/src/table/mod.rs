@@ -451,6 +451,13 @@ impl Table {
         let id = rec.id;
         let mut options = tokar_render::RenderOptions::default();
         options.side = side;
+        // The time left on the move, under the header, while someone must act.
+        if rec.phase == crate::record::Phase::Playing && !rec.turn.waiting.is_empty() {
+            match self.effective_deadline(rec).await {
+                Ok(d) => options.clock = Some(format!("Move deadline: {}", d.describe(self.now()))),
+                Err(e) => warn!(game = id, error = %e, "picture drawn without its clock"),
+            }
+        }
         let drawn =
             tokio::task::spawn_blocking(move || renderer.render_with(&view, &highlights, &options));
         match drawn.await {

@@ -376,3 +376,46 @@ async fn moves_from_a_record_are_not_the_players_own() {
         "{board}"
     );
 }
+
+/// T28: a server may rate games against Tokar (`/server rated-bots:on`, for
+/// someone with Manage Server); its games against Tokar are then rated by default.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_may_rate_games_against_the_bot() {
+    let e = env("ratings-bot-server").await;
+    let in_server = |line: &str, manage: bool| {
+        let mut r = request(line);
+        r.channel.guild = Some(77);
+        r.manage_server = manage;
+        r
+    };
+    let r = e
+        .table
+        .handle(in_server("@alice /server rated-bots:on", false))
+        .await;
+    assert!(!r[0].ok && r[0].content.contains("Manage Server"), "{r:#?}");
+    let r = e
+        .table
+        .handle(in_server("@alice /server threads:off rated-bots:on", true))
+        .await;
+    assert!(r[0].ok, "{r:#?}");
+    assert!(
+        r[0].content.contains("Games against Tokar are rated"),
+        "{}",
+        r[0].content
+    );
+    let r = e
+        .table
+        .handle(in_server(
+            "@alice /new game:arcana army:human opponent:Tokar",
+            false,
+        ))
+        .await;
+    assert!(r[0].ok, "{r:#?}");
+    play_each(&e, 1, &["alice"], 3).await;
+    e.ok("@alice /resign game:1 confirm:yes").await;
+    let board = leaderboard(&e, "arcana").await;
+    assert!(
+        board.contains("alice") && board.contains("0/0/1"),
+        "{board}"
+    );
+}

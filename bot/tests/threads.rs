@@ -322,3 +322,17 @@ async fn a_long_thread_name_is_cut_at_discords_limit() {
     assert!(name.starts_with(&format!("#1 Arcana · {a} vs b")), "{name}");
     assert!(name.ends_with('…'), "{name}");
 }
+
+// Ruling T28: a server that rates games against Tokar stores it beside its thread setting,
+// and the version-1 record without it reads as not rating them.
+#[test]
+fn a_server_setting_rating_bot_games_round_trips() {
+    let old = tokar_bot::storage::decode_server(br#"{"v":"1","threads":false}"#).unwrap();
+    assert!(!old.rate_bot_games);
+    let rec = tokar_bot::storage::ServerRecord {
+        threads: true,
+        rate_bot_games: true,
+    };
+    let bytes = tokar_bot::storage::encode_server(&rec);
+    assert_eq!(tokar_bot::storage::decode_server(&bytes).unwrap(), rec);
+}

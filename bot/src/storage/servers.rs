@@ -1,5 +1,6 @@
-//! Per-server settings (a Discord guild; the console is one server): today
-//! whether a game gets its own thread (rulings T19, T21). Kept in a sled tree
+//! Per-server settings (a Discord guild; the console is one server): whether
+//! a game gets its own thread (rulings T19, T21) and whether games against
+//! Tokar are rated (T28). Kept in a sled tree
 //! of their own, keyed by the server's id, so that game records and their
 //! indexes stay as they are.
 
@@ -23,12 +24,21 @@ pub enum StoredServer {
 pub struct ServerRecord {
     /// Each game opens a public thread under its channel when it starts.
     pub threads: bool,
+    /// Games with Tokar's seats are rated like games between people (T28).
+    /// Records stored before the setting existed load as `false`, and `false`
+    /// is not written, so such records are stored as they were.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rate_bot_games: bool,
 }
 
 impl Default for ServerRecord {
-    /// A server that never chose: games get their threads.
+    /// A server that never chose: games get their threads, and games against
+    /// Tokar are not rated.
     fn default() -> ServerRecord {
-        ServerRecord { threads: true }
+        ServerRecord {
+            threads: true,
+            rate_bot_games: false,
+        }
     }
 }
 

@@ -162,7 +162,11 @@ impl Table {
         let (mut options, mine) = read_options(kind, &mut args, true)?;
         let (play, bots) = super::robot::read_play_options(&mut args)?;
         robots += bots;
-        let rated = read_rated(&mut args, robots)?;
+        let rates_bots = match (robots, req.channel.guild) {
+            (1.., Some(g)) => self.blocking(move |s| s.server(g)).await?.rate_bot_games,
+            _ => false,
+        };
+        let rated = read_rated(&mut args, robots, rates_bots)?;
         // The move deadline of this game, else the creator's setting (T5, T25).
         let deadline = match args.take("deadline") {
             None => None,
@@ -635,8 +639,9 @@ impl Table {
 }
 
 /// `rated:yes|no` of /new: rated by default between people; a game with
-/// Tokar's seats is never rated, and asking for it is refused (T28).
-fn read_rated(args: &mut Args, robots: usize) -> Res<bool> {
+/// Tokar's seats is not rated, and asking for it is refused, unless the server
+/// rates them (`/server rated-bots:on`), when it is rated by default (T28).
+fn read_rated(args: &mut Args, robots: usize, rates_bots: bool) -> Res<bool> {
     let asked = match args.take("rated") {
         None => None,
         Some(v) => match v.trim().to_ascii_lowercase().as_str() {
@@ -646,11 +651,11 @@ fn read_rated(args: &mut Args, robots: usize) -> Res<bool> {
         },
     };
     match (asked, robots) {
-        (Some(true), 1..) => Err(
-            "Games with Tokar's seats are not rated; leave out rated:yes, or invite people instead."
+        (Some(true), 1..) if !rates_bots => Err(
+            "Games with Tokar's seats are not rated on this server; leave out rated:yes, or invite people instead."
                 .into(),
         ),
         (Some(r), _) => Ok(r),
-        (None, n) => Ok(n == 0),
+        (None, n) => Ok(n == 0 || rates_bots),
     }
 }

@@ -183,50 +183,72 @@ impl Table {
     /// Sets whether server `guild`'s games get their threads, as `/server threads:` does,
     /// for the operator's tools and for tests that play in channels.
     pub async fn set_server_threads(&self, guild: u64, threads: bool) -> Res<()> {
-        let rec = ServerRecord { threads };
-        self.blocking(move |s| s.put_server(guild, &rec)).await
+        self.blocking(move |s| {
+            let rec = ServerRecord {
+                threads,
+                ..s.server(guild)?
+            };
+            s.put_server(guild, &rec)
+        })
+        .await
     }
 
-    /// `/server [threads:on|off]`: shows this server's settings; changing them needs the
-    /// Manage Server permission (ruling T21).
+    /// `/server [threads:on|off] [rated-bots:on|off]`: shows this server's settings;
+    /// changing them needs the Manage Server permission (rulings T21, T28).
     pub(super) async fn cmd_server(&self, req: &Request) -> Res<Vec<Reply>> {
         let mut args = super::args::Args::new(&req.options, Some("threads"))?;
         let threads = args.take("threads").map(|s| s.to_ascii_lowercase());
+        let rated_bots = args.take("rated-bots").map(|s| s.to_ascii_lowercase());
         args.finish("server")?;
         let guild = req
             .channel
             .guild
             .ok_or("Server settings are set in a server's channel, not in direct messages.")?;
         let mut rec: ServerRecord = self.blocking(move |s| s.server(guild)).await?;
-        let changed = match threads.as_deref() {
-            None => false,
-            Some(_) if !req.manage_server => return Err(
+        if (threads.is_some() || rated_bots.is_some()) && !req.manage_server {
+            return Err(
                 "Only someone with the Manage Server permission may change this server's settings."
                     .into(),
-            ),
-            Some("on") => {
-                rec.threads = true;
-                true
+            );
+        }
+        let switch = |name: &str, value: Option<&str>| -> Res<Option<bool>> {
+            match value {
+                None => Ok(None),
+                Some("on") => Ok(Some(true)),
+                Some("off") => Ok(Some(false)),
+                Some(other) => Err(format!("{name} is on or off, not {other}.")),
             }
-            Some("off") => {
-                rec.threads = false;
-                true
-            }
-            Some(other) => return Err(format!("threads is on or off, not {other}.")),
         };
+        let threads = switch("threads", threads.as_deref())?;
+        let rated_bots = switch("rated-bots", rated_bots.as_deref())?;
+        let changed = threads.is_some() || rated_bots.is_some();
+        rec.threads = threads.unwrap_or(rec.threads);
+        rec.rate_bot_games = rated_bots.unwrap_or(rec.rate_bot_games);
         if changed {
             let stored = rec.clone();
             self.blocking(move |s| s.put_server(guild, &stored)).await?;
-            info!(guild, threads = rec.threads, user = %req.user.name, "server setting changed");
+            info!(
+                guild,
+                threads = rec.threads,
+                rated_bots = rec.rate_bot_games,
+                user = %req.user.name,
+                "server setting changed"
+            );
         }
         let state = if rec.threads {
             "on: each game gets its own thread under the channel where it was created"
         } else {
             "off: games are played in the channel where they were created"
         };
+        let rating = if rec.rate_bot_games {
+            "rated like games between people"
+        } else {
+            "not rated"
+        };
         let content = format!(
             "{}Threads on this server are {state} (from the next game that starts). \
-             Someone with Manage Server changes it with /server threads:on|off.",
+             Games against Tokar are {rating} (from the next game created). \
+             Someone with Manage Server changes them with /server threads:on|off rated-bots:on|off.",
             if changed { "Saved. " } else { "" }
         );
         Ok(vec![Reply::private(

@@ -53,6 +53,16 @@ pub(crate) async fn server(
     ctx: Context<'_>,
     #[description = "on: each game gets its own thread; off: games stay in their channel"]
     threads: Option<Switch>,
+    #[description = "on: games against Tokar are rated; off: they are not (the default)"]
+    #[rename = "rated-bots"]
+    rated_bots: Option<Switch>,
 ) -> Result<(), CommandError> {
-    invoke(ctx, "server", Options::new().choice("threads", threads)).await
+    invoke(
+        ctx,
+        "server",
+        Options::new()
+            .choice("threads", threads)
+            .choice("rated-bots", rated_bots),
+    )
+    .await
 }

@@ -494,3 +494,77 @@ async fn the_tick_makes_a_started_leagues_missing_games_once() {
         t[0].content
     );
 }
+
+/// T33, T36: the real process killed with SIGKILL right after it told a league's
+/// end: after the restart the league is finished with its winner, every game is
+/// there, and nothing is announced again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_league_survives_sigkill_after_its_end() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::{Command, Stdio};
+    let dir = fresh_dir("league-kill");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tokar"))
+        .args(["console", "--json", "--seed", "3", "--data"])
+        .arg(&dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    // The games stay in the channel these lines are typed in (T21).
+    let script = [
+        "@alice /server threads:off",
+        "@alice /league new game:arcana name:Autumn players:@alice @bob @carol",
+        "@bob /league accept name:Autumn",
+        "@carol /league accept name:Autumn",
+        // Each game is resigned by whoever of the three plays in it.
+        "@alice /resign game:1 confirm:yes",
+        "@bob /resign game:1 confirm:yes",
+        "@carol /resign game:2 confirm:yes",
+        "@alice /resign game:2 confirm:yes",
+        "@bob /resign game:3 confirm:yes",
+        "@carol /resign game:3 confirm:yes",
+        "@dave /league list",
+    ];
+    for line in script {
+        writeln!(stdin, "{line}").unwrap();
+    }
+    stdin.flush().unwrap();
+    let mut over = 0;
+    loop {
+        let line = lines.next().expect("the bot answers").unwrap();
+        let v: serde_json::Value = serde_json::from_str(&line).unwrap();
+        let content = v["content"].as_str().unwrap_or_default();
+        if content.contains("League Autumn is over") {
+            over += 1;
+        }
+        if content.starts_with("Leagues here") {
+            assert!(content.contains("won by"), "{content}");
+            break;
+        }
+    }
+    assert_eq!(over, 1, "the end is told once");
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    let e = open(&dir, Some(3)).await;
+    // On the console's server, where the league was made.
+    let mut req = request("@dave /league list");
+    req.channel.guild = Some(tokar_bot::console::CONSOLE_SERVER);
+    let list = e.table.handle(req).await;
+    assert!(
+        list[0].content.contains("finished, won by"),
+        "{}",
+        list[0].content
+    );
+    for id in 1..=3 {
+        let b = e.ok(&format!("@dave /board game:{id}")).await;
+        assert!(
+            b[0].content.contains("over"),
+            "game #{id}: {}",
+            b[0].content
+        );
+    }
+    assert!(announcements(&e.table.tick().await).is_empty());
+}

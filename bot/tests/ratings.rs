@@ -47,7 +47,7 @@ async fn a_resignation_is_a_rated_loss() {
     let text = &r[0].content;
     let first = text.lines().nth(1).unwrap();
     assert!(first.starts_with(&format!("1. {mover} 1662?")), "{text}");
-    assert!(first.contains("1 games · 1/0/0"), "{text}");
+    assert!(first.contains("1 game · 1/0/0"), "{text}");
     let second = text.lines().nth(2).unwrap();
     assert!(second.starts_with(&format!("2. {other} 1338?")), "{text}");
     assert!(second.ends_with("0/0/1"), "{text}");
@@ -57,11 +57,11 @@ async fn a_resignation_is_a_rated_loss() {
         .ok(&format!("@alice /stats user:@{other} against:@{mover}"))
         .await;
     let text = &s[0].content;
-    assert!(text.contains("Arcana: 1338? · 1 games"), "{text}");
+    assert!(text.contains("Arcana: 1338? · 1 game"), "{text}");
     assert!(text.contains("streak: 1 loss"), "{text}");
     assert!(text.contains("history: 1500 → 1338"), "{text}");
     assert!(text.contains("Average time to move: 1h ("), "{text}");
-    assert!(text.contains("0 wins, 0 draws, 1 losses"), "{text}");
+    assert!(text.contains("0 wins, 0 draws, 1 loss"), "{text}");
     decodes(&s[0].images[0].png);
 }
 
@@ -114,7 +114,7 @@ async fn an_agreed_draw_is_a_draw() {
     e.ok(&format!("@alice /draw game:{id}")).await;
     e.ok(&format!("@bob /draw game:{id} answer:accept")).await;
     let text = leaderboard(&e, "arcana").await;
-    assert_eq!(text.matches("1500? · 1 games · 0/1/0").count(), 2, "{text}");
+    assert_eq!(text.matches("1500? · 1 game · 0/1/0").count(), 2, "{text}");
 }
 
 /// T28: a lost claim (the move deadline passed) is a loss; and the ratings
@@ -169,7 +169,7 @@ async fn magic_chess_places_follow_the_order_of_falling() {
         ratings[0] > 25.0 && ratings[3] < 25.0,
         "Weng-Lin from 25: {text}"
     );
-    assert!(text.contains("bob 32.9? · 1 games · 1/0/0"), "{text}");
+    assert!(text.contains("bob 32.9? · 1 game · 1/0/0"), "{text}");
 }
 
 const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/ratings-1.json");
@@ -235,8 +235,8 @@ async fn version_1_rating_records_load() {
     }
     let e = open(&dir, Some(7)).await;
     let text = leaderboard(&e, "arcana").await;
-    assert!(text.contains("1662? · 1 games · 1/0/0"), "{text}");
-    assert!(text.contains("1338? · 1 games · 0/0/1"), "{text}");
+    assert!(text.contains("1662? · 1 game · 1/0/0"), "{text}");
+    assert!(text.contains("1338? · 1 game · 0/0/1"), "{text}");
 }
 
 /// A game record stored before ratings existed loads, as not rated (T28).
@@ -314,8 +314,8 @@ async fn ratings_survive_sigkill_after_the_end() {
     child.wait().unwrap();
     let e = open(&dir, Some(11)).await;
     let text = leaderboard(&e, "arcana").await;
-    assert!(text.contains("1 games · 1/0/0"), "{text}");
-    assert!(text.contains("bob 1338? · 1 games · 0/0/1"), "{text}");
+    assert!(text.contains("1 game · 1/0/0"), "{text}");
+    assert!(text.contains("bob 1338? · 1 game · 0/0/1"), "{text}");
 }
 
 /// T31: a game counts on the server it was created on and across servers;

@@ -12,6 +12,11 @@ use tokar_render::{Chart, Column, Sheet};
 /// How many players /leaderboard lists.
 pub const LEADERS_SHOWN: usize = 20;
 
+/// `1 game`, `2 games`: a count with its noun.
+fn counted(n: u32, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 fn results(s: &Standing) -> String {
     format!("{}/{}/{}", s.wins, s.draws, s.losses)
 }
@@ -68,10 +73,10 @@ impl Table {
         for (i, s) in board.iter().take(LEADERS_SHOWN).enumerate() {
             let name = self.name_of(s.user).await.name;
             lines.push(format!(
-                "{}. {name} {} · {} games · {}",
+                "{}. {name} {} · {} · {}",
                 i + 1,
                 s.rating.shown(),
-                s.games,
+                counted(s.games, "game", "games"),
                 results(s)
             ));
             rows.push(vec![
@@ -167,13 +172,13 @@ impl Table {
         let mut charts = Vec::new();
         for (kind, st, history) in &standings {
             lines.push(format!(
-                "{}: {} · {} games · {} wins, {} draws, {} losses · streak: {}",
+                "{}: {} · {} · {}, {}, {} · streak: {}",
                 kind.title(),
                 st.rating.shown(),
-                st.games,
-                st.wins,
-                st.draws,
-                st.losses,
+                counted(st.games, "game", "games"),
+                counted(st.wins, "win", "wins"),
+                counted(st.draws, "draw", "draws"),
+                counted(st.losses, "loss", "losses"),
                 streak(history).unwrap_or_else(|| "none".into())
             ));
             let mut values = vec![history.first().map_or(st.rating, |h| h.before).value()];
@@ -220,7 +225,10 @@ impl Table {
                 }
             }
             lines.push(format!(
-                "Against {other_name}: {w} wins, {d} draws, {l} losses in rated games."
+                "Against {other_name}: {}, {}, {} in rated games.",
+                counted(w, "win", "wins"),
+                counted(d, "draw", "draws"),
+                counted(l, "loss", "losses")
             ));
         }
         let renderer = self.inner.renderer.clone();

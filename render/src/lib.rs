@@ -265,17 +265,7 @@ impl Renderer {
         let height = geometry.bottom.ceil() as u32;
         let mut sketch = sketch::Sketch::new(WIDTH, height, palette::BACKGROUND)?;
         board::paint_background(&mut sketch, &self.fonts, view, colours, &geometry);
-        let mut memo: HashMap<[u8; 3], u8> = HashMap::new();
-        let index = sketch
-            .pixmap
-            .data()
-            .chunks_exact(4)
-            .map(|p| {
-                *memo
-                    .entry([p[0], p[1], p[2]])
-                    .or_insert_with(|| self.palette.index(Rgb(p[0], p[1], p[2])))
-            })
-            .collect();
+        let index = self.palette.indices_of_rgba(sketch.pixmap.data());
         let bg = Arc::new(canvas::Background {
             width: WIDTH,
             height,

@@ -322,6 +322,20 @@ impl Palette {
         self.colours.iter().flat_map(|c| [c.0, c.1, c.2]).collect()
     }
 
+    /// The entries of a colour picture's RGBA pixels, row by row: for what is
+    /// drawn once in colour (a board, a table picture) and kept as indices.
+    /// A picture has few distinct colours, so each is looked up once.
+    pub fn indices_of_rgba(&self, rgba: &[u8]) -> Vec<u8> {
+        let mut memo: std::collections::HashMap<[u8; 3], u8> = std::collections::HashMap::new();
+        rgba.chunks_exact(4)
+            .map(|p| {
+                *memo
+                    .entry([p[0], p[1], p[2]])
+                    .or_insert_with(|| self.index(Rgb(p[0], p[1], p[2])))
+            })
+            .collect()
+    }
+
     /// The entry closest to `c` (exactly, not through the grid).
     pub fn index(&self, c: Rgb) -> u8 {
         let mut memo = self.nearest.lock().unwrap_or_else(|e| e.into_inner());

@@ -6,7 +6,6 @@ use crate::palette::{self, Rgb};
 use crate::sketch::Sketch;
 use crate::text::Weight;
 use crate::{RenderError, Renderer, MAX_BYTES};
-use std::collections::HashMap;
 
 /// One column: its head and whether its cells are numbers (right-aligned).
 #[derive(Clone, Debug, PartialEq)]
@@ -36,17 +35,7 @@ pub const MAX_ROWS: usize = 50;
 /// A sketch turned into a picture of palette indices and encoded.
 pub(crate) fn encode(renderer: &Renderer, sketch: &Sketch) -> Result<Vec<u8>, RenderError> {
     let (width, height) = (sketch.width(), sketch.height());
-    let mut memo: HashMap<[u8; 3], u8> = HashMap::new();
-    let index = sketch
-        .pixmap
-        .data()
-        .chunks_exact(4)
-        .map(|p| {
-            *memo
-                .entry([p[0], p[1], p[2]])
-                .or_insert_with(|| renderer.palette.index(Rgb(p[0], p[1], p[2])))
-        })
-        .collect();
+    let index = renderer.palette.indices_of_rgba(sketch.pixmap.data());
     let bg = Background {
         width,
         height,

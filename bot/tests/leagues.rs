@@ -500,19 +500,9 @@ async fn the_tick_makes_a_started_leagues_missing_games_once() {
 /// there, and nothing is announced again.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_league_survives_sigkill_after_its_end() {
-    use std::io::{BufRead, BufReader, Write};
-    use std::process::{Command, Stdio};
+    use std::io::Write;
     let dir = fresh_dir("league-kill");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tokar"))
-        .args(["console", "--json", "--seed", "3", "--data"])
-        .arg(&dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let (mut child, mut stdin, mut lines) = console_process(&dir, &["--seed", "3"]);
     // The games stay in the channel these lines are typed in (T21).
     let script = [
         "@alice /server threads:off",

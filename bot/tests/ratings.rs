@@ -260,8 +260,7 @@ fn an_old_game_record_loads_as_not_rated() {
 /// restart, since they are stored in the same transaction as the end.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn ratings_survive_sigkill_after_the_end() {
-    use std::io::{BufRead, BufReader, Write};
-    use std::process::{Command, Stdio};
+    use std::io::Write;
     // Four legal moves under --seed 11, found in-process with the same seed.
     let e = open(&fresh_dir("ratings-kill-script"), Some(11)).await;
     let id = e.start("alice", "bob").await;
@@ -274,16 +273,7 @@ async fn ratings_survive_sigkill_after_the_end() {
     }
     drop(e);
     let dir = fresh_dir("ratings-kill");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tokar"))
-        .args(["console", "--json", "--seed", "11", "--data"])
-        .arg(&dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let (mut child, mut stdin, mut lines) = console_process(&dir, &["--seed", "11"]);
     let mut send = |line: String| {
         writeln!(stdin, "{line}").unwrap();
         stdin.flush().unwrap();

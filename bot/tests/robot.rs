@@ -5,8 +5,7 @@
 
 mod common;
 use common::*;
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Stdio};
+use std::io::Write;
 use std::sync::Arc;
 use tokar_bot::clock::VirtualClock;
 use tokar_bot::duration::DAY;
@@ -350,24 +349,8 @@ async fn the_bot_grants_takebacks_and_refuses_draws() {
 fn a_whole_game_against_the_bot_through_the_console() {
     let run = || {
         let dir = fresh_dir("robot-console");
-        let mut child = Command::new(env!("CARGO_BIN_EXE_tokar"))
-            .args([
-                "console",
-                "--json",
-                "--seed",
-                "4",
-                "--robot-iterations",
-                "16",
-                "--data",
-            ])
-            .arg(&dir)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let mut stdin = child.stdin.take().unwrap();
-        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+        let (mut child, mut stdin, mut lines) =
+            console_process(&dir, &["--seed", "4", "--robot-iterations", "16"]);
         let mut transcript: Vec<serde_json::Value> = Vec::new();
         // Sends a line, then a marker command, and reads up to the marker's refusal.
         let mut send =

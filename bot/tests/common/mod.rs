@@ -283,3 +283,30 @@ pub fn read_fixture(path: &str) -> Vec<(Vec<u8>, Vec<u8>)> {
         })
         .collect()
 }
+
+/// The `tokar` binary's console on `dir` in JSON mode, as a separate process
+/// (to be killed with SIGKILL): the child, its input, and its answers line by line.
+pub fn console_process(
+    dir: &std::path::Path,
+    args: &[&str],
+) -> (
+    std::process::Child,
+    std::process::ChildStdin,
+    std::io::Lines<std::io::BufReader<std::process::ChildStdout>>,
+) {
+    use std::io::BufRead;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tokar"))
+        .args(["console", "--json"])
+        .args(args)
+        .arg("--data")
+        .arg(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdin = child.stdin.take().unwrap();
+    let lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
+    (child, stdin, lines)
+}

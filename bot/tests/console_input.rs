@@ -8,7 +8,6 @@ use common::*;
 use serde_json::Value;
 use tokar_bot::clock::VIRTUAL_EPOCH;
 use tokar_bot::console::{self, ConsoleConfig};
-use tokar_bot::storage::Store;
 use tokar_bot::{Table, TableConfig, UserRef};
 
 /// Runs the console on `dir` over `input` to its end; returns what it printed,
@@ -124,7 +123,7 @@ async fn an_older_folders_names_file_is_imported_once() {
     session(&dir, b"@newbie /games\n@zed #lounge /games\n").await;
     assert!(!dir.join("console-names.json").exists());
     assert!(dir.join("console-names.json.imported").exists());
-    let store = Store::open(&dir).unwrap();
+    let store = open_store(&dir);
     let names = |kind| {
         store
             .console_names(kind)
@@ -153,7 +152,7 @@ async fn a_folder_that_lost_its_names_file_earlier_keeps_its_users_names() {
             .unwrap();
     }
     session(&dir, b"@mallory /games\n@alice /games\n").await;
-    let store = Store::open(&dir).unwrap();
+    let store = open_store(&dir);
     let users: Vec<(String, u64)> = store.console_names(b'u').unwrap();
     assert_eq!(
         users,

@@ -8,7 +8,6 @@ mod common;
 use common::*;
 use serde_json::Value;
 use tokar_bot::record::{GameRecord, LogEntry};
-use tokar_bot::storage::Store;
 use tokar_engine::catalog::{AnyGame, GameKind, Options};
 
 /// The seed a record's maker chose, knowing what it deals and throws.
@@ -36,7 +35,7 @@ fn crafted(kind: GameKind, options: &str, n: usize) -> (String, AnyGame) {
 
 /// Game #1 as stored in `dir`: its record, log and engine state.
 fn stored(dir: &std::path::Path) -> (GameRecord, Vec<LogEntry>, Value) {
-    let store = Store::open(dir).unwrap();
+    let store = open_store(dir);
     let rec = store.game(1).unwrap().expect("game #1 is stored");
     let log = store.log(1).unwrap();
     let state = serde_json::from_str(rec.snapshot.as_deref().expect("a started game")).unwrap();

@@ -6,14 +6,13 @@
 mod common;
 use common::*;
 use tokar_bot::record::{decode_game, encode};
-use tokar_bot::storage::Store;
 
 const FIXTURE_1: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/format-1.json");
 
 async fn loaded(name: &str, items: &[(Vec<u8>, Vec<u8>)]) -> Env {
     let dir = fresh_dir(name);
     {
-        let store = Store::open(&dir).unwrap();
+        let store = open_store(&dir);
         store.load_dump(items).unwrap();
     }
     open(&dir, Some(5)).await
@@ -36,7 +35,7 @@ async fn write_fixture() {
     e.ok("@bob /settings reminder:12h").await;
     let dir = e.dir.clone();
     drop(e);
-    let store = Store::open(&dir).unwrap();
+    let store = open_store(&dir);
     let mut items = store.dump_game(1).unwrap();
     items.extend(store.dump_user(user("alice").id).unwrap());
     items.extend(store.dump_user(user("bob").id).unwrap());
@@ -99,7 +98,7 @@ async fn an_unknown_format_is_refused_not_guessed() {
         }
     }
     let dir = fresh_dir("fixture-99");
-    let store = Store::open(&dir).unwrap();
+    let store = open_store(&dir);
     assert!(store.load_dump(&items).is_err());
 }
 
@@ -116,7 +115,7 @@ async fn arcana_games_keep_the_edition_of_the_rulings_they_began_with() {
             .await;
         e.ok("@bob /accept army:human").await;
     }
-    let store = Store::open(&dir).unwrap();
+    let store = open_store(&dir);
     let rec = store.game(1).unwrap().expect("game #1 is stored");
     assert_eq!(
         rec.options.get("rulings"),
@@ -139,7 +138,7 @@ async fn a_game_remembers_its_server() {
     let items = read_fixture(FIXTURE_1);
     let dir = fresh_dir("fixture-guild");
     {
-        let store = Store::open(&dir).unwrap();
+        let store = open_store(&dir);
         store.load_dump(&items).unwrap();
     }
     let e = open(&dir, Some(5)).await;
@@ -149,7 +148,7 @@ async fn a_game_remembers_its_server() {
     let r = e.table.handle(req).await;
     assert!(r[0].ok, "{}", r[0].content);
     drop(e);
-    let store = Store::open(&dir).unwrap();
+    let store = open_store(&dir);
     assert_eq!(store.game(1).unwrap().unwrap().guild, None, "the old game");
     assert_eq!(
         store.game(2).unwrap().unwrap().guild,

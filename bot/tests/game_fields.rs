@@ -6,7 +6,6 @@
 
 mod common;
 use common::*;
-use tokar_bot::storage::Store;
 
 const FIXTURE: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -23,7 +22,7 @@ async fn write_fixture() {
     e.ok("@carol /follow game:1").await;
     let dir = e.dir.clone();
     drop(e);
-    let store = Store::open(&dir).unwrap();
+    let store = open_store(&dir);
     let items = store.dump_game(1).unwrap();
     let json = serde_json::json!({
         "format": 1,
@@ -36,7 +35,7 @@ async fn write_fixture() {
 async fn a_stored_pace_and_followers_load_and_hold() {
     let items = read_fixture(FIXTURE);
     let dir = fresh_dir("fields-load");
-    Store::open(&dir).unwrap().load_dump(&items).unwrap();
+    open_store(&dir).load_dump(&items).unwrap();
     let e = open(&dir, Some(5)).await;
     // The game's own reminder interval (6h, not the 24h default) ...
     e.clock.advance(6 * 3600 * 1000 + 60_000).unwrap();

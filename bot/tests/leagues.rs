@@ -204,7 +204,7 @@ async fn a_league_of_five_is_played_to_its_end_through_the_table() {
     );
     // League games are between people, so rated as such games are (T28, T33).
     drop(e);
-    let store = tokar_bot::storage::Store::open(&dir).unwrap();
+    let store = open_store(&dir);
     for id in games.keys() {
         assert_eq!(store.game(*id).unwrap().unwrap().rated, Some(true), "#{id}");
     }
@@ -426,7 +426,7 @@ async fn league_records_of_format_1_load() {
     assert_eq!(rec.fixtures.len(), 3);
     let dir = fresh_dir("league-fixture");
     {
-        let store = Store::open(&dir).unwrap();
+        let store = open_store(&dir);
         store.put_league(&rec, None, &[]).unwrap();
         assert_eq!(store.league(rec.id).unwrap().unwrap().name, "Spring");
         assert_eq!(store.league_of_game(2).unwrap(), Some(rec.id));
@@ -463,7 +463,7 @@ async fn write_league_fixture() {
         )
         .await;
     }
-    let store = Store::open(&dir).unwrap();
+    let store = open_store(&dir);
     let rec = store.leagues().unwrap().remove(0);
     std::fs::write(FIXTURE, encode(&rec)).unwrap();
 }
@@ -476,7 +476,7 @@ async fn the_tick_makes_a_started_leagues_missing_games_once() {
     let rec = decode_league(&std::fs::read(FIXTURE).unwrap()).unwrap();
     let dir = fresh_dir("league-missing-games");
     {
-        let store = Store::open(&dir).unwrap();
+        let store = open_store(&dir);
         // The game numbers the league reserved when it started.
         for _ in &rec.fixtures {
             store.next_game_id().unwrap();

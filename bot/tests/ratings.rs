@@ -187,7 +187,7 @@ async fn write_fixture() {
         .await;
     let dir = e.dir.clone();
     drop(e);
-    let store = tokar_bot::storage::Store::open(&dir).unwrap();
+    let store = open_store(&dir);
     let items: Vec<serde_json::Value> = store
         .dump_ratings()
         .unwrap()
@@ -226,7 +226,7 @@ async fn version_1_rating_records_load() {
     );
     let dir = fresh_dir("ratings-v1");
     {
-        let store = tokar_bot::storage::Store::open(&dir).unwrap();
+        let store = open_store(&dir);
         for (k, v) in &items {
             store.put_raw(k, v).unwrap();
         }

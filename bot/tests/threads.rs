@@ -289,7 +289,7 @@ async fn a_stored_server_setting_of_version_1_loads() {
     // A server whose setting is stored so starts its games in their channels.
     let dir = fresh_dir("threads-fixture");
     {
-        let store = tokar_bot::storage::Store::open(&dir).unwrap();
+        let store = open_store(&dir);
         store.put_server(SERVER, &rec).unwrap();
     }
     let e = open(&dir, Some(7)).await;

@@ -32,16 +32,29 @@ pub fn fresh_dir(name: &str) -> PathBuf {
 }
 
 pub async fn open(dir: &std::path::Path, seed: Option<u64>) -> Env {
+    use tokar_bot::storage::StoreError;
+    use tokar_bot::table::TableError;
     let clock = Arc::new(VirtualClock::open(dir).unwrap());
-    let table = Table::open(TableConfig {
-        data_dir: dir.to_path_buf(),
-        storage: Default::default(),
-        clock: clock.clone(),
-        seed,
-        robot: Default::default(),
-    })
-    .await
-    .unwrap();
+    let mut tries = 0;
+    // A database closed a moment ago may still be held by sled's own threads:
+    // retry briefly, as a restarted process would.
+    let table = loop {
+        let opened = Table::open(TableConfig {
+            data_dir: dir.to_path_buf(),
+            storage: Default::default(),
+            clock: clock.clone(),
+            seed,
+            robot: Default::default(),
+        })
+        .await;
+        match opened {
+            Err(TableError::Store(StoreError::InUse(_))) if tries < 50 => {
+                tries += 1;
+                tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+            }
+            other => break other.unwrap(),
+        }
+    };
     Env {
         dir: dir.to_path_buf(),
         clock,
@@ -309,4 +322,20 @@ pub fn console_process(
     let stdin = child.stdin.take().unwrap();
     let lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
     (child, stdin, lines)
+}
+
+/// The store in `dir`, for reading or preparing it directly. A database closed a
+/// moment ago may still be held by sled's own threads: retry briefly.
+pub fn open_store(dir: &std::path::Path) -> tokar_bot::storage::Store {
+    use tokar_bot::storage::{Store, StoreError};
+    let mut tries = 0;
+    loop {
+        match Store::open(dir) {
+            Err(StoreError::InUse(_)) if tries < 50 => {
+                tries += 1;
+                std::thread::sleep(std::time::Duration::from_millis(100));
+            }
+            other => return other.unwrap(),
+        }
+    }
 }

@@ -194,18 +194,32 @@ fn tx_error(e: TransactionError<StoreError>) -> StoreError {
     }
 }
 
+/// How long opening waits for a folder whose lock is held. sled lets go of
+/// its lock a moment after its last handle closes (its background threads
+/// finish first), so a store reopened in the same process, or an operator
+/// command run just as the bot stops, would otherwise be told the folder is in
+/// use by a process that is already leaving.
+const LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// The database of a data folder, opened with the settings' cache size.
 fn open_db(dir: &Path, settings: &StoreSettings) -> Result<sled::Db, StoreError> {
-    sled::Config::new()
-        .path(dir.join("db"))
-        .cache_capacity(settings.cache_mb.saturating_mul(1024 * 1024))
-        .open()
-        .map_err(|e| match e {
-            sled::Error::Io(io) if io.to_string().contains("could not acquire lock") => {
-                StoreError::InUse(dir.to_path_buf())
+    let started = std::time::Instant::now();
+    loop {
+        let opened = sled::Config::new()
+            .path(dir.join("db"))
+            .cache_capacity(settings.cache_mb.saturating_mul(1024 * 1024))
+            .open();
+        match opened {
+            Ok(db) => return Ok(db),
+            Err(sled::Error::Io(io)) if io.to_string().contains("could not acquire lock") => {
+                if started.elapsed() >= LOCK_WAIT {
+                    return Err(StoreError::InUse(dir.to_path_buf()));
+                }
+                std::thread::sleep(std::time::Duration::from_millis(100));
             }
-            e => e.into(),
-        })
+            Err(e) => return Err(e.into()),
+        }
+    }
 }
 
 /// The next game number stored (1 when none was drawn yet).

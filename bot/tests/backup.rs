@@ -55,18 +55,7 @@ async fn play(table: Table, id: u64, n: usize, moves: usize) {
 }
 
 fn games_of(dir: &Path) -> Vec<(GameRecord, Vec<LogEntry>)> {
-    // sled's own threads may hold a just-closed database's lock for a moment:
-    // retry briefly, as a restarted process would.
-    let mut tries = 0;
-    let store = loop {
-        match Store::open_existing(dir, &StoreSettings::default()) {
-            Err(tokar_bot::storage::StoreError::InUse(_)) if tries < 50 => {
-                tries += 1;
-                std::thread::sleep(std::time::Duration::from_millis(100));
-            }
-            other => break other.unwrap(),
-        }
-    };
+    let store = Store::open_existing(dir, &StoreSettings::default()).unwrap();
     (1..)
         .map_while(|id| store.game(id).unwrap().map(|r| (r, store.log(id).unwrap())))
         .collect()

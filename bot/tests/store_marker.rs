@@ -165,3 +165,23 @@ fn settings_come_from_the_environment_and_bad_values_are_refused() {
     std::env::remove_var("TOKAR_FRESH_STORE");
     assert_eq!(StoreSettings::from_env().unwrap(), StoreSettings::default());
 }
+
+/// A store held open elsewhere is refused as in use, in one line, once the
+/// wait for sled's lock is over; closed, it opens again.
+#[test]
+fn a_held_store_is_refused_as_in_use() {
+    let dir = fresh_dir("marker-in-use");
+    let held = Store::open(&dir).unwrap();
+    let err = Store::open(&dir)
+        .err()
+        .expect("a second open must be refused");
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "the store in {} is in use by a running Tokar (stop it first, or see `tokar backup`)",
+            dir.display()
+        )
+    );
+    drop(held);
+    Store::open_existing(&dir, &StoreSettings::default()).unwrap();
+}

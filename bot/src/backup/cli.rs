@@ -91,6 +91,12 @@ fn backup(data: &Path, to: Option<&Path>) -> Result<String, String> {
         Some(p) => Some(std::path::absolute(p).map_err(|e| format!("{}: {e}", p.display()))?),
         None => None,
     };
+    // Asked first: opening a store that a running bot holds would wait for
+    // its lock before giving up.
+    if service::answers(data) {
+        return service::ask(data, to.as_deref())
+            .map(|s| format!("backup written by the running Tokar: {s}"));
+    }
     match Store::open_existing(data, &StoreSettings::default()) {
         Ok(store) => {
             let own = to.is_none();

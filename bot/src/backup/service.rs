@@ -181,6 +181,12 @@ fn reply(r: Result<Summary, String>) -> String {
     }
 }
 
+/// Whether a running Tokar answers on the data folder's control socket (a
+/// socket file left by a killed process does not answer).
+pub fn answers(data: &Path) -> bool {
+    std::os::unix::net::UnixStream::connect(data.join(SOCKET)).is_ok()
+}
+
 /// Asks the bot running on `data` for a backup (blocking: for the command
 /// line). `None`: the bot's own folder and name.
 pub fn ask(data: &Path, to: Option<&Path>) -> Result<String, String> {

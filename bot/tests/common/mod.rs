@@ -32,29 +32,16 @@ pub fn fresh_dir(name: &str) -> PathBuf {
 }
 
 pub async fn open(dir: &std::path::Path, seed: Option<u64>) -> Env {
-    use tokar_bot::storage::StoreError;
-    use tokar_bot::table::TableError;
     let clock = Arc::new(VirtualClock::open(dir).unwrap());
-    let mut tries = 0;
-    // A database closed a moment ago may still be held by sled's own threads:
-    // retry briefly, as a restarted process would.
-    let table = loop {
-        let opened = Table::open(TableConfig {
-            data_dir: dir.to_path_buf(),
-            storage: Default::default(),
-            clock: clock.clone(),
-            seed,
-            robot: Default::default(),
-        })
-        .await;
-        match opened {
-            Err(TableError::Store(StoreError::InUse(_))) if tries < 50 => {
-                tries += 1;
-                tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-            }
-            other => break other.unwrap(),
-        }
-    };
+    let table = Table::open(TableConfig {
+        data_dir: dir.to_path_buf(),
+        storage: Default::default(),
+        clock: clock.clone(),
+        seed,
+        robot: Default::default(),
+    })
+    .await
+    .unwrap();
     Env {
         dir: dir.to_path_buf(),
         clock,
@@ -324,18 +311,7 @@ pub fn console_process(
     (child, stdin, lines)
 }
 
-/// The store in `dir`, for reading or preparing it directly. A database closed a
-/// moment ago may still be held by sled's own threads: retry briefly.
+/// The store in `dir`, for reading or preparing it directly.
 pub fn open_store(dir: &std::path::Path) -> tokar_bot::storage::Store {
-    use tokar_bot::storage::{Store, StoreError};
-    let mut tries = 0;
-    loop {
-        match Store::open(dir) {
-            Err(StoreError::InUse(_)) if tries < 50 => {
-                tries += 1;
-                std::thread::sleep(std::time::Duration::from_millis(100));
-            }
-            other => return other.unwrap(),
-        }
-    }
+    tokar_bot::storage::Store::open(dir).unwrap()
 }

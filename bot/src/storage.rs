@@ -28,6 +28,7 @@
 //! from `spawn_blocking`.
 
 mod dump;
+pub mod kv;
 mod server_games;
 mod servers;
 pub use servers::{decode_server, encode_server, ServerRecord};

@@ -19,7 +19,7 @@ use crate::record::encode;
 use sled::transaction::ConflictableTransactionError;
 use sled::Transactional;
 
-const TREE: &str = "leagues";
+pub(super) const TREE: &str = "leagues";
 const NEXT: &[u8] = b"next-league";
 
 impl Store {

@@ -8,7 +8,7 @@ use super::{Store, StoreError};
 use serde::{Deserialize, Serialize};
 
 /// The tree holding one [`ServerRecord`] per server that changed a setting.
-const TREE: &str = "servers";
+pub(super) const TREE: &str = "servers";
 
 /// A server's settings as stored. Versioned: a later shape adds a variant and
 /// keeps reading this one (fixture `tests/fixtures/server-1.json`).

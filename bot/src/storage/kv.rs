@@ -1,0 +1,224 @@
+//! The interface between the store and a database: ordered keyspaces of byte
+//! keys and values, read directly or changed in serializable transactions.
+//!
+//! [`Store`](super::Store) holds every rule of what is stored where (the key
+//! layout in `storage.rs` and its child modules) and speaks to a database only
+//! through [`Kv`]. sled implements it here ([`SledKv`], the embedded default);
+//! PostgreSQL implements it in `storage/postgres.rs`. Both give the same
+//! guarantees, which the store relies on:
+//!
+//! - keys sort bytewise (`scan` returns them in that order);
+//! - a transaction sees one state and its writes land together or not at all;
+//!   a transaction that conflicts with another is run again from the start, so
+//!   its closure must have no effects but its writes;
+//! - a transaction that returns has its writes on disk;
+//! - `generate_id` only grows, across restarts too.
+//!
+//! A keyspace is named by a [`Tree`]: [`MAIN`] holds games, logs, the
+//! schedule, the outbox and users; the named ones hold leagues and server
+//! settings.
+
+use super::{RawItem, StoreError};
+
+/// A keyspace's name. [`MAIN`] is the default one.
+pub type Tree = &'static str;
+
+/// The main keyspace (sled's default tree).
+pub const MAIN: Tree = "";
+
+/// Every named keyspace the store writes (besides [`MAIN`]). A transaction may
+/// touch any of them.
+pub const NAMED: [Tree; 2] = [super::leagues::TREE, super::servers::TREE];
+
+/// Why a transaction's step failed: the closure's own refusal, which ends the
+/// transaction with that error, or the database's, which the backend handles
+/// (running the closure again on a conflict).
+#[derive(Debug)]
+pub enum TxError {
+    /// Ends the transaction; nothing it wrote is kept.
+    Abort(StoreError),
+    /// The database could not do the step (a conflict or a failure).
+    Backend(BackendError),
+}
+
+/// A database failure inside a transaction, opaque to the closure.
+#[derive(Debug)]
+pub enum BackendError {
+    Sled(sled::transaction::UnabortableTransactionError),
+    /// Another transaction changed what this one read: run it again.
+    Conflict,
+    Other(StoreError),
+}
+
+impl From<StoreError> for TxError {
+    fn from(e: StoreError) -> TxError {
+        TxError::Abort(e)
+    }
+}
+
+/// The steps of one transaction.
+pub trait KvTx {
+    fn get(&mut self, tree: Tree, key: &[u8]) -> Result<Option<Vec<u8>>, TxError>;
+    fn insert(&mut self, tree: Tree, key: &[u8], value: &[u8]) -> Result<(), TxError>;
+    fn remove(&mut self, tree: Tree, key: &[u8]) -> Result<(), TxError>;
+    /// A number never given before by this database.
+    fn generate_id(&mut self) -> Result<u64, TxError>;
+}
+
+/// A database the store can live in. Blocking: the table calls the store from
+/// `spawn_blocking`.
+pub trait Kv: Send + Sync + 'static {
+    fn get(&self, tree: Tree, key: &[u8]) -> Result<Option<Vec<u8>>, StoreError>;
+    /// The keys and values starting with `prefix`, in key order, at most `limit`.
+    fn scan(&self, tree: Tree, prefix: &[u8], limit: usize) -> Result<Vec<RawItem>, StoreError>;
+    /// The keys starting with `prefix`, in key order.
+    fn keys(&self, tree: Tree, prefix: &[u8]) -> Result<Vec<Vec<u8>>, StoreError>;
+    /// Runs `f` as one transaction (again on a conflict) and makes its writes durable.
+    fn transact(
+        &self,
+        f: &mut dyn FnMut(&mut dyn KvTx) -> Result<(), TxError>,
+    ) -> Result<(), StoreError>;
+    /// What the operator is told the store is (a folder, a server).
+    fn describe(&self) -> String;
+    /// The sled database, for the folder's own tools (backup, check, restore).
+    fn sled(&self) -> Option<&sled::Db> {
+        None
+    }
+}
+
+/// Runs `f` as one transaction of `kv`, returning what it returns.
+pub fn transaction<T>(
+    kv: &dyn Kv,
+    mut f: impl FnMut(&mut dyn KvTx) -> Result<T, TxError>,
+) -> Result<T, StoreError> {
+    let mut out = None;
+    kv.transact(&mut |tx| {
+        out = Some(f(tx)?);
+        Ok(())
+    })?;
+    out.ok_or_else(|| StoreError::Corrupt("a transaction ended without a result".into()))
+}
+
+/// sled: the default tree and the named trees of one database.
+pub struct SledKv {
+    db: sled::Db,
+    /// [`MAIN`] then [`NAMED`], in that order, opened once.
+    trees: Vec<sled::Tree>,
+    describe: String,
+}
+
+impl SledKv {
+    pub fn new(db: sled::Db, describe: String) -> Result<SledKv, StoreError> {
+        let mut trees = vec![(*db).clone()];
+        for name in NAMED {
+            trees.push(db.open_tree(name)?);
+        }
+        Ok(SledKv {
+            db,
+            trees,
+            describe,
+        })
+    }
+
+    fn tree(&self, tree: Tree) -> &sled::Tree {
+        &self.trees[index(tree)]
+    }
+}
+
+fn index(tree: Tree) -> usize {
+    if tree == MAIN {
+        return 0;
+    }
+    // The names are the store's own constants: an unknown one is a bug.
+    1 + NAMED
+        .iter()
+        .position(|n| *n == tree)
+        .unwrap_or_else(|| panic!("no keyspace named {tree}"))
+}
+
+struct SledTx<'a> {
+    views: &'a [sled::transaction::TransactionalTree],
+}
+
+fn sled_step<T>(r: Result<T, sled::transaction::UnabortableTransactionError>) -> Result<T, TxError> {
+    r.map_err(|e| TxError::Backend(BackendError::Sled(e)))
+}
+
+impl KvTx for SledTx<'_> {
+    fn get(&mut self, tree: Tree, key: &[u8]) -> Result<Option<Vec<u8>>, TxError> {
+        sled_step(self.views[index(tree)].get(key)).map(|v| v.map(|v| v.to_vec()))
+    }
+    fn insert(&mut self, tree: Tree, key: &[u8], value: &[u8]) -> Result<(), TxError> {
+        sled_step(self.views[index(tree)].insert(key, value)).map(drop)
+    }
+    fn remove(&mut self, tree: Tree, key: &[u8]) -> Result<(), TxError> {
+        sled_step(self.views[index(tree)].remove(key)).map(drop)
+    }
+    fn generate_id(&mut self) -> Result<u64, TxError> {
+        self.views[0]
+            .generate_id()
+            .map_err(|e| TxError::Backend(BackendError::Other(e.into())))
+    }
+}
+
+impl Kv for SledKv {
+    fn get(&self, tree: Tree, key: &[u8]) -> Result<Option<Vec<u8>>, StoreError> {
+        Ok(self.tree(tree).get(key)?.map(|v| v.to_vec()))
+    }
+
+    fn scan(&self, tree: Tree, prefix: &[u8], limit: usize) -> Result<Vec<RawItem>, StoreError> {
+        self.tree(tree)
+            .scan_prefix(prefix)
+            .take(limit)
+            .map(|kv| {
+                let (k, v) = kv?;
+                Ok((k.to_vec(), v.to_vec()))
+            })
+            .collect()
+    }
+
+    fn keys(&self, tree: Tree, prefix: &[u8]) -> Result<Vec<Vec<u8>>, StoreError> {
+        self.tree(tree)
+            .scan_prefix(prefix)
+            .keys()
+            .map(|k| Ok(k?.to_vec()))
+            .collect()
+    }
+
+    fn transact(
+        &self,
+        f: &mut dyn FnMut(&mut dyn KvTx) -> Result<(), TxError>,
+    ) -> Result<(), StoreError> {
+        use sled::transaction::{ConflictableTransactionError as C, TransactionError};
+        use sled::Transactional;
+        // sled's closure is `Fn` (it may run it again); ours is run one at a time.
+        let f = std::cell::RefCell::new(f);
+        let result = self.trees.as_slice().transaction(|views| {
+            let mut tx = SledTx { views };
+            let step = (f.borrow_mut())(&mut tx);
+            match step {
+                Ok(()) => Ok(()),
+                Err(TxError::Abort(e)) | Err(TxError::Backend(BackendError::Other(e))) => {
+                    Err(C::Abort(e))
+                }
+                Err(TxError::Backend(BackendError::Sled(e))) => Err(e.into()),
+                Err(TxError::Backend(BackendError::Conflict)) => Err(C::Conflict),
+            }
+        });
+        match result {
+            Ok(()) => {}
+            Err(TransactionError::Abort(e)) => return Err(e),
+            Err(TransactionError::Storage(e)) => return Err(e.into()),
+        }
+        self.db.flush()?;
+        Ok(())
+    }
+
+    fn describe(&self) -> String {
+        self.describe.clone()
+    }
+
+    fn sled(&self) -> Option<&sled::Db> {
+        Some(&self.db)
+    }
+}

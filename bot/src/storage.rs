@@ -70,6 +70,9 @@ pub enum StoreError {
         "the store in {0} is in use by a running Tokar (stop it first, or see `tokar backup`)"
     )]
     InUse(PathBuf),
+    /// The database server (PostgreSQL) failed or refused; the text says how.
+    #[error("the database failed: {0}")]
+    Database(String),
     /// A command that reads an existing store found none.
     #[error("there is no store in {0} (no db/ folder)")]
     NoStore(PathBuf),

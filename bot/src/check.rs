@@ -52,7 +52,7 @@ impl Report {
 pub fn check(data_dir: &Path) -> Result<Report, String> {
     let store =
         Store::open_existing(data_dir, &StoreSettings::default()).map_err(|e| e.to_string())?;
-    let db = store.db();
+    let db = store.db().map_err(|e| e.to_string())?;
     let mut r = Report::default();
     match crate::marker::read(data_dir) {
         Err(e) => r.problems.push(e),

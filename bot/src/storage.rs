@@ -39,9 +39,7 @@ use crate::record::{
     decode_game, decode_log, decode_user, encode, GameRecord, LogEntry, UserRecord,
 };
 use crate::table::Image;
-use sled::transaction::{
-    ConflictableTransactionError, TransactionError, TransactionalTree, UnabortableTransactionError,
-};
+use kv::{transaction, Kv, KvTx, SledKv, TxError, MAIN};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use thiserror::Error;
@@ -141,7 +139,8 @@ pub struct GameWrite {
 
 #[derive(Clone)]
 pub struct Store {
-    db: sled::Db,
+    /// The database: sled in the data folder, or PostgreSQL.
+    kv: Arc<dyn Kv>,
     /// The data folder whose `store.json` this store keeps up to date; `None`
     /// for a store opened only to be read (`tokar check`, `tokar backup`).
     marker_dir: Option<Arc<PathBuf>>,
@@ -178,24 +177,22 @@ const CONSOLE_NAME: u8 = b'N';
 
 /// Stores one outbox entry and its pictures inside a transaction, giving it
 /// the next id.
-fn put_entry(tx: &TransactionalTree, e: &NewEntry) -> Result<u64, UnabortableTransactionError> {
-    // sled's ids only grow, across restarts too: entries sort in the order
-    // they were stored.
+fn put_entry(tx: &mut dyn KvTx, e: &NewEntry) -> Result<u64, TxError> {
+    // The database's ids only grow, across restarts too: entries sort in the
+    // order they were stored.
     let id = tx.generate_id()?;
     let mut entry = e.entry.clone();
     entry.id = id;
-    tx.insert(key(b'o', &[id]), encode(&entry))?;
+    tx.insert(MAIN, &key(b'o', &[id]), &encode(&entry))?;
     for (n, img) in e.images.iter().enumerate() {
-        tx.insert(key(b'p', &[id, n as u64]), img.png.as_slice())?;
+        tx.insert(MAIN, &key(b'p', &[id, n as u64]), &img.png)?;
     }
     Ok(id)
 }
 
-fn tx_error(e: TransactionError<StoreError>) -> StoreError {
-    match e {
-        TransactionError::Abort(e) => e,
-        TransactionError::Storage(e) => e.into(),
-    }
+/// A record that cannot be read, inside a transaction: ends it.
+fn corrupt(e: String) -> TxError {
+    TxError::Abort(StoreError::Corrupt(e))
 }
 
 /// How long opening waits for a folder whose lock is held. sled lets go of
@@ -226,9 +223,14 @@ fn open_db(dir: &Path, settings: &StoreSettings) -> Result<sled::Db, StoreError>
     }
 }
 
+/// The sled database of a data folder, as the store's [`Kv`].
+fn sled_kv(dir: &Path, settings: &StoreSettings) -> Result<SledKv, StoreError> {
+    SledKv::new(open_db(dir, settings)?, dir.display().to_string())
+}
+
 /// The next game number stored (1 when none was drawn yet).
-fn next_game(db: &sled::Db) -> Result<u64, StoreError> {
-    Ok(db.get(NEXT_GAME)?.map(|b| tail_u64(&b)).unwrap_or(1))
+fn next_game(kv: &dyn Kv) -> Result<u64, StoreError> {
+    Ok(kv.get(MAIN, NEXT_GAME)?.map(|b| tail_u64(&b)).unwrap_or(1))
 }
 
 impl Store {
@@ -264,10 +266,10 @@ impl Store {
                 )));
             }
         }
-        let db = open_db(dir, settings)?;
-        let identity = db.get(IDENTITY)?.map(|b| tail_u64(&b));
+        let kv = sled_kv(dir, settings)?;
+        let identity = kv.get(MAIN, IDENTITY)?.map(|b| tail_u64(&b));
         if let (Some(m), false) = (&marker, settings.fresh) {
-            let games = next_game(&db)? - 1;
+            let games = next_game(&kv)? - 1;
             let found = match identity {
                 None => Some(format!("its database {} is empty", db_dir.display())),
                 Some(id) if id != m.identity => {
@@ -287,7 +289,7 @@ impl Store {
         if settings.fresh {
             warn!(data = %dir.display(), "TOKAR_FRESH_STORE: the database as found becomes this folder's store");
         }
-        let store = Store::create_identity(db)?;
+        let store = Store::create_identity(Arc::new(kv))?;
         let store = Store {
             marker_dir: Some(Arc::new(dir.to_path_buf())),
             ..store
@@ -304,7 +306,7 @@ impl Store {
             return Err(StoreError::NoStore(dir.to_path_buf()));
         }
         Ok(Store {
-            db: open_db(dir, settings)?,
+            kv: Arc::new(sled_kv(dir, settings)?),
             marker_dir: None,
             marker_lock: Default::default(),
         })
@@ -314,7 +316,7 @@ impl Store {
     /// identity drawn (the backup brings its own), no marker written yet.
     pub(crate) fn open_for_restore(dir: &Path) -> Result<Store, StoreError> {
         Ok(Store {
-            db: open_db(dir, &StoreSettings::default())?,
+            kv: Arc::new(sled_kv(dir, &StoreSettings::default())?),
             marker_dir: Some(Arc::new(dir.to_path_buf())),
             marker_lock: Default::default(),
         })
@@ -328,41 +330,61 @@ impl Store {
         };
         let _one = self.marker_lock.lock().unwrap_or_else(|e| e.into_inner());
         let identity = self.identity().map_err(|e| e.to_string())?;
-        let games = next_game(&self.db).map_err(|e| e.to_string())? - 1;
+        let games = next_game(&*self.kv).map_err(|e| e.to_string())? - 1;
         crate::marker::write(dir, identity, games)
     }
 
+    /// A store on any database, drawing its identity if it has none yet.
+    pub fn on(kv: Arc<dyn Kv>) -> Result<Store, StoreError> {
+        Store::create_identity(kv)
+    }
+
     /// Draws the store's identity if it has none yet.
-    fn create_identity(db: sled::Db) -> Result<Store, StoreError> {
-        if db.get(IDENTITY)?.is_none() {
+    fn create_identity(kv: Arc<dyn Kv>) -> Result<Store, StoreError> {
+        if kv.get(MAIN, IDENTITY)?.is_none() {
             let nanos = std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map(|d| d.as_nanos() as u64)
                 .unwrap_or_default();
             let identity = crate::entropy::fresh(&[nanos]);
             // Only the first writer's number counts.
-            let _ = db.compare_and_swap(
-                IDENTITY,
-                None as Option<&[u8]>,
-                Some(&identity.to_be_bytes()[..]),
-            )?;
-            db.flush()?;
+            transaction(&*kv, |tx| {
+                if tx.get(MAIN, IDENTITY)?.is_none() {
+                    tx.insert(MAIN, IDENTITY, &identity.to_be_bytes())?;
+                }
+                Ok(())
+            })?;
         }
         Ok(Store {
-            db,
+            kv,
             marker_dir: None,
             marker_lock: Default::default(),
         })
     }
 
-    /// The database itself, for the backup and the check, which read every key.
-    pub(crate) fn db(&self) -> &sled::Db {
-        &self.db
+    /// The sled database of a store opened from a data folder, for the
+    /// folder's own tools (backup, check, restore), which read every key.
+    pub(crate) fn db(&self) -> Result<&sled::Db, StoreError> {
+        self.kv.sled().ok_or_else(|| {
+            StoreError::Database(format!(
+                "{} is not a data folder: this works on sled stores only",
+                self.kv.describe()
+            ))
+        })
+    }
+
+    /// The database the store speaks to.
+    pub(crate) fn kv(&self) -> &dyn Kv {
+        &*self.kv
     }
 
     /// The store's identity, drawn when it was created.
     pub fn identity(&self) -> Result<u64, StoreError> {
-        Ok(self.db.get(IDENTITY)?.map(|b| tail_u64(&b)).unwrap_or(0))
+        Ok(self
+            .kv
+            .get(MAIN, IDENTITY)?
+            .map(|b| tail_u64(&b))
+            .unwrap_or(0))
     }
 
     /// Points the waiting entries of `game` that go to `from` at `to`, due now; with `to` as
@@ -376,8 +398,7 @@ impl Store {
     ) -> Result<usize, StoreError> {
         use crate::outbox::Target;
         let mut n = 0;
-        for kv in self.db.scan_prefix([b'o']) {
-            let (k, v) = kv?;
+        for (k, v) in self.kv.scan(MAIN, &[b'o'], usize::MAX)? {
             let Ok(mut e) = decode_entry(&v) else {
                 continue;
             };
@@ -408,51 +429,55 @@ impl Store {
                 }
             }
             // Only if nobody delivered it meanwhile.
-            let _ = self.db.compare_and_swap(&k, Some(v), Some(encode(&e)))?;
+            let new = encode(&e);
+            transaction(&*self.kv, |tx| {
+                if tx.get(MAIN, &k)?.as_deref() == Some(&v[..]) {
+                    tx.insert(MAIN, &k, &new)?;
+                }
+                Ok(())
+            })?;
             n += 1;
         }
-        self.db.flush()?;
         Ok(n)
     }
 
     /// Allocates the next game number (1, 2, 3...), durably.
     pub fn next_game_id(&self) -> Result<u64, StoreError> {
-        let old = self.db.fetch_and_update(NEXT_GAME, |old| {
-            let n = old.map(tail_u64).unwrap_or(1);
-            Some((n + 1).to_be_bytes().to_vec())
+        let n = transaction(&*self.kv, |tx| {
+            let n = tx.get(MAIN, NEXT_GAME)?.map_or(1, |b| tail_u64(&b));
+            tx.insert(MAIN, NEXT_GAME, &(n + 1).to_be_bytes())?;
+            Ok(n)
         })?;
-        // Flushed before the marker counts it: the marker never counts more
+        // Durable before the marker counts it: the marker never counts more
         // games than the database holds.
-        self.db.flush()?;
         if let Err(e) = self.write_marker() {
             error!(error = %e, "the store marker was not refreshed");
         }
-        Ok(old.map(|b| tail_u64(&b)).unwrap_or(1))
+        Ok(n)
     }
 
     pub fn game(&self, id: u64) -> Result<Option<GameRecord>, StoreError> {
-        match self.db.get(key(b'g', &[id]))? {
+        match self.kv.get(MAIN, &key(b'g', &[id]))? {
             None => Ok(None),
             Some(b) => decode_game(&b).map(Some).map_err(StoreError::Corrupt),
         }
     }
 
     pub fn log(&self, id: u64) -> Result<Vec<LogEntry>, StoreError> {
-        self.db
-            .scan_prefix(key(b'l', &[id]))
-            .map(|kv| {
-                let (_, v) = kv?;
-                decode_log(&v).map_err(StoreError::Corrupt)
-            })
+        self.kv
+            .scan(MAIN, &key(b'l', &[id]), usize::MAX)?
+            .iter()
+            .map(|(_, v)| decode_log(v).map_err(StoreError::Corrupt))
             .collect()
     }
 
     fn ids(&self, prefix: Vec<u8>) -> Result<Vec<u64>, StoreError> {
-        self.db
-            .scan_prefix(prefix)
-            .keys()
-            .map(|k| Ok(tail_u64(&k?)))
-            .collect()
+        Ok(self
+            .kv
+            .keys(MAIN, &prefix)?
+            .iter()
+            .map(|k| tail_u64(k))
+            .collect())
     }
 
     /// Games the user plays or was invited to.
@@ -466,43 +491,40 @@ impl Store {
 
     /// Games whose schedule entry is due at `now` or earlier.
     pub fn due(&self, now: Millis) -> Result<Vec<u64>, StoreError> {
-        let mut out = Vec::new();
-        for k in self
-            .db
-            .range(key(b's', &[0])..=key(b's', &[now, u64::MAX]))
-            .keys()
-        {
-            out.push(tail_u64(&k?));
-        }
-        Ok(out)
+        let end = kv::prefix_end(&key(b's', &[now]));
+        Ok(self
+            .kv
+            .range_keys(MAIN, &key(b's', &[0]), end.as_deref(), usize::MAX)?
+            .iter()
+            .map(|k| tail_u64(k))
+            .collect())
     }
 
     pub fn user(&self, id: u64) -> Result<Option<UserRecord>, StoreError> {
-        match self.db.get(key(b'u', &[id]))? {
+        match self.kv.get(MAIN, &key(b'u', &[id]))? {
             None => Ok(None),
             Some(b) => decode_user(&b).map(Some).map_err(StoreError::Corrupt),
         }
     }
 
     pub fn put_user(&self, rec: &UserRecord) -> Result<(), StoreError> {
-        self.db.insert(key(b'u', &[rec.user.id]), encode(rec))?;
-        self.db.flush()?;
-        Ok(())
+        let (k, v) = (key(b'u', &[rec.user.id]), encode(rec));
+        transaction(&*self.kv, |tx| tx.insert(MAIN, &k, &v))
     }
 
     /// Game `id`'s record as stored (`None`: no such game). Every change to
     /// a game rewrites it with a higher version, so equal bytes mean the game
     /// did not change.
     pub fn game_bytes(&self, id: u64) -> Result<Option<Vec<u8>>, StoreError> {
-        Ok(self.db.get(key(b'g', &[id]))?.map(|v| v.to_vec()))
+        self.kv.get(MAIN, &key(b'g', &[id]))
     }
 
     /// Every user record.
     pub fn users(&self) -> Result<Vec<UserRecord>, StoreError> {
-        self.db
-            .scan_prefix([b'u'])
-            .values()
-            .map(|v| decode_user(&v?).map_err(StoreError::Corrupt))
+        self.kv
+            .scan(MAIN, &[b'u'], usize::MAX)?
+            .iter()
+            .map(|(_, v)| decode_user(v).map_err(StoreError::Corrupt))
             .collect()
     }
 
@@ -510,10 +532,10 @@ impl Store {
     /// channels). Kept here, with the users, so that a name never changes
     /// hands while the store lives.
     pub fn console_names(&self, kind: u8) -> Result<Vec<(String, u64)>, StoreError> {
-        self.db
-            .scan_prefix([CONSOLE_NAME, kind])
-            .map(|kv| {
-                let (k, v) = kv?;
+        self.kv
+            .scan(MAIN, &[CONSOLE_NAME, kind], usize::MAX)?
+            .into_iter()
+            .map(|(k, v)| {
                 let name = String::from_utf8(k[2..].to_vec())
                     .map_err(|_| StoreError::Corrupt("a console name is not UTF-8".into()))?;
                 let id = <[u8; 8]>::try_from(&v[..])
@@ -528,17 +550,18 @@ impl Store {
     pub fn claim_console_name(&self, kind: u8, name: &str, id: u64) -> Result<u64, StoreError> {
         let mut k = vec![CONSOLE_NAME, kind];
         k.extend_from_slice(name.as_bytes());
-        let held =
-            self.db
-                .compare_and_swap(&k, None as Option<&[u8]>, Some(&id.to_be_bytes()[..]))?;
-        self.db.flush()?;
+        let held = transaction(&*self.kv, |tx| {
+            let held = tx.get(MAIN, &k)?;
+            if held.is_none() {
+                tx.insert(MAIN, &k, &id.to_be_bytes())?;
+            }
+            Ok(held)
+        })?;
         match held {
-            Ok(()) => Ok(id),
-            Err(e) => e
-                .current
-                .and_then(|v| <[u8; 8]>::try_from(&v[..]).ok())
+            None => Ok(id),
+            Some(v) => <[u8; 8]>::try_from(&v[..])
                 .map(u64::from_be_bytes)
-                .ok_or_else(|| StoreError::Corrupt(format!("console name {name}: no id"))),
+                .map_err(|_| StoreError::Corrupt(format!("console name {name}: no id"))),
         }
     }
 
@@ -547,97 +570,77 @@ impl Store {
     pub fn commit(&self, w: &GameWrite) -> Result<Vec<u64>, StoreError> {
         let id = w.record.id;
         let gkey = key(b'g', &[id]);
-        let result = self.db.transaction(|tx| {
-            let stored = match tx.get(&gkey)? {
+        transaction(&*self.kv, |tx| {
+            let stored = match tx.get(MAIN, &gkey)? {
                 None => None,
-                Some(b) => Some(
-                    decode_game(&b)
-                        .map_err(|e| ConflictableTransactionError::Abort(StoreError::Corrupt(e)))?,
-                ),
+                Some(b) => Some(decode_game(&b).map_err(corrupt)?),
             };
             let old_version = stored.as_ref().map(|r| r.version);
             if old_version != w.expected {
-                return Err(ConflictableTransactionError::Abort(StoreError::Stale));
+                return Err(TxError::Abort(StoreError::Stale));
             }
             let mut record = w.record.clone();
             record.version = w.expected.map_or(0, |v| v + 1);
             if let Some(old) = stored.as_ref() {
                 if let Some(due) = old.scheduled {
-                    tx.remove(key(b's', &[due, id]))?;
+                    tx.remove(MAIN, &key(b's', &[due, id]))?;
                 }
                 if let Some(from) = w.truncate_from {
                     for seq in from..old.log_len {
-                        tx.remove(key(b'l', &[id, seq]))?;
+                        tx.remove(MAIN, &key(b'l', &[id, seq]))?;
                     }
                 }
             }
             if let Some(due) = record.scheduled {
-                tx.insert(key(b's', &[due, id]), &[][..])?;
+                tx.insert(MAIN, &key(b's', &[due, id]), &[])?;
             }
             for e in &w.append {
-                tx.insert(key(b'l', &[id, e.seq]), encode(e))?;
+                tx.insert(MAIN, &key(b'l', &[id, e.seq]), &encode(e))?;
             }
             for m in &record.members {
-                tx.insert(key(b'm', &[m.user.id, id]), &[][..])?;
+                tx.insert(MAIN, &key(b'm', &[m.user.id, id]), &[])?;
             }
             for m in &record.invited {
-                tx.insert(key(b'm', &[m.id, id]), &[][..])?;
+                tx.insert(MAIN, &key(b'm', &[m.id, id]), &[])?;
             }
-            tx.insert(key(b'c', &[record.channel.id, id]), &[][..])?;
-            tx.insert(gkey.clone(), encode(&record))?;
+            tx.insert(MAIN, &key(b'c', &[record.channel.id, id]), &[])?;
+            tx.insert(MAIN, &gkey, &encode(&record))?;
             ratings::rate_on_finish(tx, stored.as_ref(), &record, &w.append)?;
             let mut ids = Vec::with_capacity(w.outbox.len());
             for e in &w.outbox {
                 ids.push(put_entry(tx, e)?);
             }
             Ok(ids)
-        });
-        let ids = match result {
-            Ok(ids) => ids,
-            Err(TransactionError::Abort(e)) => return Err(e),
-            Err(TransactionError::Storage(e)) => return Err(e.into()),
-        };
-        self.db.flush()?;
-        Ok(ids)
+        })
     }
 
     /// Stores outbox entries that go with no game change (a notice about a
     /// delivery problem), flushed.
     pub fn enqueue(&self, entries: &[NewEntry]) -> Result<Vec<u64>, StoreError> {
-        let ids = self
-            .db
-            .transaction(|tx| {
-                let mut ids = Vec::new();
-                for e in entries {
-                    ids.push(put_entry(tx, e)?);
-                }
-                Ok::<_, ConflictableTransactionError<StoreError>>(ids)
-            })
-            .map_err(tx_error)?;
-        self.db.flush()?;
-        Ok(ids)
+        transaction(&*self.kv, |tx| {
+            entries.iter().map(|e| put_entry(tx, e)).collect()
+        })
     }
 
     /// Up to `limit` entries waiting for delivery, oldest first. An entry that
     /// cannot be read is logged by the caller through its error and skipped
     /// here, so one damaged entry never stops the others.
     pub fn outbox(&self, limit: usize) -> Result<Vec<StoredEntry>, StoreError> {
-        let mut out = Vec::new();
-        for kv in self.db.scan_prefix([b'o']).take(limit) {
-            let (k, v) = kv?;
-            let id = tail_u64(&k);
-            out.push(decode_entry(&v).map_err(|e| (id, e)));
-        }
-        Ok(out)
+        Ok(self
+            .kv
+            .scan(MAIN, &[b'o'], limit)?
+            .into_iter()
+            .map(|(k, v)| decode_entry(&v).map_err(|e| (tail_u64(&k), e)))
+            .collect())
     }
 
     /// How many entries wait for delivery.
     pub fn outbox_len(&self) -> usize {
-        self.db.scan_prefix([b'o']).count()
+        self.kv.keys(MAIN, &[b'o']).map_or(0, |k| k.len())
     }
 
     pub fn outbox_entry(&self, id: u64) -> Result<Option<OutboxEntry>, StoreError> {
-        match self.db.get(key(b'o', &[id]))? {
+        match self.kv.get(MAIN, &key(b'o', &[id]))? {
             None => Ok(None),
             Some(b) => decode_entry(&b).map(Some).map_err(StoreError::Corrupt),
         }
@@ -647,10 +650,10 @@ impl Store {
     pub fn outbox_images(&self, entry: &OutboxEntry) -> Result<Vec<Image>, StoreError> {
         let mut out = Vec::new();
         for (n, name) in entry.images.iter().enumerate() {
-            if let Some(png) = self.db.get(key(b'p', &[entry.id, n as u64]))? {
+            if let Some(png) = self.kv.get(MAIN, &key(b'p', &[entry.id, n as u64]))? {
                 out.push(Image {
                     name: name.clone(),
-                    png: png.to_vec(),
+                    png,
                 });
             }
         }
@@ -658,47 +661,30 @@ impl Store {
     }
 
     /// Records a delivery's progress or failure (attempts, parts sent, the
-    /// next try), flushed. An entry already removed stays removed.
+    /// next try), durably. An entry already removed stays removed.
     pub fn outbox_update(&self, entry: &OutboxEntry) -> Result<(), StoreError> {
         let k = key(b'o', &[entry.id]);
         let bytes = encode(entry);
-        self.db
-            .transaction(|tx| {
-                if tx.get(&k)?.is_some() {
-                    tx.insert(k.clone(), bytes.clone())?;
-                }
-                Ok::<_, ConflictableTransactionError<StoreError>>(())
-            })
-            .map_err(tx_error)?;
-        self.db.flush()?;
-        Ok(())
+        transaction(&*self.kv, |tx| {
+            if tx.get(MAIN, &k)?.is_some() {
+                tx.insert(MAIN, &k, &bytes)?;
+            }
+            Ok(())
+        })
     }
 
     /// Removes a delivered entry and its pictures; `then` entries are stored in
     /// the same transaction (what replaces an entry that cannot be delivered).
-    /// Flushed. Returns the ids of `then`.
+    /// Durable. Returns the ids of `then`.
     pub fn outbox_done(&self, id: u64, then: &[NewEntry]) -> Result<Vec<u64>, StoreError> {
-        let pictures = self
-            .db
-            .scan_prefix(key(b'p', &[id]))
-            .keys()
-            .collect::<Result<Vec<sled::IVec>, _>>()?;
-        let ids = self
-            .db
-            .transaction(|tx| {
-                tx.remove(key(b'o', &[id]))?;
-                for k in &pictures {
-                    tx.remove(k)?;
-                }
-                let mut ids = Vec::new();
-                for e in then {
-                    ids.push(put_entry(tx, e)?);
-                }
-                Ok::<_, ConflictableTransactionError<StoreError>>(ids)
-            })
-            .map_err(tx_error)?;
-        self.db.flush()?;
-        Ok(ids)
+        let pictures = self.kv.keys(MAIN, &key(b'p', &[id]))?;
+        transaction(&*self.kv, |tx| {
+            tx.remove(MAIN, &key(b'o', &[id]))?;
+            for k in &pictures {
+                tx.remove(MAIN, k)?;
+            }
+            then.iter().map(|e| put_entry(tx, e)).collect()
+        })
     }
 
     /// How many games are being played (started, not finished), for the operator's metrics.
@@ -709,8 +695,7 @@ impl Store {
             phase: crate::record::Phase,
         }
         let mut n = 0;
-        for kv in self.db.scan_prefix([b'g']) {
-            let (_, v) = kv?;
+        for (_, v) in self.kv.scan(MAIN, &[b'g'], usize::MAX)? {
             // An unreadable record is `tokar check`'s business, not a metric's.
             if serde_json::from_slice::<PhaseOnly>(&v)
                 .is_ok_and(|r| r.phase == crate::record::Phase::Playing)

@@ -280,7 +280,7 @@ fn read_entry(db: &sled::Db, key: &[u8]) -> Result<Vec<RawItem>, StoreError> {
 /// renamed, so `to` is always a whole backup). Blocking: call it from
 /// `spawn_blocking` in the running bot.
 pub fn write(store: &Store, to: &Path) -> Result<Summary, BackupError> {
-    let db = store.db();
+    let db = store.db()?;
     let partial = to.with_extension("partial");
     let io = |e: std::io::Error| BackupError::Io(to.to_path_buf(), e);
     if let Some(dir) = to.parent().filter(|d| !d.as_os_str().is_empty()) {

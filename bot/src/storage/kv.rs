@@ -69,10 +69,32 @@ pub trait KvTx {
 /// `spawn_blocking`.
 pub trait Kv: Send + Sync + 'static {
     fn get(&self, tree: Tree, key: &[u8]) -> Result<Option<Vec<u8>>, StoreError>;
+    /// The keys and values from `start` (included) to `end` (excluded; `None`:
+    /// to the last key), in key order, at most `limit`.
+    fn range(
+        &self,
+        tree: Tree,
+        start: &[u8],
+        end: Option<&[u8]>,
+        limit: usize,
+    ) -> Result<Vec<RawItem>, StoreError>;
+    /// The keys alone of [`Kv::range`] (an index's keys, or pictures' keys
+    /// without their bytes).
+    fn range_keys(
+        &self,
+        tree: Tree,
+        start: &[u8],
+        end: Option<&[u8]>,
+        limit: usize,
+    ) -> Result<Vec<Vec<u8>>, StoreError>;
     /// The keys and values starting with `prefix`, in key order, at most `limit`.
-    fn scan(&self, tree: Tree, prefix: &[u8], limit: usize) -> Result<Vec<RawItem>, StoreError>;
+    fn scan(&self, tree: Tree, prefix: &[u8], limit: usize) -> Result<Vec<RawItem>, StoreError> {
+        self.range(tree, prefix, prefix_end(prefix).as_deref(), limit)
+    }
     /// The keys starting with `prefix`, in key order.
-    fn keys(&self, tree: Tree, prefix: &[u8]) -> Result<Vec<Vec<u8>>, StoreError>;
+    fn keys(&self, tree: Tree, prefix: &[u8]) -> Result<Vec<Vec<u8>>, StoreError> {
+        self.range_keys(tree, prefix, prefix_end(prefix).as_deref(), usize::MAX)
+    }
     /// Runs `f` as one transaction (again on a conflict) and makes its writes durable.
     fn transact(
         &self,
@@ -84,6 +106,19 @@ pub trait Kv: Send + Sync + 'static {
     fn sled(&self) -> Option<&sled::Db> {
         None
     }
+}
+
+/// The first key after every key that starts with `prefix` (`None`: there is
+/// none, the prefix is empty or all 0xff bytes).
+pub fn prefix_end(prefix: &[u8]) -> Option<Vec<u8>> {
+    let mut end = prefix.to_vec();
+    while let Some(last) = end.pop() {
+        if last < 0xff {
+            end.push(last + 1);
+            return Some(end);
+        }
+    }
+    None
 }
 
 /// Runs `f` as one transaction of `kv`, returning what it returns.
@@ -136,6 +171,15 @@ fn index(tree: Tree) -> usize {
         .unwrap_or_else(|| panic!("no keyspace named {tree}"))
 }
 
+fn sled_range(tree: &sled::Tree, start: &[u8], end: Option<&[u8]>) -> sled::Iter {
+    use std::ops::Bound;
+    let end = match end {
+        Some(e) => Bound::Excluded(e.to_vec()),
+        None => Bound::Unbounded,
+    };
+    tree.range::<Vec<u8>, _>((Bound::Included(start.to_vec()), end))
+}
+
 struct SledTx<'a> {
     views: &'a [sled::transaction::TransactionalTree],
 }
@@ -166,9 +210,14 @@ impl Kv for SledKv {
         Ok(self.tree(tree).get(key)?.map(|v| v.to_vec()))
     }
 
-    fn scan(&self, tree: Tree, prefix: &[u8], limit: usize) -> Result<Vec<RawItem>, StoreError> {
-        self.tree(tree)
-            .scan_prefix(prefix)
+    fn range(
+        &self,
+        tree: Tree,
+        start: &[u8],
+        end: Option<&[u8]>,
+        limit: usize,
+    ) -> Result<Vec<RawItem>, StoreError> {
+        sled_range(self.tree(tree), start, end)
             .take(limit)
             .map(|kv| {
                 let (k, v) = kv?;
@@ -177,10 +226,16 @@ impl Kv for SledKv {
             .collect()
     }
 
-    fn keys(&self, tree: Tree, prefix: &[u8]) -> Result<Vec<Vec<u8>>, StoreError> {
-        self.tree(tree)
-            .scan_prefix(prefix)
+    fn range_keys(
+        &self,
+        tree: Tree,
+        start: &[u8],
+        end: Option<&[u8]>,
+        limit: usize,
+    ) -> Result<Vec<Vec<u8>>, StoreError> {
+        sled_range(self.tree(tree), start, end)
             .keys()
+            .take(limit)
             .map(|k| Ok(k?.to_vec()))
             .collect()
     }

@@ -16,30 +16,23 @@ use super::{key, put_entry, tail_u64, Store, StoreError};
 use crate::league::{decode_league, LeagueRecord};
 use crate::outbox::NewEntry;
 use crate::record::encode;
-use sled::transaction::ConflictableTransactionError;
-use sled::Transactional;
+use super::kv::{transaction, TxError};
 
 pub(super) const TREE: &str = "leagues";
 const NEXT: &[u8] = b"next-league";
 
 impl Store {
-    fn leagues_tree(&self) -> Result<sled::Tree, StoreError> {
-        Ok(self.db.open_tree(TREE)?)
-    }
-
     /// A new league number (1, 2, ...), never given twice.
     pub fn next_league_id(&self) -> Result<u64, StoreError> {
-        let tree = self.leagues_tree()?;
-        let next = tree.update_and_fetch(NEXT, |old| {
-            let n = old.and_then(super::be_u64).unwrap_or(0) + 1;
-            Some(n.to_be_bytes().to_vec())
-        })?;
-        tree.flush()?;
-        Ok(next.as_deref().and_then(super::be_u64).unwrap_or(1))
+        transaction(self.kv(), |tx| {
+            let n = tx.get(TREE, NEXT)?.as_deref().and_then(super::be_u64).unwrap_or(0) + 1;
+            tx.insert(TREE, NEXT, &n.to_be_bytes())?;
+            Ok(n)
+        })
     }
 
     pub fn league(&self, id: u64) -> Result<Option<LeagueRecord>, StoreError> {
-        match self.leagues_tree()?.get(key(b'L', &[id]))? {
+        match self.kv().get(TREE, &key(b'L', &[id]))? {
             None => Ok(None),
             Some(b) => decode_league(&b).map(Some).map_err(StoreError::Corrupt),
         }
@@ -47,19 +40,18 @@ impl Store {
 
     /// Every league, oldest first.
     pub fn leagues(&self) -> Result<Vec<LeagueRecord>, StoreError> {
-        let mut out = Vec::new();
-        for kv in self.leagues_tree()?.scan_prefix([b'L']) {
-            let (_, v) = kv?;
-            out.push(decode_league(&v).map_err(StoreError::Corrupt)?);
-        }
-        Ok(out)
+        self.kv()
+            .scan(TREE, b"L", usize::MAX)?
+            .iter()
+            .map(|(_, v)| decode_league(v).map_err(StoreError::Corrupt))
+            .collect()
     }
 
     /// The league a game was made for, if any.
     pub fn league_of_game(&self, game: u64) -> Result<Option<u64>, StoreError> {
         Ok(self
-            .leagues_tree()?
-            .get(key(b'G', &[game]))?
+            .kv()
+            .get(TREE, &key(b'G', &[game]))?
             .map(|v| tail_u64(&v)))
     }
 
@@ -73,35 +65,24 @@ impl Store {
         expected: Option<u64>,
         outbox: &[NewEntry],
     ) -> Result<Vec<u64>, StoreError> {
-        let tree = self.leagues_tree()?;
         let lkey = key(b'L', &[rec.id]);
-        let main: &sled::Tree = &self.db;
-        let result = (main, &tree).transaction(|(main, leagues)| {
-            let stored = match leagues.get(&lkey)? {
+        transaction(self.kv(), |tx| {
+            let stored = match tx.get(TREE, &lkey)? {
                 None => None,
                 Some(b) => Some(
-                    decode_league(&b)
-                        .map_err(|e| ConflictableTransactionError::Abort(StoreError::Corrupt(e)))?,
+                    decode_league(&b).map_err(|e| TxError::Abort(StoreError::Corrupt(e)))?,
                 ),
             };
             if stored.as_ref().map(|r| r.version) != expected {
-                return Err(ConflictableTransactionError::Abort(StoreError::Stale));
+                return Err(TxError::Abort(StoreError::Stale));
             }
             let mut record = rec.clone();
             record.version = expected.map_or(0, |v| v + 1);
             for f in &record.fixtures {
-                leagues.insert(key(b'G', &[f.game]), &rec.id.to_be_bytes()[..])?;
+                tx.insert(TREE, &key(b'G', &[f.game]), &rec.id.to_be_bytes())?;
             }
-            leagues.insert(lkey.clone(), encode(&record))?;
-            let mut ids = Vec::with_capacity(outbox.len());
-            for e in outbox {
-                ids.push(put_entry(main, e)?);
-            }
-            Ok(ids)
-        });
-        let ids = result.map_err(super::tx_error)?;
-        self.db.flush()?;
-        tree.flush()?;
-        Ok(ids)
+            tx.insert(TREE, &lkey, &encode(&record))?;
+            outbox.iter().map(|e| put_entry(tx, e)).collect()
+        })
     }
 }

@@ -23,7 +23,7 @@ use super::{key, tail_u64, Store, StoreError};
 use crate::rating::{assess, update, Placing, Rating, Score};
 use crate::record::{decode_log, encode, GameRecord, LogEntry, Phase};
 use serde::{Deserialize, Serialize};
-use sled::transaction::{ConflictableTransactionError, TransactionalTree};
+use super::kv::{KvTx, TxError, MAIN};
 use tokar_engine::catalog::GameKind;
 use tracing::info;
 
@@ -113,17 +113,17 @@ fn game_key(game: u64) -> Vec<u8> {
     k
 }
 
-type TxResult<T> = Result<T, ConflictableTransactionError<StoreError>>;
+type TxResult<T> = Result<T, TxError>;
 
 fn corrupt<T>(r: Result<T, StoreError>) -> TxResult<T> {
-    r.map_err(ConflictableTransactionError::Abort)
+    r.map_err(TxError::Abort)
 }
 
 /// Rates a game in the transaction that stores it, when this write is the
 /// one that finishes it (`old` is the record before). Games that are not
 /// rated (T28, T29) are logged and left alone.
 pub(super) fn rate_on_finish(
-    tx: &TransactionalTree,
+    tx: &mut dyn KvTx,
     old: Option<&GameRecord>,
     rec: &GameRecord,
     append: &[LogEntry],
@@ -131,7 +131,7 @@ pub(super) fn rate_on_finish(
     if rec.phase != Phase::Finished
         || old.is_some_and(|o| o.phase == Phase::Finished)
         || rec.rated != Some(true)
-        || tx.get(game_key(rec.id))?.is_some()
+        || tx.get(MAIN, &game_key(rec.id))?.is_some()
     {
         return Ok(());
     }
@@ -140,8 +140,8 @@ pub(super) fn rate_on_finish(
         match append.iter().find(|e| e.seq == seq) {
             Some(e) => log.push(e.clone()),
             None => {
-                let bytes = tx.get(key(b'l', &[rec.id, seq]))?.ok_or_else(|| {
-                    ConflictableTransactionError::Abort(StoreError::Corrupt(format!(
+                let bytes = tx.get(MAIN, &key(b'l', &[rec.id, seq]))?.ok_or_else(|| {
+                    TxError::Abort(StoreError::Corrupt(format!(
                         "game #{} has no log entry {seq}",
                         rec.id
                     )))
@@ -164,7 +164,7 @@ pub(super) fn rate_on_finish(
         let mut before = Vec::new();
         for p in &placings {
             let k = prefixed(b'r', rec.kind, &[scope, p.user]);
-            let standing = match tx.get(&k)? {
+            let standing = match tx.get(MAIN, &k)? {
                 Some(b) => corrupt(decode_standing(&b))?,
                 None => Standing {
                     v: RATINGS_FORMAT,
@@ -198,10 +198,15 @@ pub(super) fn rate_on_finish(
                 Score::Draw => s.draws += 1,
                 Score::Loss => s.losses += 1,
             }
-            tx.insert(prefixed(b'r', rec.kind, &[scope, p.user]), encode(&s))?;
             tx.insert(
-                prefixed(b'h', rec.kind, &[scope, p.user, at, rec.id]),
-                encode(&entry),
+                MAIN,
+                &prefixed(b'r', rec.kind, &[scope, p.user]),
+                &encode(&s),
+            )?;
+            tx.insert(
+                MAIN,
+                &prefixed(b'h', rec.kind, &[scope, p.user, at, rec.id]),
+                &encode(&entry),
             )?;
         }
     }
@@ -213,7 +218,7 @@ pub(super) fn rate_on_finish(
         guild: rec.guild,
         placings,
     };
-    tx.insert(game_key(rec.id), encode(&rated))?;
+    tx.insert(MAIN, &game_key(rec.id), &encode(&rated))?;
     Ok(())
 }
 
@@ -225,7 +230,7 @@ impl Store {
         scope: u64,
         user: u64,
     ) -> Result<Option<Standing>, StoreError> {
-        match self.db.get(prefixed(b'r', kind, &[scope, user]))? {
+        match self.kv().get(MAIN, &prefixed(b'r', kind, &[scope, user]))? {
             None => Ok(None),
             Some(b) => decode_standing(&b).map(Some),
         }
@@ -234,10 +239,10 @@ impl Store {
     /// Everyone rated in a kind and scope, best first.
     pub fn leaderboard(&self, kind: GameKind, scope: u64) -> Result<Vec<Standing>, StoreError> {
         let mut out = self
-            .db
-            .scan_prefix(prefixed(b'r', kind, &[scope]))
-            .values()
-            .map(|v| decode_standing(&v?))
+            .kv()
+            .scan(MAIN, &prefixed(b'r', kind, &[scope]), usize::MAX)?
+            .iter()
+            .map(|(_, v)| decode_standing(v))
             .collect::<Result<Vec<_>, _>>()?;
         out.sort_by(|a, b| {
             b.rating
@@ -256,28 +261,28 @@ impl Store {
         scope: u64,
         user: u64,
     ) -> Result<Vec<HistoryEntry>, StoreError> {
-        self.db
-            .scan_prefix(prefixed(b'h', kind, &[scope, user]))
-            .values()
-            .map(|v| decode_history(&v?))
+        self.kv()
+            .scan(MAIN, &prefixed(b'h', kind, &[scope, user]), usize::MAX)?
+            .iter()
+            .map(|(_, v)| decode_history(v))
             .collect()
     }
 
     /// Every rated game, in game order.
     pub fn rated_games(&self) -> Result<Vec<RatedGame>, StoreError> {
-        self.db
-            .scan_prefix([b'R', b'g'])
-            .map(|kv| {
-                let (k, v) = kv?;
-                debug_assert_eq!(tail_u64(&k), decode_rated_game(&v)?.game);
-                decode_rated_game(&v)
+        self.kv()
+            .scan(MAIN, b"Rg", usize::MAX)?
+            .iter()
+            .map(|(k, v)| {
+                debug_assert_eq!(tail_u64(k), decode_rated_game(v)?.game);
+                decode_rated_game(v)
             })
             .collect()
     }
 
     /// Whether a game was rated.
     pub fn rated_game(&self, game: u64) -> Result<Option<RatedGame>, StoreError> {
-        match self.db.get(game_key(game))? {
+        match self.kv().get(MAIN, &game_key(game))? {
             None => Ok(None),
             Some(b) => decode_rated_game(&b).map(Some),
         }
@@ -285,12 +290,6 @@ impl Store {
 
     /// Every stored rating key and value, for fixtures.
     pub fn dump_ratings(&self) -> Result<Vec<super::RawItem>, StoreError> {
-        self.db
-            .scan_prefix([b'R'])
-            .map(|kv| {
-                let (k, v) = kv?;
-                Ok((k.to_vec(), v.to_vec()))
-            })
-            .collect()
+        self.kv().scan(MAIN, b"R", usize::MAX)
     }
 }

@@ -19,8 +19,7 @@ impl Store {
             guild: Option<u64>,
         }
         let mut out = Vec::new();
-        for kv in self.db().scan_prefix([b'g']) {
-            let (_, v) = kv?;
+        for (_, v) in self.kv().scan(super::kv::MAIN, b"g", usize::MAX)? {
             if let Ok(r) = serde_json::from_slice::<ServerOnly>(&v) {
                 if r.guild == Some(guild) {
                     out.push(r.id);

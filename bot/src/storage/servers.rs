@@ -55,11 +55,12 @@ pub fn encode_server(rec: &ServerRecord) -> Vec<u8> {
     serde_json::to_vec(&StoredServer::V1(rec.clone())).unwrap_or_default()
 }
 
+use super::kv::transaction;
+
 impl Store {
     /// The settings of server `guild` (the defaults where it never chose).
     pub fn server(&self, guild: u64) -> Result<ServerRecord, StoreError> {
-        let tree = self.db().open_tree(TREE)?;
-        match tree.get(guild.to_be_bytes())? {
+        match self.kv().get(TREE, &guild.to_be_bytes())? {
             None => Ok(ServerRecord::default()),
             Some(b) => decode_server(&b).map_err(StoreError::Corrupt),
         }
@@ -67,9 +68,7 @@ impl Store {
 
     /// Stores the settings of server `guild`, flushed.
     pub fn put_server(&self, guild: u64, rec: &ServerRecord) -> Result<(), StoreError> {
-        let tree = self.db().open_tree(TREE)?;
-        tree.insert(guild.to_be_bytes(), encode_server(rec))?;
-        tree.flush()?;
-        Ok(())
+        let value = encode_server(rec);
+        transaction(self.kv(), |tx| tx.insert(TREE, &guild.to_be_bytes(), &value))
     }
 }

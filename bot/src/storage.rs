@@ -398,7 +398,7 @@ impl Store {
     ) -> Result<usize, StoreError> {
         use crate::outbox::Target;
         let mut n = 0;
-        for (k, v) in self.kv.scan(MAIN, &[b'o'], usize::MAX)? {
+        for (k, v) in self.kv.scan(MAIN, b"o", usize::MAX)? {
             let Ok(mut e) = decode_entry(&v) else {
                 continue;
             };
@@ -522,7 +522,7 @@ impl Store {
     /// Every user record.
     pub fn users(&self) -> Result<Vec<UserRecord>, StoreError> {
         self.kv
-            .scan(MAIN, &[b'u'], usize::MAX)?
+            .scan(MAIN, b"u", usize::MAX)?
             .iter()
             .map(|(_, v)| decode_user(v).map_err(StoreError::Corrupt))
             .collect()
@@ -628,7 +628,7 @@ impl Store {
     pub fn outbox(&self, limit: usize) -> Result<Vec<StoredEntry>, StoreError> {
         Ok(self
             .kv
-            .scan(MAIN, &[b'o'], limit)?
+            .scan(MAIN, b"o", limit)?
             .into_iter()
             .map(|(k, v)| decode_entry(&v).map_err(|e| (tail_u64(&k), e)))
             .collect())
@@ -636,7 +636,7 @@ impl Store {
 
     /// How many entries wait for delivery.
     pub fn outbox_len(&self) -> usize {
-        self.kv.keys(MAIN, &[b'o']).map_or(0, |k| k.len())
+        self.kv.keys(MAIN, b"o").map_or(0, |k| k.len())
     }
 
     pub fn outbox_entry(&self, id: u64) -> Result<Option<OutboxEntry>, StoreError> {
@@ -695,7 +695,7 @@ impl Store {
             phase: crate::record::Phase,
         }
         let mut n = 0;
-        for (_, v) in self.kv.scan(MAIN, &[b'g'], usize::MAX)? {
+        for (_, v) in self.kv.scan(MAIN, b"g", usize::MAX)? {
             // An unreadable record is `tokar check`'s business, not a metric's.
             if serde_json::from_slice::<PhaseOnly>(&v)
                 .is_ok_and(|r| r.phase == crate::record::Phase::Playing)

@@ -1,4 +1,6 @@
-//! sled storage: one tree, keys prefixed by what they hold.
+//! The store: what Tokar keeps, and where, in one main keyspace whose keys
+//! are prefixed by what they hold. It speaks to its database through
+//! [`kv::Kv`]: sled in the data folder (the default), or PostgreSQL.
 //!
 //! | key | value |
 //! | --- | --- |
@@ -14,6 +16,7 @@
 //! | `next-game` | the next game number |
 //! | `store-id` | the store's identity, drawn when it was created |
 //! | `R` ... | ratings ([`ratings`]) |
+//! | `q` ... | leases, when processes share the store ([`leases`]) |
 //!
 //! Leagues live in a tree of their own (`storage/leagues.rs`).
 //!
@@ -28,6 +31,8 @@
 //! from `spawn_blocking`.
 
 mod dump;
+mod leases;
+pub use leases::Lease;
 pub mod kv;
 mod server_games;
 mod servers;

@@ -100,6 +100,11 @@ pub trait Kv: Send + Sync + 'static {
         &self,
         f: &mut dyn FnMut(&mut dyn KvTx) -> Result<(), TxError>,
     ) -> Result<(), StoreError>;
+    /// Whether other processes may use the database at the same time (sled:
+    /// never, it is locked to one process).
+    fn shared(&self) -> bool {
+        false
+    }
     /// What the operator is told the store is (a folder, a server).
     fn describe(&self) -> String;
     /// The sled database, for the folder's own tools (backup, check, restore).

@@ -17,6 +17,7 @@ mod follow;
 mod invitations;
 mod league;
 mod league_games;
+mod leases;
 mod listing;
 mod lobby;
 mod moves_list;
@@ -115,6 +116,8 @@ struct Inner {
     claims: std::sync::Mutex<std::collections::HashSet<String>>,
     /// Woken when outbox entries are stored or released.
     outbox_ready: tokio::sync::Notify,
+    /// The store leases this process holds, and until when (see `leases.rs`).
+    leases: std::sync::Mutex<HashMap<crate::storage::Lease, crate::clock::Millis>>,
 }
 
 /// A refusal: one line for the user, nothing changed.
@@ -177,6 +180,7 @@ impl Table {
                 identity,
                 claims: Default::default(),
                 outbox_ready: tokio::sync::Notify::new(),
+                leases: Default::default(),
             }),
         })
     }

@@ -21,7 +21,8 @@
 use super::{Change, Loaded, Reply, Request, Res, Table};
 use crate::outbox::{Carrier, NewEntry, OutboxEntry};
 use crate::record::GameRecord;
-use crate::storage::GameWrite;
+use super::leases::LANE_LEASE_MS;
+use crate::storage::{GameWrite, Lease};
 use crate::table::Image;
 use tracing::{error, warn};
 
@@ -185,6 +186,11 @@ impl Table {
                     }
                     let claimed = e.carrier.as_ref().is_some_and(|c| held.contains(&c.token));
                     if claimed || e.not_before > now {
+                        blocked.insert(lane);
+                        continue;
+                    }
+                    // With a shared store, a lane is delivered by the process holding it.
+                    if !self.hold(Lease::Lane(lane.0, lane.1), LANE_LEASE_MS).await {
                         blocked.insert(lane);
                         continue;
                     }

@@ -24,6 +24,8 @@
 //! checks and the bot thinks again on the new position.
 
 use super::args::{parse_mention, Args};
+use super::leases::GAME_LEASE_MS;
+use crate::storage::Lease;
 use super::commands::Pick;
 use super::text::{is_member, seats_of};
 use super::{outcome, Reply, Request, Res, Table};
@@ -274,6 +276,17 @@ impl Table {
             return Vec::new();
         }
         let _thinking = Thinking { robot, id };
+        // Another process sharing the store may be thinking in this game.
+        if !self.hold(Lease::Game(id), GAME_LEASE_MS).await {
+            return Vec::new();
+        }
+        let out = self.robot_turns(id).await;
+        self.release(Lease::Game(id)).await;
+        out
+    }
+
+    /// The bot's turns in game `id`, this process holding the game.
+    async fn robot_turns(&self, id: u64) -> Vec<Reply> {
         let me = self.robot().clone();
         let mut out = Vec::new();
         let mut moves = 0;

@@ -20,7 +20,9 @@
 
 use super::commands::{describe_entry, marks};
 use super::text::{self, seats_label};
+use super::leases::GAME_LEASE_MS;
 use super::{Change, ChannelRef, Reply, Res, Table, UserRef};
+use crate::storage::Lease;
 use crate::clock::Millis;
 use crate::duration::{self, HOUR};
 use crate::record::{GameRecord, LogAction, LogEntry, Named, Phase, UserRecord, FORMAT};
@@ -139,10 +141,15 @@ impl Table {
         };
         let mut out = Vec::new();
         for id in due {
+            // Another process sharing the store sweeps this game.
+            if !self.hold(Lease::Game(id), GAME_LEASE_MS).await {
+                continue;
+            }
             match self.sweep_game(id).await {
                 Ok(r) => out.extend(r),
                 Err(e) => warn!(game = id, error = %e, "schedule sweep of a game failed"),
             }
+            self.release(Lease::Game(id)).await;
         }
         // Games waiting for the bot (after a restart, or a turn passed by the schedule).
         out.extend(self.robot_moves_due().await);

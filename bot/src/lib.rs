@@ -15,6 +15,7 @@ pub mod entropy;
 pub mod league;
 pub mod marker;
 pub mod metrics;
+pub mod migrate;
 pub mod outbox;
 pub mod rating;
 pub mod record;

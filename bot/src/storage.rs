@@ -379,7 +379,7 @@ impl Store {
     }
 
     /// The database the store speaks to.
-    pub(crate) fn kv(&self) -> &dyn Kv {
+    pub fn kv(&self) -> &dyn Kv {
         &*self.kv
     }
 

@@ -100,6 +100,9 @@ pub trait Kv: Send + Sync + 'static {
         &self,
         f: &mut dyn FnMut(&mut dyn KvTx) -> Result<(), TxError>,
     ) -> Result<(), StoreError>;
+    /// Makes every later `generate_id` give more than `floor` (a store moved
+    /// in from another database keeps its outbox entries' order and ids).
+    fn raise_ids(&self, floor: u64) -> Result<(), StoreError>;
     /// Whether other processes may use the database at the same time (sled:
     /// never, it is locked to one process).
     fn shared(&self) -> bool {
@@ -189,7 +192,9 @@ struct SledTx<'a> {
     views: &'a [sled::transaction::TransactionalTree],
 }
 
-fn sled_step<T>(r: Result<T, sled::transaction::UnabortableTransactionError>) -> Result<T, TxError> {
+fn sled_step<T>(
+    r: Result<T, sled::transaction::UnabortableTransactionError>,
+) -> Result<T, TxError> {
     r.map_err(|e| TxError::Backend(BackendError::Sled(e)))
 }
 
@@ -271,6 +276,13 @@ impl Kv for SledKv {
             Err(TransactionError::Storage(e)) => return Err(e.into()),
         }
         self.db.flush()?;
+        Ok(())
+    }
+
+    fn raise_ids(&self, floor: u64) -> Result<(), StoreError> {
+        // sled's counter only counts up one by one; a moved store's ids are
+        // its outbox entries', a few thousand at most past the counter.
+        while self.db.generate_id()? <= floor {}
         Ok(())
     }
 

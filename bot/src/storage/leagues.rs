@@ -12,11 +12,11 @@
 //! so it is made once and never lost. A store made before leagues existed
 //! simply has no such tree yet, and sled opens it empty.
 
+use super::kv::{transaction, TxError};
 use super::{key, put_entry, tail_u64, Store, StoreError};
 use crate::league::{decode_league, LeagueRecord};
 use crate::outbox::NewEntry;
 use crate::record::encode;
-use super::kv::{transaction, TxError};
 
 pub(super) const TREE: &str = "leagues";
 const NEXT: &[u8] = b"next-league";
@@ -25,7 +25,12 @@ impl Store {
     /// A new league number (1, 2, ...), never given twice.
     pub fn next_league_id(&self) -> Result<u64, StoreError> {
         transaction(self.kv(), |tx| {
-            let n = tx.get(TREE, NEXT)?.as_deref().and_then(super::be_u64).unwrap_or(0) + 1;
+            let n = tx
+                .get(TREE, NEXT)?
+                .as_deref()
+                .and_then(super::be_u64)
+                .unwrap_or(0)
+                + 1;
             tx.insert(TREE, NEXT, &n.to_be_bytes())?;
             Ok(n)
         })
@@ -69,9 +74,9 @@ impl Store {
         transaction(self.kv(), |tx| {
             let stored = match tx.get(TREE, &lkey)? {
                 None => None,
-                Some(b) => Some(
-                    decode_league(&b).map_err(|e| TxError::Abort(StoreError::Corrupt(e)))?,
-                ),
+                Some(b) => {
+                    Some(decode_league(&b).map_err(|e| TxError::Abort(StoreError::Corrupt(e)))?)
+                }
             };
             if stored.as_ref().map(|r| r.version) != expected {
                 return Err(TxError::Abort(StoreError::Stale));

@@ -106,6 +106,10 @@ impl Store {
     /// Who holds `lease` and until when (`None`: nobody ever took it, or it
     /// was given back).
     pub fn lease_holder(&self, lease: Lease) -> Result<Option<(u64, Millis)>, StoreError> {
-        Ok(self.kv().get(MAIN, &lease.key())?.as_deref().and_then(holder))
+        Ok(self
+            .kv()
+            .get(MAIN, &lease.key())?
+            .as_deref()
+            .and_then(holder))
     }
 }

@@ -19,11 +19,11 @@
 //! loses the game's end and its rating together or keeps both; the `R g`
 //! key makes a second pass over the same game (a replayed commit) a no-op.
 
+use super::kv::{KvTx, TxError, MAIN};
 use super::{key, tail_u64, Store, StoreError};
 use crate::rating::{assess, update, Placing, Rating, Score};
 use crate::record::{decode_log, encode, GameRecord, LogEntry, Phase};
 use serde::{Deserialize, Serialize};
-use super::kv::{KvTx, TxError, MAIN};
 use tokar_engine::catalog::GameKind;
 use tracing::info;
 

@@ -69,6 +69,8 @@ impl Store {
     /// Stores the settings of server `guild`, flushed.
     pub fn put_server(&self, guild: u64, rec: &ServerRecord) -> Result<(), StoreError> {
         let value = encode_server(rec);
-        transaction(self.kv(), |tx| tx.insert(TREE, &guild.to_be_bytes(), &value))
+        transaction(self.kv(), |tx| {
+            tx.insert(TREE, &guild.to_be_bytes(), &value)
+        })
     }
 }

@@ -25,7 +25,13 @@ impl Table {
             return true;
         }
         let now = self.now();
-        let held = self.inner.leases.lock().unwrap_or_else(|e| e.into_inner()).get(&lease).copied();
+        let held = self
+            .inner
+            .leases
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&lease)
+            .copied();
         if held.is_some_and(|until| until > now + ttl / 2) {
             return true;
         }

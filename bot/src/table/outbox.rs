@@ -18,10 +18,10 @@
 //! claim. After a restart no claim is held, and the delivery worker first asks
 //! Discord whether the interaction carried it.
 
+use super::leases::LANE_LEASE_MS;
 use super::{Change, Loaded, Reply, Request, Res, Table};
 use crate::outbox::{Carrier, NewEntry, OutboxEntry};
 use crate::record::GameRecord;
-use super::leases::LANE_LEASE_MS;
 use crate::storage::{GameWrite, Lease};
 use crate::table::Image;
 use tracing::{error, warn};

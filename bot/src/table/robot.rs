@@ -24,12 +24,12 @@
 //! checks and the bot thinks again on the new position.
 
 use super::args::{parse_mention, Args};
-use super::leases::GAME_LEASE_MS;
-use crate::storage::Lease;
 use super::commands::Pick;
+use super::leases::GAME_LEASE_MS;
 use super::text::{is_member, seats_of};
 use super::{outcome, Reply, Request, Res, Table};
 use crate::record::{Member, Named, Phase, PlayOptions};
+use crate::storage::Lease;
 use crate::table::{ChannelRef, UserRef};
 use std::collections::HashSet;
 use std::time::{Duration, Instant};

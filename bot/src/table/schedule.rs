@@ -19,13 +19,13 @@
 //! still move.
 
 use super::commands::{describe_entry, marks};
-use super::text::{self, seats_label};
 use super::leases::GAME_LEASE_MS;
+use super::text::{self, seats_label};
 use super::{Change, ChannelRef, Reply, Res, Table, UserRef};
-use crate::storage::Lease;
 use crate::clock::Millis;
 use crate::duration::{self, HOUR};
 use crate::record::{GameRecord, LogAction, LogEntry, Named, Phase, UserRecord, FORMAT};
+use crate::storage::Lease;
 use tokar_engine::Seat;
 use tracing::warn;
 

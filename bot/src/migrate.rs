@@ -1,0 +1,159 @@
+//! `tokar migrate --from DIR --to URL`: moves a store from its data folder
+//! (sled) into PostgreSQL, for a community that outgrows one process.
+//!
+//! Every key of every keyspace is copied as it is: records keep their
+//! formats, so nothing is decoded or rewritten on the way, and a record an
+//! older Tokar wrote loads in PostgreSQL exactly as it did in sled. The
+//! target must be empty (a store is never merged into another), the copy is
+//! made in transactions of a few hundred keys, and then checked: the number
+//! of keys of each keyspace, and a CRC-32 of each game's record and log,
+//! read back from the target. The outbox's ids go on after the moved ones.
+//!
+//! The bot must be stopped: sled keeps its folder to one process, so while
+//! it runs the source cannot be opened (and nothing can change under the
+//! copy).
+
+use crate::storage::kv::{transaction, Kv, Tree, MAIN, NAMED};
+use crate::storage::{Store, StoreSettings};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// Keys written per transaction.
+const BATCH: usize = 500;
+
+/// What was moved.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Moved {
+    /// Keys per keyspace (`""` is the main one).
+    pub keys: BTreeMap<String, usize>,
+    /// Games whose record and log were checked.
+    pub games: usize,
+}
+
+impl std::fmt::Display for Moved {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let trees: Vec<String> = self
+            .keys
+            .iter()
+            .map(|(t, n)| format!("{} {n}", if t.is_empty() { "main" } else { t }))
+            .collect();
+        write!(
+            f,
+            "{} games checked; keys copied: {}",
+            self.games,
+            trees.join(", ")
+        )
+    }
+}
+
+/// Copies the store of the data folder `from` into the empty database `to`,
+/// then checks the copy. Errors are one line for the operator.
+pub fn migrate(from: &Path, to: &dyn Kv) -> Result<Moved, String> {
+    let source = Store::open_existing(from, &StoreSettings::default())
+        .map_err(|e| format!("cannot open the store in {}: {e}", from.display()))?;
+    let db = source.db().map_err(|e| e.to_string())?;
+    for (name, _) in crate::backup::trees::named(db).map_err(|e| e.to_string())? {
+        if !NAMED.contains(&name.as_str()) {
+            return Err(format!(
+                "the store in {} has a keyspace {name} that this Tokar does not know: migrate with the Tokar that wrote it",
+                from.display()
+            ));
+        }
+    }
+    for tree in std::iter::once(MAIN).chain(NAMED) {
+        if !to.range(tree, &[], None, 1).map_err(err)?.is_empty() {
+            return Err(format!(
+                "{} already holds a store: migrate only into an empty database",
+                to.describe()
+            ));
+        }
+    }
+    let mut moved = Moved::default();
+    let mut highest_id = 0;
+    for tree in std::iter::once(MAIN).chain(NAMED) {
+        let items = source
+            .kv()
+            .range(tree, &[], None, usize::MAX)
+            .map_err(err)?;
+        if tree == MAIN {
+            highest_id = items
+                .iter()
+                .filter(|(k, _)| matches!(k.first(), Some(b'o' | b'p')) && k.len() >= 9)
+                .map(|(k, _)| u64::from_be_bytes(k[1..9].try_into().unwrap_or_default()))
+                .max()
+                .unwrap_or(0);
+        }
+        for chunk in items.chunks(BATCH) {
+            transaction(to, |tx| {
+                for (k, v) in chunk {
+                    tx.insert(tree, k, v)?;
+                }
+                Ok(())
+            })
+            .map_err(err)?;
+        }
+        moved.keys.insert(tree.to_string(), items.len());
+    }
+    to.raise_ids(highest_id).map_err(err)?;
+    moved.games = verify(source.kv(), to, &moved)?;
+    Ok(moved)
+}
+
+fn err(e: crate::storage::StoreError) -> String {
+    e.to_string()
+}
+
+/// Counts each keyspace of the target and compares every game's checksum
+/// with the source's; returns how many games were checked.
+fn verify(source: &dyn Kv, target: &dyn Kv, moved: &Moved) -> Result<usize, String> {
+    for (tree, n) in &moved.keys {
+        let tree: Tree = std::iter::once(MAIN)
+            .chain(NAMED)
+            .find(|t| t == tree)
+            .unwrap_or(MAIN);
+        let found = target
+            .range_keys(tree, &[], None, usize::MAX)
+            .map_err(err)?
+            .len();
+        if found != *n {
+            return Err(format!(
+                "the copy is incomplete: keyspace {tree:?} has {found} keys where {n} were written"
+            ));
+        }
+    }
+    let mut games = 0;
+    for k in source
+        .range_keys(
+            MAIN,
+            b"g",
+            crate::storage::kv::prefix_end(b"g").as_deref(),
+            usize::MAX,
+        )
+        .map_err(err)?
+    {
+        if k.len() != 9 {
+            continue;
+        }
+        let id = u64::from_be_bytes(k[1..9].try_into().unwrap_or_default());
+        if checksum(source, id)? != checksum(target, id)? {
+            return Err(format!("game #{id} differs after the copy"));
+        }
+        games += 1;
+    }
+    Ok(games)
+}
+
+/// A CRC-32 of a game's record and log as stored.
+fn checksum(kv: &dyn Kv, id: u64) -> Result<u32, String> {
+    let mut h = crc32fast::Hasher::new();
+    let mut record = vec![b'g'];
+    record.extend_from_slice(&id.to_be_bytes());
+    h.update(&kv.get(MAIN, &record).map_err(err)?.unwrap_or_default());
+    let mut log = vec![b'l'];
+    log.extend_from_slice(&id.to_be_bytes());
+    for (k, v) in kv.scan(MAIN, &log, usize::MAX).map_err(err)? {
+        h.update(&k);
+        h.update(&v);
+    }
+    Ok(h.finalize())
+}

@@ -166,9 +166,16 @@ impl Table {
             StoreError::NotTheStore(text) => TableError::NotTheStore(text),
             e => TableError::Store(e),
         })?;
+        Ok(Table::on_store(config, store, identity))
+    }
+
+    /// A table on a store already open (`config.data_dir` and
+    /// `config.storage` are not used for it): several tables on one shared
+    /// store stand for several processes.
+    pub fn on_store(config: TableConfig, store: Store, identity: u64) -> Table {
         let entropy = crate::entropy::fresh(&[SystemClock.now(), std::process::id().into()]);
-        info!(data = %config.data_dir.display(), "table open");
-        Ok(Table {
+        info!(store = %store.kv().describe(), "table open");
+        Table {
             inner: Arc::new(Inner {
                 store,
                 clock: config.clock,
@@ -182,7 +189,7 @@ impl Table {
                 outbox_ready: tokio::sync::Notify::new(),
                 leases: Default::default(),
             }),
-        })
+        }
     }
 
     /// Runs one command and returns the messages to send. Never panics: a

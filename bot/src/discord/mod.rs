@@ -159,6 +159,7 @@ pub async fn run(
                 stop_rx.clone(),
                 drain,
                 retry_first,
+                outbox::requests_per_second(1, 1),
             ));
             ticker = Some(AbortOnDrop(ticker::spawn(table.clone(), tick_every)));
             wait_for_stop(embedder_stop).await;

@@ -17,11 +17,18 @@
 //!   logged with its content and dropped, so that one bad message cannot block a channel
 //!   forever.
 //!
+//! - **Under Discord's global limit.** A bot may make 50 requests a second in all, across
+//!   every process it runs (<https://docs.discord.com/developers/topics/rate-limits#global-rate-limit>;
+//!   interaction responses are not counted). The worker paces its requests with a token bucket
+//!   at [`GLOBAL_BUDGET`] a second times this process's share of the bot's shards, so that
+//!   processes sharing the shards share the budget too, and a burst (a league's start, a day's
+//!   reminders) waits in the outbox instead of being refused.
+//!
 //! The worker starts only once the gateway is ready (a token Discord refuses sends nothing),
 //! and stops when told, after a last drain bounded in time.
 
 use std::collections::HashSet;
-use std::num::NonZeroU64;
+use std::num::{NonZeroU32, NonZeroU64};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -36,6 +43,19 @@ use crate::table::{Reply, Table, UserRef};
 /// An interaction token is valid this long (Discord: 15 minutes); the check of a carried entry
 /// stops a minute short.
 const TOKEN_LIFE_MS: u64 = 14 * 60 * 1000;
+/// The requests a second the worker makes when it runs every shard: under Discord's 50, which
+/// the commands' own requests (deferrals, follow-ups) share.
+pub(crate) const GLOBAL_BUDGET: u32 = 40;
+
+/// The pace of one process: its share of [`GLOBAL_BUDGET`], as its shards are of the bot's
+/// (`shards` of `total`), at least one request a second.
+pub(crate) fn requests_per_second(shards: u32, total: u32) -> NonZeroU32 {
+    let share = u64::from(GLOBAL_BUDGET) * u64::from(shards) / u64::from(total.max(1));
+    NonZeroU32::new(share.clamp(1, u64::from(GLOBAL_BUDGET)) as u32).unwrap_or(NonZeroU32::MIN)
+}
+
+type Pace = governor::DefaultDirectRateLimiter;
+
 /// Entries read per pass.
 const BATCH: usize = 64;
 /// How often to look again when nothing wakes the worker (retries that came due).
@@ -106,14 +126,16 @@ pub(crate) fn spawn(
     mut stop: watch::Receiver<bool>,
     drain: Duration,
     retry_first: Duration,
+    pace: NonZeroU32,
 ) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
         let worker = Worker {
             table,
             http,
             retry_first,
+            pace: Pace::direct(governor::Quota::per_second(pace)),
         };
-        info!("outbox delivery started");
+        info!(requests_per_second = pace, "outbox delivery started");
         loop {
             let progressed = worker.pass().await;
             if *stop.borrow() {
@@ -153,6 +175,8 @@ struct Worker {
     http: Arc<serenity::Http>,
     /// The first retry's wait (`DiscordSettings::retry_first`).
     retry_first: Duration,
+    /// Taken before each request to Discord's REST API.
+    pace: Pace,
 }
 
 impl Worker {
@@ -184,6 +208,11 @@ impl Worker {
     /// One entry; true when it is done with (delivered, replaced or dropped).
     async fn deliver(&self, mut entry: OutboxEntry) -> bool {
         if entry.thread().is_some() {
+            // Listing the server's active threads, then creating one.
+            self.pace
+                .until_n_ready(NonZeroU32::new(2).unwrap_or(NonZeroU32::MIN))
+                .await
+                .ok();
             return match super::threads::open(&self.table, &self.http, &entry).await {
                 super::threads::Opened::Done => true,
                 super::threads::Opened::Refused(why) => {
@@ -243,6 +272,7 @@ impl Worker {
                 .into_message()
                 .nonce(serenity::Nonce::String(nonce(store, entry.id, i)))
                 .enforce_nonce(true);
+            self.pace.until_ready().await;
             channel
                 .send_message(&self.http, message)
                 .await
@@ -283,6 +313,7 @@ impl Worker {
 
     async fn dm_channel(&self, user: u64) -> Result<serenity::ChannelId, Failure> {
         let id = serenity::UserId::from(id_of(user)?.get());
+        self.pace.until_ready().await;
         id.create_dm_channel(&self.http)
             .await
             .map(|c| c.id)
@@ -372,6 +403,17 @@ fn id_of(id: u64) -> Result<serenity::ChannelId, Failure> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn processes_share_the_global_budget_by_their_shards() {
+        assert_eq!(requests_per_second(1, 1).get(), GLOBAL_BUDGET);
+        assert_eq!(requests_per_second(2, 4).get(), GLOBAL_BUDGET / 2);
+        assert_eq!(requests_per_second(1, 3).get(), 13);
+        // Thousands of shards: never stopped altogether.
+        assert_eq!(requests_per_second(1, 5000).get(), 1);
+        // Four processes of a quarter each stay under the budget together.
+        assert!(4 * requests_per_second(1, 4).get() <= GLOBAL_BUDGET);
+    }
 
     #[test]
     fn nonces_fit_discord() {

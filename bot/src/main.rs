@@ -23,6 +23,8 @@ settings (environment):
   TOKAR_TICK_SECONDS   how often reminders and deadlines are looked at (default 60)
   TOKAR_DRAIN_SECONDS  at a stop, time to finish commands and deliver messages (default 10)
   TOKAR_METRICS_ADDR   serves Prometheus metrics there, e.g. 127.0.0.1:9464 (default off)
+  TOKAR_SHARDS         the bot's gateway shards in all (default 1); from 2,500 servers
+  TOKAR_SHARD_RANGE    the shards this process runs, e.g. 0..4 (default all of them)
   TOKAR_CACHE_MB       the storage cache (default 64)
   TOKAR_BACKUPS_KEEP   daily backups kept in DATA/backups (default 7)
   TOKAR_FRESH_STORE=1  starts with an empty store although the data folder was used before";
@@ -93,6 +95,8 @@ async fn run_discord(token: String) -> Result<(), String> {
     let mut config = tokar_bot::TableConfig::new(&data);
     config.storage = tokar_bot::storage::StoreSettings::from_env()?;
     let keep = tokar_bot::backup::service::keep_from_env()?;
+    // Read before the store opens: a bad setting is refused with nothing touched.
+    let settings = tokar_bot::discord::DiscordSettings::from_env().map_err(|e| e.to_string())?;
     // The computer opponent plays as the bot's own Discord account.
     if let Some(robot) = tokar_bot::table::robot::RobotConfig::for_discord_token(&token, "Tokar") {
         config.robot = robot;
@@ -100,7 +104,6 @@ async fn run_discord(token: String) -> Result<(), String> {
     let table = tokar_bot::Table::open(config)
         .await
         .map_err(|e| e.to_string())?;
-    let settings = tokar_bot::discord::DiscordSettings::from_env().map_err(|e| e.to_string())?;
     let data = std::path::PathBuf::from(data);
     tokio::spawn(tokar_bot::backup::service::daily(
         table.clone(),

@@ -14,6 +14,7 @@
 //! | `tokar_delivery_seconds` | histogram | from an entry's commit to Discord's acceptance |
 //! | `tokar_games_in_play` | gauge | games started and not finished, counted every 10 minutes |
 //! | `tokar_gateway_ready` | gauge | 1 while the gateway is connected and ready |
+//! | `tokar_gateway_shards{range,total}` | gauge | gateway shards this process runs (`range` of `total`) |
 //!
 //! A scrape that answers is the health check: the process is up; `tokar_gateway_ready` and the
 //! outbox's age say whether it is doing its work.
@@ -59,4 +60,12 @@ pub fn games_in_play(n: usize) {
 
 pub fn gateway_ready(ready: bool) {
     metrics::gauge!("tokar_gateway_ready").set(if ready { 1.0 } else { 0.0 });
+}
+
+/// The gateway shards this process runs: which, of how many, and their count as the value, so
+/// that the scrapes of several processes say together whether every shard is run.
+pub fn gateway_shards(range: std::ops::Range<u32>, total: u32) {
+    let label = format!("{}..{}", range.start, range.end);
+    metrics::gauge!("tokar_gateway_shards", "range" => label, "total" => total.to_string())
+        .set(f64::from(range.end - range.start));
 }

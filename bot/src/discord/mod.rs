@@ -16,6 +16,7 @@ mod events;
 mod outbox;
 mod outgoing;
 mod settings;
+mod shards;
 mod threads;
 mod ticker;
 
@@ -27,6 +28,7 @@ use tracing::{error, info, warn};
 
 use crate::table::Table;
 pub use settings::DiscordSettings;
+pub use shards::Shards;
 
 use data::{CommandError, Data};
 
@@ -180,7 +182,23 @@ pub async fn run(
 
     // The client runs until its shards are shut down. When the stop sequence is done and the
     // client does not come back by itself (no shard was connected), it is dropped.
-    let start = client.start();
+    let run_shards = settings.shards;
+    match run_shards {
+        Some(s) => info!(shards = %s, "running gateway shards"),
+        None => info!("running gateway shard 0..1 of 1 (TOKAR_SHARDS unset)"),
+    }
+    crate::metrics::gateway_shards(
+        run_shards.map_or(0..1, |s| s.range()),
+        run_shards.map_or(1, |s| s.total),
+    );
+    let start = async {
+        match run_shards {
+            // Serenity 0.12's range is inclusive at its end (`4..7` starts shards 4 to 7), so
+            // the half-open range of the setting ends one earlier.
+            Some(s) => client.start_shard_range(s.first..s.end - 1, s.total).await,
+            None => client.start().await,
+        }
+    };
     tokio::pin!(start);
     let result = tokio::select! {
         r = &mut start => {

@@ -2,6 +2,7 @@
 
 use std::time::Duration;
 
+use super::shards::Shards;
 use super::DiscordError;
 
 /// Settings for [`super::run`]. Production builds them with [`DiscordSettings::from_env`].
@@ -35,6 +36,9 @@ pub struct DiscordSettings {
     /// minutes. One second ([`crate::outbox::RETRY_FIRST`]) suits Discord; never read from the
     /// environment: harnesses that inject failures shorten it to keep their runs short.
     pub retry_first: Duration,
+    /// The gateway shards this process runs; `None`: one shard, as a community's bot needs
+    /// (see [`Shards`]). From `TOKAR_SHARDS` and `TOKAR_SHARD_RANGE`.
+    pub shards: Option<Shards>,
 }
 
 impl Default for DiscordSettings {
@@ -48,13 +52,15 @@ impl Default for DiscordSettings {
             drain: Duration::from_secs(10),
             metrics_addr: None,
             retry_first: crate::outbox::RETRY_FIRST,
+            shards: None,
         }
     }
 }
 
 impl DiscordSettings {
-    /// Reads `DISCORD_GUILD_ID`, `TOKAR_TICK_SECONDS`, `TOKAR_DRAIN_SECONDS` and
-    /// `TOKAR_METRICS_ADDR`; anything unset keeps its default.
+    /// Reads `DISCORD_GUILD_ID`, `TOKAR_TICK_SECONDS`, `TOKAR_DRAIN_SECONDS`,
+    /// `TOKAR_METRICS_ADDR`, `TOKAR_SHARDS` and `TOKAR_SHARD_RANGE`; anything unset keeps its
+    /// default.
     pub fn from_env() -> Result<Self, DiscordError> {
         let mut settings = Self::default();
         if let Some(raw) = non_empty_var("DISCORD_GUILD_ID") {
@@ -97,6 +103,10 @@ impl DiscordSettings {
             })?;
             settings.metrics_addr = Some(addr);
         }
+        settings.shards = Shards::parse(
+            non_empty_var("TOKAR_SHARDS").as_deref(),
+            non_empty_var("TOKAR_SHARD_RANGE").as_deref(),
+        )?;
         Ok(settings)
     }
 }

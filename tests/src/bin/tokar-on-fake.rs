@@ -4,9 +4,12 @@
 //! Usage: `tokar-on-fake DATA_DIR API_BASE`. The table is configured as
 //! [`tokar_tests::harness::bot_table_config`] says; the adapter's settings come from the
 //! environment as in production (`TOKAR_TICK_SECONDS`, `TOKAR_DRAIN_SECONDS`,
-//! `TOKAR_METRICS_ADDR`), except the REST base, the guild the commands are registered in, and
-//! the first retry's wait ([`tokar_tests::harness::RETRY_FIRST`]). Exits 1 when the bot stops
-//! with an error, as `tokar` does.
+//! `TOKAR_METRICS_ADDR`, `TOKAR_SHARDS`, `TOKAR_SHARD_RANGE`), except the REST base, the guild
+//! the commands are registered in, and the first retry's wait
+//! ([`tokar_tests::harness::RETRY_FIRST`]). The commands are registered in the fake's guild
+//! ([`GUILD_ID`]), or globally with `TOKAR_ON_FAKE_COMMANDS=global` (runs that use other
+//! guilds, e.g. to put guilds on several shards). Exits 1 when the bot stops with an error, as
+//! `tokar` does.
 
 use std::path::PathBuf;
 
@@ -35,16 +38,18 @@ async fn run() -> Result<(), String> {
     let [data, api_base] = args.as_slice() else {
         return Err("usage: tokar-on-fake DATA_DIR API_BASE".into());
     };
-    let table = Table::open(bot_table_config(&PathBuf::from(data)))
-        .await
-        .map_err(|e| e.to_string())?;
-    tokar_tests::harness::games_in_channels(&table).await;
+    // Read before the store opens, as `tokar` does: a bad setting touches nothing.
+    let global = std::env::var("TOKAR_ON_FAKE_COMMANDS").is_ok_and(|v| v == "global");
     let settings = DiscordSettings {
-        guild_id: Some(GUILD_ID),
+        guild_id: (!global).then_some(GUILD_ID),
         test_api_base: Some(api_base.clone()),
         retry_first: RETRY_FIRST,
         ..DiscordSettings::from_env().map_err(|e| e.to_string())?
     };
+    let table = Table::open(bot_table_config(&PathBuf::from(data)))
+        .await
+        .map_err(|e| e.to_string())?;
+    tokar_tests::harness::games_in_channels(&table).await;
     discord::run(table, TOKEN.to_owned(), settings)
         .await
         .map_err(|e| e.to_string())

@@ -8,7 +8,9 @@ use serde_json::{json, Value};
 
 use super::payloads::{self, Resolved, Source};
 use super::rest;
-use super::state::{ChannelKind, FakeChannel, FakeFile, FakeInteraction, FakeUser, Kind, Upload};
+use super::state::{
+    ChannelKind, FakeChannel, FakeFile, FakeInteraction, FakeUser, Kind, Upload, GUILD_ID,
+};
 use super::{gateway, FakeDiscord, WAIT};
 
 /// The longest string option value a user can enter: an option's `max_length` is at most
@@ -25,8 +27,9 @@ struct Typed {
 
 impl FakeDiscord {
     /// The registered command `name` as the client would offer it in `channel`: guild
-    /// commands in the guild's channels only ("Guild commands don't support the `BOT_DM`
-    /// interaction context"); a global command in the DM with the bot only if its `contexts`
+    /// commands in their guild's channels only ("Guild commands are specific to the guild you
+    /// specify when making them", Interactions > Application Commands > Registering a Command;
+    /// "Guild commands don't support the `BOT_DM` interaction context"); a global command in the DM with the bot only if its `contexts`
     /// include 1 (BOT_DM). A missing `contexts` means every context ("defaults to all
     /// contexts `[0,1,2]`"), and the deprecated `dm_permission: false` hides it from DMs
     /// (Interactions > Application Commands > Contexts; Application Command Structure).
@@ -36,6 +39,9 @@ impl FakeDiscord {
         for (guild, c) in st.commands.iter().filter(|(_, c)| c["name"] == name) {
             found = true;
             if channel.in_guild() {
+                if guild.is_some() && *guild != channel.guild_id {
+                    continue;
+                }
                 return Ok(c.clone());
             }
             if guild.is_some() || c["dm_permission"] == json!(false) {
@@ -46,7 +52,9 @@ impl FakeDiscord {
                 _ => return Ok(c.clone()),
             }
         }
-        if found {
+        if found && channel.in_guild() {
+            Err(format!("/{name} is registered in another guild only"))
+        } else if found {
             Err(format!("/{name} is not offered in DMs with the bot"))
         } else {
             Err(format!("/{name} is not registered"))
@@ -64,7 +72,7 @@ impl FakeDiscord {
             .filter(|c| !c.deleted)
             .cloned()
             .ok_or_else(|| format!("no channel {channel}"))?;
-        if c.in_guild() && !st.bot_in_guild {
+        if c.guild_id == Some(GUILD_ID) && !st.bot_in_guild {
             return Err("the bot is no longer in the guild".into());
         }
         if c.archived {
@@ -254,10 +262,11 @@ impl FakeDiscord {
         if let Some(i) = self.shared.lock().interactions.get_mut(&id) {
             i.dispatched = Instant::now();
         }
-        if gateway::dispatch(&self.shared, "INTERACTION_CREATE", payload) {
+        let guild = payload["guild_id"].as_str().and_then(|g| g.parse().ok());
+        if gateway::dispatch(&self.shared, guild, "INTERACTION_CREATE", payload) {
             Ok(())
         } else {
-            Err("no bot is connected to the gateway".into())
+            Err("no bot is connected to the gateway on the shard of this guild".into())
         }
     }
 

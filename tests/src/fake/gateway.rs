@@ -4,6 +4,8 @@
 //! reasons at any time" and a client that resumes gets "the missed events in order, finishing
 //! with a Resumed event" (Events > Gateway > Connection Lifecycle; Resuming). A client that
 //! closes with 1000 or 1001 ends its session ("your session will be invalidated").
+//!
+//! Each shard identified has its own session; events go to the shards `shards.rs` says.
 
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use serde_json::{json, Value};
@@ -11,6 +13,7 @@ use tokio::sync::mpsc;
 use tracing::{debug, info, warn};
 
 use super::payloads;
+use super::shards;
 use super::state::{Outgoing, Session};
 use super::Shared;
 
@@ -27,7 +30,7 @@ fn resume(shared: &Shared, d: &Value, tx: &mpsc::UnboundedSender<Outgoing>) -> R
     let mut st = shared.lock();
     let session_id = d["session_id"].as_str().unwrap_or("");
     let seq = d["seq"].as_u64().unwrap_or(0);
-    let Some(session) = st.session.as_mut().filter(|s| s.id == session_id) else {
+    let Some(session) = st.sessions.iter_mut().find(|s| s.id == session_id) else {
         return Resumed::Unknown;
     };
     let mut frames: Vec<String> = session
@@ -81,8 +84,27 @@ pub async fn serve(mut socket: WebSocket, shared: Shared, resume_url: String) {
                         if v["d"]["token"].as_str().is_none_or(str::is_empty) {
                             shared.lock().violation("gateway: Identify without a token".into());
                         }
-                        let session_id = format!("session-{}", shared.lock().fresh_id());
-                        let ready = payloads::ready(&session_id, &resume_url);
+                        let shard = match shards::identified_shard(&v["d"]) {
+                            Ok(shard) => shard,
+                            Err(why) => {
+                                let code = shards::CLOSE_INVALID_SHARD;
+                                {
+                                    let mut st = shared.lock();
+                                    st.violation(format!("gateway: {why}"));
+                                    st.gateway_closes.push(code);
+                                }
+                                shared.changed();
+                                info!(target: "fake_discord", "gateway: invalid shard, closing with {code}");
+                                let frame = CloseFrame { code, reason: "Invalid shard.".into() };
+                                let _ = socket.send(Message::Close(Some(frame))).await;
+                                break;
+                            }
+                        };
+                        let (session_id, guilds) = {
+                            let mut st = shared.lock();
+                            (format!("session-{}", st.fresh_id()), shards::guilds_on(&st, shard))
+                        };
+                        let ready = payloads::ready(&session_id, &resume_url, shard, &guilds);
                         if let Err(e) = payloads::check_ready(&ready) {
                             shared.lock().violation(e);
                         }
@@ -92,8 +114,11 @@ pub async fn serve(mut socket: WebSocket, shared: Shared, resume_url: String) {
                         }
                         let mut st = shared.lock();
                         st.identifies += 1;
-                        st.session = Some(Session {
+                        // A new session of a shard replaces the shard's old one.
+                        st.sessions.retain(|s| s.shard != shard);
+                        st.sessions.push(Session {
                             id: session_id,
+                            shard,
                             tx: Some(tx.clone()),
                             seq: 1,
                             log: vec![(1, frame)],
@@ -101,7 +126,7 @@ pub async fn serve(mut socket: WebSocket, shared: Shared, resume_url: String) {
                         drop(st);
                         shared.changed();
                         attached = true;
-                        info!(target: "fake_discord", "gateway: identified, READY sent");
+                        info!(target: "fake_discord", "gateway: shard {shard:?} identified, READY sent");
                     }
                     Some(3) => debug!(target: "fake_discord", "gateway: presence update"),
                     Some(6) => match resume(&shared, &v["d"], &tx) {
@@ -131,6 +156,7 @@ pub async fn serve(mut socket: WebSocket, shared: Shared, resume_url: String) {
                         }
                     }
                     Some(Outgoing::Close(code)) => {
+                        shared.lock().gateway_closes.push(code);
                         info!(target: "fake_discord", "gateway: closing the connection with {code}");
                         let frame = CloseFrame { code, reason: "fake Discord dropped the connection".into() };
                         let _ = socket.send(Message::Close(Some(frame))).await;
@@ -145,14 +171,14 @@ pub async fn serve(mut socket: WebSocket, shared: Shared, resume_url: String) {
         let mut st = shared.lock();
         // Detach this connection if it is still the session's; a clean close ends the session.
         let ours = st
-            .session
-            .as_ref()
-            .is_some_and(|s| s.tx.as_ref().is_some_and(|t| t.same_channel(&tx)));
-        if ours {
+            .sessions
+            .iter()
+            .position(|s| s.tx.as_ref().is_some_and(|t| t.same_channel(&tx)));
+        if let Some(i) = ours {
             if clean_close {
-                st.session = None;
-            } else if let Some(s) = st.session.as_mut() {
-                s.tx = None;
+                st.sessions.remove(i);
+            } else {
+                st.sessions[i].tx = None;
             }
         }
         drop(st);
@@ -161,27 +187,34 @@ pub async fn serve(mut socket: WebSocket, shared: Shared, resume_url: String) {
     info!(target: "fake_discord", "gateway: connection closed (clean: {clean_close})");
 }
 
-/// Sends a dispatch event on the current session; false when there is none. While the
-/// connection is down the event waits in the session's log for a RESUME.
-pub fn dispatch(shared: &Shared, event: &str, data: Value) -> bool {
+/// Sends a dispatch event of `guild` (`None`: a DM) on the sessions whose shard receives it;
+/// false when there is none. While a connection is down the event waits in its session's log
+/// for a RESUME.
+pub fn dispatch(shared: &Shared, guild: Option<u64>, event: &str, data: Value) -> bool {
     let mut st = shared.lock();
-    let Some(session) = st.session.as_mut() else {
-        return false;
-    };
-    session.seq += 1;
-    let frame = json!({"op": 0, "s": session.seq, "t": event, "d": data}).to_string();
-    session.log.push((session.seq, frame.clone()));
-    if let Some(tx) = &session.tx {
-        let _ = tx.send(Outgoing::Frame(frame));
+    let mut sent = false;
+    for session in st
+        .sessions
+        .iter_mut()
+        .filter(|s| shards::receives(s.shard, guild))
+    {
+        session.seq += 1;
+        let frame = json!({"op": 0, "s": session.seq, "t": event, "d": data}).to_string();
+        session.log.push((session.seq, frame.clone()));
+        if let Some(tx) = &session.tx {
+            let _ = tx.send(Outgoing::Frame(frame));
+        }
+        sent = true;
     }
-    true
+    sent
 }
 
-/// Closes the current connection with `code`; false when none is open.
+/// Closes every open connection with `code`; false when none is open.
 pub fn drop_connection(shared: &Shared, code: u16) -> bool {
     let st = shared.lock();
-    st.session
-        .as_ref()
-        .and_then(|s| s.tx.as_ref())
-        .is_some_and(|tx| tx.send(Outgoing::Close(code)).is_ok())
+    let mut closed = false;
+    for tx in st.sessions.iter().filter_map(|s| s.tx.as_ref()) {
+        closed |= tx.send(Outgoing::Close(code)).is_ok();
+    }
+    closed
 }

@@ -2,7 +2,7 @@
 //! /api/v10 and the gateway websocket, enforcing the rules of Discord that serenity does not
 //! check (3 s first response, 15-minute interaction tokens, "already acknowledged", 25
 //! autocomplete choices, custom_id and embed limits, who may see an ephemeral message, who
-//! gets notified, nonces, permissions, threads, closed DMs, deleted channels).
+//! gets notified, nonces, permissions, threads, closed DMs, deleted channels, sharding).
 //!
 //! Tests act as Discord users: [`FakeDiscord::slash`] dispatches a slash command the way the
 //! Discord client would build it from the registered command, [`FakeDiscord::click`] clicks a
@@ -17,6 +17,9 @@ pub mod limits;
 mod payloads;
 pub mod permissions;
 mod rest;
+#[cfg(test)]
+mod shard_tests;
+pub mod shards;
 mod state;
 #[cfg(test)]
 mod tests;
@@ -34,6 +37,7 @@ use tokio::sync::watch;
 
 pub use client::MAX_STRING_OPTION;
 pub use faults::{Fault, FaultCounts, Faults, RouteFilter};
+pub use shards::{guild_on_shard, shard_of, CLOSE_INVALID_SHARD};
 use state::State;
 pub use state::{
     ChannelKind, FakeButton, FakeChannel, FakeFile, FakeInteraction, FakeMessage, FakeUser, Kind,

@@ -54,14 +54,21 @@ pub fn member(u: &FakeUser) -> Value {
     })
 }
 
-pub fn ready(session_id: &str, resume_url: &str) -> Value {
+/// READY for a session of `shard` (`[shard_id, num_shards]`), listing `guilds`: "Guilds
+/// the user is in" as unavailable guilds, and the "Shard information associated with this
+/// session, if sent when identifying" (Events > Gateway Events > Ready).
+pub fn ready(session_id: &str, resume_url: &str, shard: [u32; 2], guilds: &[u64]) -> Value {
+    let guilds: Vec<Value> = guilds
+        .iter()
+        .map(|g| json!({"id": g.to_string(), "unavailable": true}))
+        .collect();
     json!({
         "v": 10,
         "user": bot_user(),
-        "guilds": [{"id": GUILD_ID.to_string(), "unavailable": true}],
+        "guilds": guilds,
         "session_id": session_id,
         "resume_gateway_url": resume_url,
-        "shard": [0, 1],
+        "shard": shard,
         "application": {"id": APPLICATION_ID.to_string(), "flags": 0},
     })
 }
@@ -98,7 +105,7 @@ pub fn channel(st: &State, c: &FakeChannel) -> Value {
             let mut v = json!({
                 "id": c.id.to_string(),
                 "type": kind.number(),
-                "guild_id": GUILD_ID.to_string(),
+                "guild_id": c.guild_id.unwrap_or(GUILD_ID).to_string(),
                 "name": c.name,
                 "parent_id": c.parent_id.map(|p| p.to_string()),
                 "last_message_id": null,
@@ -144,7 +151,7 @@ pub fn partial_channel(c: &FakeChannel, user_permissions: u64) -> Value {
     });
     if c.in_guild() {
         v["name"] = json!(c.name);
-        v["guild_id"] = json!(GUILD_ID.to_string());
+        v["guild_id"] = json!(c.guild_id.unwrap_or(GUILD_ID).to_string());
         v["nsfw"] = json!(false);
         v["rate_limit_per_user"] = json!(0);
         v["parent_id"] = json!(c.parent_id.map(|p| p.to_string()));
@@ -244,11 +251,12 @@ fn interaction_base(id: u64, token: &str, kind: u8, u: &FakeUser, src: &Source) 
         "attachment_size_limit": 10_485_760,
     });
     if c.in_guild() {
-        v["guild_id"] = json!(GUILD_ID.to_string());
+        let guild = c.guild_id.unwrap_or(GUILD_ID).to_string();
+        v["guild_id"] = json!(guild);
         v["guild_locale"] = json!("en-US");
         v["member"] = member(u);
         v["context"] = json!(0);
-        v["authorizing_integration_owners"] = json!({"0": GUILD_ID.to_string()});
+        v["authorizing_integration_owners"] = json!({"0": guild});
     } else {
         v["user"] = user(u);
         v["context"] = json!(1);
@@ -388,6 +396,7 @@ mod tests {
             name: "general".into(),
             kind: ChannelKind::Text,
             parent_id: None,
+            guild_id: Some(GUILD_ID),
             recipient: None,
             archived: false,
             locked: false,
@@ -398,7 +407,7 @@ mod tests {
     #[test]
     fn payloads_read_as_serenity_types() {
         let alice = FakeUser::new(11, "alice");
-        check_ready(&ready("s", "ws://127.0.0.1:1")).unwrap();
+        check_ready(&ready("s", "ws://127.0.0.1:1", [1, 2], &[GUILD_ID])).unwrap();
         let cmd = json!({"id": "5", "name": "board"});
         let opts = vec![json!({"name": "game", "type": 4, "value": 1})];
         let ch = text(3);

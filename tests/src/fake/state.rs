@@ -12,7 +12,8 @@ use super::permissions;
 
 /// The bot's application id (also its user id), sent in READY.
 pub const APPLICATION_ID: u64 = 900_000_000_000_000_001;
-/// The guild every test channel belongs to.
+/// The guild every test channel belongs to unless a test adds it to another
+/// ([`super::FakeDiscord::add_guild_channel`]).
 pub const GUILD_ID: u64 = 900_000_000_000_000_002;
 /// Discord's limit for the first answer to an interaction.
 pub const FIRST_RESPONSE_LIMIT: Duration = Duration::from_secs(3);
@@ -158,6 +159,8 @@ pub enum Outgoing {
 /// A gateway session: it survives a dropped connection so that the client can resume it.
 pub struct Session {
     pub id: String,
+    /// `[shard_id, num_shards]` as identified (`[0, 1]` when Identify had no `shard`).
+    pub shard: [u32; 2],
     /// The connection currently attached, if any.
     pub tx: Option<UnboundedSender<Outgoing>>,
     pub seq: u64,
@@ -197,6 +200,8 @@ pub struct FakeChannel {
     pub kind: ChannelKind,
     /// For threads: the channel it was created in.
     pub parent_id: Option<u64>,
+    /// The guild of a guild channel or thread; `None` for DMs.
+    pub guild_id: Option<u64>,
     /// For DMs: the other user.
     pub recipient: Option<u64>,
     pub archived: bool,
@@ -244,7 +249,12 @@ pub struct State {
     pub violations: Vec<String>,
     /// Every refused request: (what, HTTP status, Discord error code).
     pub rejections: Vec<(String, u16, u32)>,
-    pub session: Option<Session>,
+    /// The gateway sessions, one per shard identified.
+    pub sessions: Vec<Session>,
+    /// The shard count GET /gateway/bot recommends (1 unless a test sets it).
+    pub recommended_shards: u32,
+    /// Close codes the gateway sent, in order.
+    pub gateway_closes: Vec<u16>,
     pub identifies: usize,
     pub resumes: usize,
     /// Active fault injection and the request counter it draws from.
@@ -262,13 +272,14 @@ impl State {
         Self {
             next_id: 1_000_000_000_000,
             bot_in_guild: true,
+            recommended_shards: 1,
             ..Default::default()
         }
     }
 
-    /// Whether a bot is connected to the gateway now.
+    /// Whether a bot is connected to the gateway now (on any shard).
     pub fn connected(&self) -> bool {
-        self.session.as_ref().is_some_and(|s| s.tx.is_some())
+        self.sessions.iter().any(|s| s.tx.is_some())
     }
 
     /// The bot's permissions in `channel`: set explicitly, else its parent's (threads

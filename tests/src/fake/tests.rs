@@ -18,7 +18,7 @@ use super::*;
 
 const TOKEN: &str = "MTAwMDAwMDAwMDAwMDAwMDAx.fake.tokar-unit";
 
-fn http(fake: &FakeDiscord) -> Http {
+pub(super) fn http(fake: &FakeDiscord) -> Http {
     HttpBuilder::new(TOKEN)
         .proxy(fake.api_base())
         .ratelimiter_disabled(true)
@@ -39,12 +39,13 @@ fn code_of(e: &serenity::Error) -> (u16, isize) {
 /// A gateway session whose frames land in a channel the test reads.
 fn capture_gateway(fake: &FakeDiscord) -> mpsc::UnboundedReceiver<Outgoing> {
     let (tx, rx) = mpsc::unbounded_channel();
-    fake.shared.lock().session = Some(Session {
+    fake.shared.lock().sessions = vec![Session {
         id: "captured".into(),
+        shard: [0, 1],
         tx: Some(tx),
         seq: 1,
         log: Vec::new(),
-    });
+    }];
     rx
 }
 

@@ -24,7 +24,7 @@ impl FakeDiscord {
         u
     }
 
-    fn add(&self, name: &str, kind: ChannelKind, parent: Option<u64>) -> u64 {
+    fn add(&self, guild: u64, name: &str, kind: ChannelKind) -> u64 {
         let mut st = self.shared.lock();
         let id = st.fresh_id();
         st.channels.insert(
@@ -33,7 +33,8 @@ impl FakeDiscord {
                 id,
                 name: name.to_owned(),
                 kind,
-                parent_id: parent,
+                parent_id: None,
+                guild_id: Some(guild),
                 recipient: None,
                 archived: false,
                 locked: false,
@@ -43,21 +44,31 @@ impl FakeDiscord {
         id
     }
 
-    /// A text channel of the guild.
+    /// A text channel of the guild ([`GUILD_ID`]).
     pub fn add_channel(&self, name: &str) -> u64 {
-        self.add(name, ChannelKind::Text, None)
+        self.add(GUILD_ID, name, ChannelKind::Text)
+    }
+
+    /// A text channel of another guild, which exists from then on: its events go to the
+    /// shard `(guild >> 22) % num_shards` (see `shards.rs`).
+    pub fn add_guild_channel(&self, guild: u64, name: &str) -> u64 {
+        self.add(guild, name, ChannelKind::Text)
     }
 
     /// A voice channel: no text messages, no threads.
     pub fn add_voice_channel(&self, name: &str) -> u64 {
-        self.add(name, ChannelKind::Voice, None)
+        self.add(GUILD_ID, name, ChannelKind::Voice)
     }
 
     /// A public thread (type 11) in `parent`, as a user would start it.
     pub fn add_thread(&self, parent: u64, name: &str) -> u64 {
         let mut st = self.shared.lock();
         let id = st.fresh_id();
-        st.channels.insert(id, rest::new_thread(id, parent, name));
+        let thread = match st.channels.get(&parent) {
+            Some(p) => rest::new_thread(id, p, name),
+            None => panic!("no channel {parent} to start a thread in"),
+        };
+        st.channels.insert(id, thread);
         id
     }
 
@@ -117,14 +128,14 @@ impl FakeDiscord {
                     if let Err(e) = payloads::check_channel(&payload) {
                         tracing::error!(target: "fake_discord", "{e}");
                     }
-                    events.push((event, payload));
+                    events.push((event, ch.guild_id, payload));
                 }
             }
         }
         // The deleted channel last, after its threads.
-        events.sort_by_key(|(e, _)| *e == "CHANNEL_DELETE");
-        for (event, payload) in events {
-            gateway::dispatch(&self.shared, event, payload);
+        events.sort_by_key(|(e, _, _)| *e == "CHANNEL_DELETE");
+        for (event, guild, payload) in events {
+            gateway::dispatch(&self.shared, guild, event, payload);
         }
     }
 
@@ -136,6 +147,7 @@ impl FakeDiscord {
         self.shared.lock().bot_in_guild = false;
         gateway::dispatch(
             &self.shared,
+            Some(GUILD_ID),
             "GUILD_DELETE",
             json!({"id": GUILD_ID.to_string()}),
         );

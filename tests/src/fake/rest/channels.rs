@@ -11,7 +11,9 @@ use super::super::gateway;
 use super::super::limits;
 use super::super::payloads;
 use super::super::permissions as perm;
-use super::super::state::{ChannelKind, FakeChannel, FakeUser, Origin, State, NONCE_WINDOW};
+use super::super::state::{
+    ChannelKind, FakeChannel, FakeUser, Origin, State, GUILD_ID, NONCE_WINDOW,
+};
 use super::super::Shared;
 use super::store::{is_ephemeral, store_message, Placement};
 use super::{invalid_form, refuse, reject, Body2};
@@ -49,7 +51,8 @@ fn reachable(st: &mut State, channel: &str, what: &str) -> Result<FakeChannel, B
             "Unknown Channel",
         )));
     };
-    if c.in_guild() && (!st.bot_in_guild || st.bot_permissions(c.id) & perm::VIEW_CHANNEL == 0) {
+    let removed = c.guild_id == Some(GUILD_ID) && !st.bot_in_guild;
+    if c.in_guild() && (removed || st.bot_permissions(c.id) & perm::VIEW_CHANNEL == 0) {
         return Err(Box::new(reject(
             st,
             what,
@@ -253,6 +256,7 @@ pub(crate) fn open_dm(st: &mut State, user: &FakeUser) -> FakeChannel {
         name: String::new(),
         kind: ChannelKind::Dm,
         parent_id: None,
+        guild_id: None,
         recipient: Some(user.id),
         archived: false,
         locked: false,
@@ -338,23 +342,25 @@ pub(super) fn start_thread(
             id
         }
     };
-    let thread = new_thread(id, c.id, name);
+    let thread = new_thread(id, &c, name);
     st.channels.insert(id, thread.clone());
     let payload = payloads::channel(&st, &thread);
     if let Err(e) = payloads::check_channel(&payload) {
         st.violation(e);
     }
     drop(st);
-    gateway::dispatch(shared, "THREAD_CREATE", payload.clone());
+    gateway::dispatch(shared, thread.guild_id, "THREAD_CREATE", payload.clone());
     (StatusCode::CREATED, Json(payload)).into_response()
 }
 
-pub(crate) fn new_thread(id: u64, parent: u64, name: &str) -> FakeChannel {
+/// A thread in `parent`'s guild.
+pub(crate) fn new_thread(id: u64, parent: &FakeChannel, name: &str) -> FakeChannel {
     FakeChannel {
         id,
         name: name.to_owned(),
         kind: ChannelKind::PublicThread,
-        parent_id: Some(parent),
+        parent_id: Some(parent.id),
+        guild_id: parent.guild_id,
         recipient: None,
         archived: false,
         locked: false,
@@ -367,10 +373,15 @@ pub(crate) fn new_thread(id: u64, parent: u64, name: &str) -> FakeChannel {
 /// descending order", as `{ "threads": [channel], "members": [thread member] }`
 /// (<https://discord.com/developers/docs/resources/guild#list-active-guild-threads>). Active
 /// means not archived ("Archived threads … are not returned by this endpoint" in Topics >
-/// Threads). The fake has one guild.
+/// Threads). The fake's guilds are [`GUILD_ID`](super::super::state::GUILD_ID) and those a
+/// test added channels to.
 pub(super) fn active_threads(shared: &Shared, guild: &str) -> Response {
     let st = shared.lock();
-    if guild.parse::<u64>().ok() != Some(super::super::state::GUILD_ID) {
+    let guild = guild
+        .parse::<u64>()
+        .ok()
+        .filter(|g| *g == GUILD_ID || st.channels.values().any(|c| c.guild_id == Some(*g)));
+    let Some(guild) = guild else {
         drop(st);
         let mut st = shared.lock();
         return refuse(
@@ -380,11 +391,11 @@ pub(super) fn active_threads(shared: &Shared, guild: &str) -> Response {
             10004,
             "Unknown Guild",
         );
-    }
+    };
     let mut threads: Vec<&FakeChannel> = st
         .channels
         .values()
-        .filter(|c| c.is_thread() && !c.archived && !c.deleted)
+        .filter(|c| c.is_thread() && !c.archived && !c.deleted && c.guild_id == Some(guild))
         .collect();
     threads.sort_by_key(|c| std::cmp::Reverse(c.id));
     let threads: Vec<Value> = threads.iter().map(|c| payloads::channel(&st, c)).collect();

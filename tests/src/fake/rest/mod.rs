@@ -235,7 +235,8 @@ fn route(app: &AppState, method: &Method, segs: &[&str], body: Body2) -> Respons
         ("GET", ["gateway"]) => Json(json!({"url": app.gateway_url})).into_response(),
         ("GET", ["gateway", "bot"]) => Json(json!({
             "url": app.gateway_url,
-            "shards": 1,
+            // "Recommended number of shards to use when connecting" (see shards.rs).
+            "shards": shared.lock().recommended_shards,
             "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1},
         }))
         .into_response(),

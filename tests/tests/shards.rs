@@ -1,0 +1,238 @@
+//! Sharded gateway processes: Tokar's Discord process (`tokar-on-fake`, settings from the
+//! environment as in production) against a fake Discord that routes each guild's events to
+//! the shard `(guild_id >> 22) % num_shards`. One process running both shards of two answers
+//! the guilds of both; a process running shard 1 of 2 answers the guilds of shard 1 and never
+//! hears of those of shard 0. (Two processes on one data folder cannot run with sled, which
+//! one process owns; several processes need the shared store.)
+
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use tokar_tests::fake::{guild_on_shard, shard_of, FakeDiscord, FakeUser};
+use tokar_tests::harness::{bot_user_id, init_logging};
+use tokar_tests::players::{data_dir, wait_until};
+
+/// Starts `tokar-on-fake` on `dir` with the shard settings `env`, commands registered
+/// globally (the guilds here are not the fake's main one); its log goes to `log`.
+fn start(dir: &Path, fake: &FakeDiscord, log: &Path, env: &[(&str, &str)]) -> Running {
+    let log = std::fs::File::create(log).expect("log file");
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tokar-on-fake"));
+    cmd.arg(dir)
+        .arg(fake.api_base())
+        .env("TOKAR_ON_FAKE_COMMANDS", "global")
+        .env("TOKAR_DRAIN_SECONDS", "5")
+        .env("RUST_LOG", "warn,tokar_bot=info")
+        .env_remove("TOKAR_SHARDS")
+        .env_remove("TOKAR_SHARD_RANGE")
+        .env_remove("TOKAR_METRICS_ADDR")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(log);
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    Running(Some(cmd.spawn().expect("tokar-on-fake starts")))
+}
+
+/// The running process; killed if a failed test leaves it running.
+struct Running(Option<Child>);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        if let Some(mut child) = self.0.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+/// Stops the process as SIGTERM does and checks it ends cleanly.
+fn stop(mut bot: Running) {
+    let mut child = bot.0.take().expect("running");
+    let pid = child.id().to_string();
+    let _ = Command::new("kill").args(["-TERM", &pid]).status();
+    let status = child.wait().expect("the bot ends");
+    assert!(status.success(), "the bot stopped with {status}");
+}
+
+struct World {
+    fake: FakeDiscord,
+    alice: FakeUser,
+    bob: FakeUser,
+    /// A channel of a guild on shard 0 of 2, and one of a guild on shard 1 of 2.
+    on0: u64,
+    on1: u64,
+}
+
+async fn world() -> World {
+    let fake = FakeDiscord::start().await.expect("fake Discord binds");
+    let alice = fake.add_user(761_111_111_111_111_111, "alice");
+    let bob = fake.add_user(762_222_222_222_222_222, "bob");
+    fake.add_user(bot_user_id(), "Tokar");
+    let (g0, g1) = (guild_on_shard(0, 2), guild_on_shard(1, 2));
+    assert_eq!((shard_of(g0, 2), shard_of(g1, 2)), (0, 1));
+    let on0 = fake.add_guild_channel(g0, "zero");
+    let on1 = fake.add_guild_channel(g1, "one");
+    World {
+        fake,
+        alice,
+        bob,
+        on0,
+        on1,
+    }
+}
+
+/// Whether `channel` is `ch` or a thread under it.
+fn in_channel(fake: &FakeDiscord, channel: u64, ch: u64) -> bool {
+    channel == ch || fake.channel(channel).and_then(|c| c.parent_id) == Some(ch)
+}
+
+/// Alice challenges Bob in `ch` and Bob accepts; both are answered, and the game begins.
+async fn duel_is_answered(w: &World, ch: u64) {
+    let mention = w.bob.mention();
+    let invite = [("game", "arcana"), ("opponent", mention.as_str())];
+    let challenge = w.fake.run(&w.alice, ch, "new", &invite).await.unwrap();
+    assert!(
+        challenge.pinged_users.contains(&w.bob.id),
+        "the challenge pings Bob: {challenge:#?}"
+    );
+    // Threads are on in these guilds: the game begins in a thread under `ch`.
+    let accepted = w.fake.run(&w.bob, ch, "accept", &[]).await.unwrap();
+    assert!(
+        accepted.content.contains("Game #"),
+        "the acceptance is answered: {accepted:#?}"
+    );
+    wait_until(&w.fake, "the game to begin", |messages| {
+        messages
+            .iter()
+            .any(|m| in_channel(&w.fake, m.channel_id, ch) && m.content.contains("begins"))
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_process_with_two_shards_answers_the_guilds_of_both() {
+    init_logging();
+    let dir = data_dir("shards", "both");
+    let log = dir.with_extension("log");
+    let w = world().await;
+    let bot = start(&dir, &w.fake, &log, &[("TOKAR_SHARDS", "2")]);
+    w.fake.wait_ready(1).await.unwrap();
+    w.fake.wait_shards(&[[0, 2], [1, 2]]).await.unwrap();
+    duel_is_answered(&w, w.on0).await;
+    duel_is_answered(&w, w.on1).await;
+    assert_eq!(w.fake.connected_shards(), [[0, 2], [1, 2]]);
+    stop(bot);
+    let text = std::fs::read_to_string(&log).unwrap_or_default();
+    assert!(
+        text.contains("shards 0..2 of 2"),
+        "the range is logged:\n{text}"
+    );
+    assert!(w.fake.violations().is_empty(), "{:?}", w.fake.violations());
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_file(&log);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_process_running_shard_1_of_2_hears_only_its_guilds() {
+    init_logging();
+    let dir = data_dir("shards", "one");
+    let log = dir.with_extension("log");
+    let w = world().await;
+    let port = free_port();
+    let metrics = format!("127.0.0.1:{port}");
+    let bot = start(
+        &dir,
+        &w.fake,
+        &log,
+        &[
+            ("TOKAR_SHARDS", "2"),
+            ("TOKAR_SHARD_RANGE", "1..2"),
+            ("TOKAR_METRICS_ADDR", &metrics),
+        ],
+    );
+    w.fake.wait_ready(1).await.unwrap();
+    w.fake.wait_shards(&[[1, 2]]).await.unwrap();
+    // The guild of shard 0 reaches no process: Discord has no shard to send it to.
+    let mention = w.bob.mention();
+    let invite = [("game", "arcana"), ("opponent", mention.as_str())];
+    let refused = w.fake.slash(&w.alice, w.on0, "new", &invite).await;
+    assert!(
+        refused.as_ref().is_err_and(|e| e.contains("shard")),
+        "{refused:?}"
+    );
+    duel_is_answered(&w, w.on1).await;
+    // Still nothing in the guild of shard 0, and serenity never started shard 0.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(
+        !w.fake
+            .messages()
+            .iter()
+            .any(|m| in_channel(&w.fake, m.channel_id, w.on0)),
+        "nothing reaches the guild of shard 0"
+    );
+    assert_eq!(w.fake.connected_shards(), [[1, 2]]);
+    let scrape = scrape(port).await;
+    assert!(
+        scrape
+            .lines()
+            .any(|l| l.starts_with("tokar_gateway_shards{")
+                && l.contains("range=\"1..2\"")
+                && l.contains("total=\"2\"")
+                && l.ends_with(" 1")),
+        "the shards are in the metrics:\n{scrape}"
+    );
+    stop(bot);
+    let text = std::fs::read_to_string(&log).unwrap_or_default();
+    assert!(
+        text.contains("shards 1..2 of 2"),
+        "the range is logged:\n{text}"
+    );
+    assert!(w.fake.violations().is_empty(), "{:?}", w.fake.violations());
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_file(&log);
+}
+
+#[test]
+fn a_bad_shard_range_is_refused_at_start_in_one_line() {
+    let dir = data_dir("shards", "refused");
+    let out = Command::new(env!("CARGO_BIN_EXE_tokar-on-fake"))
+        .arg(&dir)
+        .arg("http://127.0.0.1:9")
+        .env("TOKAR_SHARDS", "2")
+        .env("TOKAR_SHARD_RANGE", "1..3")
+        .env("RUST_LOG", "off")
+        .stdin(Stdio::null())
+        .output()
+        .expect("tokar-on-fake runs");
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        err.trim_end(),
+        "tokar-on-fake: setting TOKAR_SHARD_RANGE: `1..3` goes past the 2 shards of TOKAR_SHARDS (shards are 0..2)"
+    );
+    assert!(!dir.exists(), "refused before the data folder is touched");
+}
+
+/// One scrape of the Prometheus endpoint, as text.
+async fn scrape(port: u16) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut s = tokio::net::TcpStream::connect(("127.0.0.1", port))
+        .await
+        .expect("the metrics endpoint answers");
+    s.write_all(b"GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        .await
+        .unwrap();
+    let mut body = String::new();
+    s.read_to_string(&mut body).await.unwrap();
+    body
+}
+
+/// A free local port for the metrics endpoint.
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}

@@ -143,6 +143,12 @@ pub async fn run(
     let drain = settings.drain;
     let retry_first = settings.retry_first;
     let tick_every = settings.tick_every;
+    // This process's share of Discord's global request limit: its share of the shards.
+    let pace = settings
+        .shards
+        .map_or(outbox::requests_per_second(1, 1), |s| {
+            outbox::requests_per_second(s.count(), s.total)
+        });
     let embedder_stop = settings.stop.clone();
     let mut lifecycle = tokio::spawn(async move {
         // Nothing is sent before the bot is registered: an outage or a bad token at start-up
@@ -161,7 +167,7 @@ pub async fn run(
                 stop_rx.clone(),
                 drain,
                 retry_first,
-                outbox::requests_per_second(1, 1),
+                pace,
             ));
             ticker = Some(AbortOnDrop(ticker::spawn(table.clone(), tick_every)));
             wait_for_stop(embedder_stop).await;

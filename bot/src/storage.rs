@@ -29,6 +29,7 @@
 
 mod dump;
 pub mod kv;
+pub mod postgres;
 mod server_games;
 mod servers;
 pub use servers::{decode_server, encode_server, ServerRecord};

@@ -56,7 +56,7 @@ struct Pg {
 impl Backend for Pg {
     fn fresh(name: &str) -> Pg {
         let server = postgres::shared("kv");
-        let url = server.fresh_database(name);
+        let url = server.fresh_store(name);
         Pg { server, url }
     }
 
@@ -360,109 +360,161 @@ conformance!(
     concurrent_increments_are_not_lost,
 );
 
-// PostgreSQL only: several processes on one server, and its schema.
+/// PostgreSQL only: several processes on one server, its schema, its use
+/// from async code. Named to run next to `pg_kv` (tests run in name order), so
+/// the server the tests share is started once.
+mod pg_only {
+    use super::*;
 
-/// Two pools, as two processes would have, racing on one counter.
-#[test]
-fn two_stores_on_one_database_lose_no_update() {
-    let b = Pg::fresh("two_stores");
-    let stores: Vec<Arc<dyn Kv>> = vec![b.open().into(), b.open().into()];
-    assert_eq!(race(&stores, THREADS / 2), THREADS * INCREMENTS);
-}
-
-#[test]
-fn processes_starting_at_once_migrate_once() {
-    let b = Pg::fresh("racing_connects");
-    let start = Arc::new(Barrier::new(4));
-    let connects: Vec<_> = (0..4)
-        .map(|_| {
-            let (url, start) = (b.url.clone(), start.clone());
-            std::thread::spawn(move || {
-                start.wait();
-                PgKv::connect(&url).map(drop)
-            })
-        })
-        .collect();
-    for c in connects {
-        c.join().unwrap().unwrap();
+    /// Two pools, as two processes would have, racing on one counter.
+    #[test]
+    fn two_stores_on_one_database_lose_no_update() {
+        let b = Pg::fresh("two_stores");
+        let stores: Vec<Arc<dyn Kv>> = vec![b.open().into(), b.open().into()];
+        assert_eq!(race(&stores, THREADS / 2), THREADS * INCREMENTS);
     }
-    let applied = b.server.psql(
-        "racing_connects",
-        "SELECT version FROM tokar_schema ORDER BY version",
-    );
-    let expected: Vec<String> = (1..=tokar_bot::storage::postgres::schema_version())
-        .map(|n| n.to_string())
-        .collect();
-    assert_eq!(applied, expected.join("\n"));
-}
 
-#[test]
-fn a_database_of_a_newer_tokar_is_refused_in_one_line() {
-    let b = Pg::fresh("newer_schema");
-    drop(b.open());
-    let newer = tokar_bot::storage::postgres::schema_version() + 1;
-    b.server.psql(
-        "newer_schema",
-        &format!("INSERT INTO tokar_schema (version) VALUES ({newer})"),
-    );
-    let refused = PgKv::connect(&b.url)
-        .err()
-        .expect("a newer schema is refused");
-    let text = refused.to_string();
-    assert!(!text.contains('\n'), "{text}");
-    assert!(text.contains(&format!("schema version {newer}")), "{text}");
-    assert!(text.contains("newer Tokar"), "{text}");
-    assert!(!text.contains("s3cret"));
-}
+    #[test]
+    fn processes_starting_at_once_migrate_once() {
+        let b = Pg::fresh("racing_connects");
+        let start = Arc::new(Barrier::new(4));
+        let connects: Vec<_> = (0..4)
+            .map(|_| {
+                let (url, start) = (b.url.clone(), start.clone());
+                std::thread::spawn(move || {
+                    start.wait();
+                    PgKv::connect(&url).map(drop)
+                })
+            })
+            .collect();
+        for c in connects {
+            c.join().unwrap().unwrap();
+        }
+        let applied = b.server.psql_in_store(
+            "racing_connects",
+            "SELECT version FROM tokar_schema ORDER BY version",
+        );
+        let expected: Vec<String> = (1..=tokar_bot::storage::postgres::schema_version())
+            .map(|n| n.to_string())
+            .collect();
+        assert_eq!(applied, expected.join("\n"));
+    }
 
-#[test]
-fn a_bad_url_or_a_missing_server_is_a_one_line_error() {
-    let bad = PgKv::connect("postgres://tokar:s3cret@host:notaport/db")
+    #[test]
+    fn a_database_of_a_newer_tokar_is_refused_in_one_line() {
+        let b = Pg::fresh("newer_schema");
+        drop(b.open());
+        let newer = tokar_bot::storage::postgres::schema_version() + 1;
+        b.server.psql_in_store(
+            "newer_schema",
+            &format!("INSERT INTO tokar_schema (version) VALUES ({newer})"),
+        );
+        let refused = PgKv::connect(&b.url)
+            .err()
+            .expect("a newer schema is refused");
+        let text = refused.to_string();
+        assert!(!text.contains('\n'), "{text}");
+        assert!(text.contains(&format!("schema version {newer}")), "{text}");
+        assert!(text.contains("newer Tokar"), "{text}");
+        assert!(!text.contains("s3cret"));
+    }
+
+    #[test]
+    fn a_bad_url_or_a_missing_server_is_a_one_line_error() {
+        let bad = PgKv::connect("postgres://tokar:s3cret@host:notaport/db")
+            .err()
+            .unwrap();
+        let gone_dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("tokar-pg-none");
+        std::fs::create_dir_all(&gone_dir).unwrap();
+        let started = Instant::now();
+        let gone = PgKv::connect(&format!(
+            "host={} user=tokar password=s3cret dbname=x",
+            gone_dir.display()
+        ))
         .err()
         .unwrap();
-    let gone_dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("tokar-pg-none");
-    std::fs::create_dir_all(&gone_dir).unwrap();
-    let started = Instant::now();
-    let gone = PgKv::connect(&format!(
-        "host={} user=tokar password=s3cret dbname=x",
-        gone_dir.display()
-    ))
-    .err()
-    .unwrap();
-    assert!(started.elapsed() < Duration::from_secs(15));
-    let _ = std::fs::remove_dir_all(&gone_dir);
-    for e in [bad, gone] {
-        let text = e.to_string();
-        assert!(matches!(e, StoreError::Database(_)), "{e:?}");
-        assert!(!text.contains('\n') && !text.contains("s3cret"), "{text}");
+        assert!(started.elapsed() < Duration::from_secs(15));
+        let _ = std::fs::remove_dir_all(&gone_dir);
+        for e in [bad, gone] {
+            let text = e.to_string();
+            assert!(matches!(e, StoreError::Database(_)), "{e:?}");
+            assert!(!text.contains('\n') && !text.contains("s3cret"), "{text}");
+        }
+    }
+
+    /// The table calls the store from inside its tokio runtime, not only from
+    /// `spawn_blocking`: a `PgKv` used and dropped there must not panic.
+    #[tokio::test]
+    async fn a_store_works_inside_a_tokio_runtime() {
+        let b = Pg::fresh("inside_tokio");
+        let kv = b.open();
+        put(&*kv, MAIN, b"k", b"v");
+        assert_eq!(kv.get(MAIN, b"k").unwrap(), Some(b"v".to_vec()));
+        drop(kv);
+    }
+
+    /// A transaction whose closure panics is rolled back, and its connection does
+    /// not carry it into the next transaction.
+    #[test]
+    fn a_panicking_transaction_leaves_nothing_behind() {
+        let b = Pg::fresh("panicking_tx");
+        let kv = b.open();
+        let panicked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            kv::transaction(&*kv, |tx| -> Result<(), TxError> {
+                tx.insert(MAIN, b"half", b"done")?;
+                panic!("the closure fails");
+            })
+        }));
+        assert!(panicked.is_err());
+        put(&*kv, MAIN, b"next", b"ok");
+        assert_eq!(kv.get(MAIN, b"half").unwrap(), None);
+        assert_eq!(kv.get(MAIN, b"next").unwrap(), Some(b"ok".to_vec()));
     }
 }
 
-/// The table calls the store from inside its tokio runtime, not only from
-/// `spawn_blocking`: a `PgKv` used and dropped there must not panic.
-#[tokio::test]
-async fn a_store_works_inside_a_tokio_runtime() {
-    let b = Pg::fresh("inside_tokio");
-    let kv = b.open();
-    put(&*kv, MAIN, b"k", b"v");
-    assert_eq!(kv.get(MAIN, b"k").unwrap(), Some(b"v".to_vec()));
-    drop(kv);
+/// A typical game commit: the game read back (its version checked), then
+/// eight records of about 2 KB written in one transaction.
+fn commit_a_game(kv: &dyn Kv, game: u64, step: u64) {
+    let record = vec![(step % 251) as u8; 2048];
+    kv::transaction(kv, |tx| {
+        let key = [b"g".as_slice(), &game.to_be_bytes()].concat();
+        tx.get(MAIN, &key)?;
+        for part in 0u8..8 {
+            let mut key = key.clone();
+            key.push(part);
+            tx.insert(MAIN, &key, &record)?;
+        }
+        Ok(())
+    })
+    .unwrap();
 }
 
-/// A transaction whose closure panics is rolled back, and its connection does
-/// not carry it into the next transaction.
-#[test]
-fn a_panicking_transaction_leaves_nothing_behind() {
-    let b = Pg::fresh("panicking_tx");
-    let kv = b.open();
-    let panicked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        kv::transaction(&*kv, |tx| -> Result<(), TxError> {
-            tx.insert(MAIN, b"half", b"done")?;
-            panic!("the closure fails");
+/// Median and 99th percentile of `runs` game commits, one after another.
+fn commit_figures(kv: &dyn Kv, runs: usize) -> (Duration, Duration) {
+    for step in 0..20 {
+        commit_a_game(kv, step % 50, step);
+    }
+    let mut took: Vec<Duration> = (0..runs as u64)
+        .map(|step| {
+            let started = Instant::now();
+            commit_a_game(kv, step % 50, step);
+            started.elapsed()
         })
-    }));
-    assert!(panicked.is_err());
-    put(&*kv, MAIN, b"next", b"ok");
-    assert_eq!(kv.get(MAIN, b"half").unwrap(), None);
-    assert_eq!(kv.get(MAIN, b"next").unwrap(), Some(b"ok".to_vec()));
+        .collect();
+    took.sort();
+    (took[runs / 2], took[runs * 99 / 100])
+}
+
+/// Figures, run by hand:
+/// `cargo test -p tokar-bot --test kv -- --ignored --nocapture commit_latency`
+#[test]
+#[ignore = "a measurement, run by hand"]
+fn commit_latency() {
+    const RUNS: usize = 1000;
+    let sled = Sled::fresh("commit_latency");
+    let pg = Pg::fresh("commit_latency");
+    for (name, kv) in [("sled", sled.open()), ("PostgreSQL", pg.open())] {
+        let (median, p99) = commit_figures(&*kv, RUNS);
+        println!("{name}: {RUNS} game commits (1 read, 8 writes of 2 KB): median {median:?}, p99 {p99:?}");
+    }
 }

@@ -472,6 +472,20 @@ mod pg_only {
     }
 }
 
+/// Without PostgreSQL the tests fail, saying how to install it: they never
+/// skip.
+#[test]
+fn a_missing_postgresql_fails_with_the_command_to_install_it() {
+    let missing = std::panic::catch_unwind(|| {
+        postgres::binaries_in(std::path::Path::new("/nonexistent/postgresql"))
+    });
+    let message = *missing.unwrap_err().downcast::<String>().unwrap();
+    assert!(
+        message.contains("run `apt-get install -y postgresql`"),
+        "{message}"
+    );
+}
+
 /// A typical game commit: the game read back (its version checked), then
 /// eight records of about 2 KB written in one transaction.
 fn commit_a_game(kv: &dyn Kv, game: u64, step: u64) {

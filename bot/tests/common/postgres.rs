@@ -54,7 +54,13 @@ impl std::ops::Deref for PgServer {
 
 /// The newest installed PostgreSQL's binaries (`/usr/lib/postgresql/<v>/bin`).
 fn binaries() -> PathBuf {
-    let mut found: Vec<(u32, PathBuf)> = std::fs::read_dir("/usr/lib/postgresql")
+    binaries_in(Path::new("/usr/lib/postgresql"))
+}
+
+/// The binaries of the newest version under `lib` (Debian's layout); panics
+/// with the command that installs them when there are none.
+pub fn binaries_in(lib: &Path) -> PathBuf {
+    let mut found: Vec<(u32, PathBuf)> = std::fs::read_dir(lib)
         .into_iter()
         .flatten()
         .flatten()
@@ -68,8 +74,9 @@ fn binaries() -> PathBuf {
     match found.pop() {
         Some((_, bin)) => bin,
         None => panic!(
-            "these tests need PostgreSQL's server binaries (/usr/lib/postgresql/<version>/bin/initdb), \
-             which are not installed: run `{INSTALL}` (or `bash scripts/test.sh`, which does)"
+            "these tests need PostgreSQL's server binaries ({}/<version>/bin/initdb), \
+             which are not installed: run `{INSTALL}` (or `bash scripts/test.sh`, which does)",
+            lib.display()
         ),
     }
 }

@@ -367,6 +367,33 @@ mod pg_only {
     use super::*;
 
     /// Two pools, as two processes would have, racing on one counter.
+    /// The pool's connections all break when the server restarts; the store
+    /// reads and writes on, with new ones.
+    #[test]
+    fn a_store_outlives_a_restart_of_the_server() {
+        let server = postgres::PgServer::start("kv-restart");
+        let kv: Arc<dyn Kv> = Arc::new(PgKv::connect(&server.fresh_store("restart")).unwrap());
+        // Several connections at once, so several are pooled.
+        let start = Arc::new(Barrier::new(4));
+        let writers: Vec<_> = (0u8..4)
+            .map(|n| {
+                let (kv, start) = (kv.clone(), start.clone());
+                std::thread::spawn(move || {
+                    start.wait();
+                    put(&*kv, MAIN, &[b'w', n], b"before");
+                })
+            })
+            .collect();
+        for w in writers {
+            w.join().unwrap();
+        }
+        server.restart();
+        assert_eq!(kv.get(MAIN, &[b'w', 0]).unwrap(), Some(b"before".to_vec()));
+        assert_eq!(kv.keys(MAIN, b"w").unwrap().len(), 4);
+        put(&*kv, MAIN, b"after", b"restart");
+        assert_eq!(kv.get(MAIN, b"after").unwrap(), Some(b"restart".to_vec()));
+    }
+
     #[test]
     fn two_stores_on_one_database_lose_no_update() {
         let b = Pg::fresh("two_stores");

@@ -284,6 +284,21 @@ impl PgServer {
         check("pg_ctl start", started, Some(&log));
         PgServer { server, root }
     }
+
+    /// Stops the server and starts it again, as an operator's restart would:
+    /// every open connection is closed.
+    pub fn restart(&self) {
+        let log = self.root.join("server.log");
+        let restarted = self
+            .program("pg_ctl")
+            .args(["restart", "-m", "fast", "-w", "-t", "60", "-s", "-D"])
+            .arg(self.root.join("data"))
+            .arg("-l")
+            .arg(&log)
+            .output()
+            .expect("run pg_ctl");
+        check("pg_ctl restart", restarted, Some(&log));
+    }
 }
 
 impl Drop for PgServer {

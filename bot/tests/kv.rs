@@ -480,6 +480,18 @@ mod pg_only {
         drop(kv);
     }
 
+    /// Called from a task of another executor (not tokio's), the store still
+    /// answers: it waits for its own runtime without an executor of its own.
+    #[test]
+    fn a_store_works_inside_another_executor() {
+        let b = Pg::fresh("inside_executor");
+        let kv = b.open();
+        futures::executor::block_on(async {
+            put(&*kv, MAIN, b"k", b"v");
+            assert_eq!(kv.get(MAIN, b"k").unwrap(), Some(b"v".to_vec()));
+        });
+    }
+
     /// A transaction whose closure panics is rolled back, and its connection does
     /// not carry it into the next transaction.
     #[test]

@@ -13,8 +13,8 @@
 //! The [`Kv`] interface is blocking and is called from any thread, inside the
 //! table's tokio runtime too, where `Runtime::block_on` would panic. So
 //! `PgKv` owns a small runtime of its own: each database call is a task on it,
-//! and the calling thread waits for that task's `JoinHandle` with
-//! `futures::executor::block_on`, which works on any thread.
+//! and the calling thread waits for the task's result on a channel, which
+//! works on any thread.
 
 mod schema;
 mod tx;
@@ -148,7 +148,9 @@ impl PgKv {
     }
 
     /// Runs `work` on this store's runtime and waits for it on the calling
-    /// thread, whatever runtime that thread belongs to.
+    /// thread, whatever runtime or executor that thread belongs to: a plain
+    /// channel wait, where `Runtime::block_on` panics inside tokio and
+    /// `futures::executor::block_on` inside another executor.
     fn run<T: Send + 'static>(
         &self,
         work: impl Future<Output = T> + Send + 'static,
@@ -157,8 +159,15 @@ impl PgKv {
             .runtime
             .as_ref()
             .expect("the runtime lives as long as PgKv");
-        futures::executor::block_on(runtime.spawn(work))
-            .map_err(|e| StoreError::Database(format!("a database call was cut short: {e}")))
+        let (done, outcome) = std::sync::mpsc::sync_channel(1);
+        runtime.spawn(async move {
+            let _ = done.send(work.await);
+        });
+        // The sender is dropped unsent only when the task panicked or the
+        // runtime is shutting down.
+        outcome
+            .recv()
+            .map_err(|_| StoreError::Database("a database call was cut short".into()))
     }
 
     /// One statement on a pooled connection, outside any transaction.

@@ -14,6 +14,7 @@ usage:
   tokar backup [--data DIR] [--to FILE]         writes a backup, also while the bot runs
   tokar restore FILE [--data DIR] [--game N]    loads a backup into an empty store, or one game
   tokar check [--data DIR]   reports every record it cannot read; changes nothing
+  tokar migrate --from DIR --to URL             moves a stopped bot's store into PostgreSQL
   tokar --help | --version
 
 settings (environment):
@@ -25,6 +26,7 @@ settings (environment):
   TOKAR_METRICS_ADDR   serves Prometheus metrics there, e.g. 127.0.0.1:9464 (default off)
   TOKAR_SHARDS         the bot's gateway shards in all (default 1); from 2,500 servers
   TOKAR_SHARD_RANGE    the shards this process runs, e.g. 0..4 (default all of them)
+  TOKAR_DATABASE_URL   keeps the store in PostgreSQL, shared by processes (default: sled in DATA)
   TOKAR_CACHE_MB       the storage cache (default 64)
   TOKAR_BACKUPS_KEEP   daily backups kept in DATA/backups (default 7)
   TOKAR_FRESH_STORE=1  starts with an empty store although the data folder was used before";
@@ -147,6 +149,7 @@ async fn main() {
             Ok(cfg) => run_console(cfg).await,
             Err(e) => Err(e),
         },
+        Some("migrate") => tokar_bot::migrate::cli(&args[1..]).map(|text| println!("{text}")),
         Some(cmd @ ("backup" | "restore" | "check")) => {
             // Blocking file and database work, as a command line tool does.
             match tokar_bot::backup::cli::run(cmd, &args[1..]) {

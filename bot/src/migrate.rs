@@ -157,3 +157,36 @@ fn checksum(kv: &dyn Kv, id: u64) -> Result<u32, String> {
     }
     Ok(h.finalize())
 }
+
+/// `tokar migrate` on the command line.
+pub const USAGE: &str = "usage: tokar migrate --from DIR --to postgres://USER@HOST/DATABASE";
+
+/// Runs `tokar migrate ARGS`: the text to print, or a one-line error.
+pub fn cli(args: &[String]) -> Result<String, String> {
+    let (mut from, mut to) = (None, None);
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let slot = match arg.as_str() {
+            "--from" => &mut from,
+            "--to" => &mut to,
+            other => return Err(format!("unexpected argument {other}\n{USAGE}")),
+        };
+        *slot = Some(
+            it.next()
+                .cloned()
+                .ok_or_else(|| format!("{arg} needs a value\n{USAGE}"))?,
+        );
+    }
+    let (Some(from), Some(to)) = (from, to) else {
+        return Err(format!("migrate needs --from and --to\n{USAGE}"));
+    };
+    if !(to.starts_with("postgres://") || to.starts_with("postgresql://")) {
+        return Err(format!("--to {to}: not a PostgreSQL URL\n{USAGE}"));
+    }
+    let target = crate::storage::postgres::PgKv::connect(&to).map_err(|e| e.to_string())?;
+    let moved = migrate(Path::new(&from), &target)?;
+    Ok(format!(
+        "moved the store of {from} into {}: {moved}",
+        target.describe()
+    ))
+}

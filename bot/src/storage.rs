@@ -34,6 +34,7 @@ mod dump;
 mod leases;
 pub use leases::Lease;
 pub mod kv;
+pub mod postgres;
 mod server_games;
 mod servers;
 pub use servers::{decode_server, encode_server, ServerRecord};
@@ -92,6 +93,9 @@ pub struct StoreSettings {
     /// the data folder's store (`TOKAR_FRESH_STORE=1`), instead of refusing
     /// when it is not the store the folder had.
     pub fresh: bool,
+    /// A PostgreSQL database to keep the store in (`TOKAR_DATABASE_URL`),
+    /// which several processes may share; `None`: sled in the data folder.
+    pub database: Option<String>,
 }
 
 impl Default for StoreSettings {
@@ -99,6 +103,7 @@ impl Default for StoreSettings {
         StoreSettings {
             cache_mb: 64,
             fresh: false,
+            database: None,
         }
     }
 }
@@ -115,6 +120,18 @@ impl StoreSettings {
                 .ok()
                 .filter(|&n| (1..=1_048_576).contains(&n))
                 .ok_or_else(|| format!("TOKAR_CACHE_MB={v}: not a size in MiB (1 or more)"))?;
+        }
+        if let Ok(v) = std::env::var("TOKAR_DATABASE_URL") {
+            let v = v.trim();
+            if !v.is_empty() {
+                if !(v.starts_with("postgres://") || v.starts_with("postgresql://")) {
+                    return Err(
+                        "TOKAR_DATABASE_URL: not a PostgreSQL URL (postgres://user@host/database)"
+                            .into(),
+                    );
+                }
+                s.database = Some(v.to_string());
+            }
         }
         if let Ok(v) = std::env::var("TOKAR_FRESH_STORE") {
             s.fresh = match v.trim() {
@@ -249,6 +266,11 @@ impl Store {
     /// folder's marker shows a store that the database is not, unless
     /// `settings.fresh`. A folder from before markers existed gets one.
     pub fn open_with(dir: &Path, settings: &StoreSettings) -> Result<Store, StoreError> {
+        if let Some(url) = &settings.database {
+            // The database is the store's home: no folder marker, which
+            // guards a folder's database against being lost or swapped.
+            return Store::on(Arc::new(postgres::PgKv::connect(url)?));
+        }
         let marker = match crate::marker::read(dir) {
             Ok(m) => m,
             Err(e) if settings.fresh => {

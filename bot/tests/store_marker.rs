@@ -163,6 +163,23 @@ fn settings_come_from_the_environment_and_bad_values_are_refused() {
     assert!(e.starts_with("TOKAR_CACHE_MB=lots"), "{e}");
     std::env::remove_var("TOKAR_CACHE_MB");
     std::env::remove_var("TOKAR_FRESH_STORE");
+    // A database URL selects PostgreSQL; anything else is refused.
+    std::env::set_var(
+        "TOKAR_DATABASE_URL",
+        "postgres://tokar@%2Frun%2Fpostgresql/tokar",
+    );
+    assert_eq!(
+        StoreSettings::from_env().unwrap().database.as_deref(),
+        Some("postgres://tokar@%2Frun%2Fpostgresql/tokar")
+    );
+    std::env::set_var("TOKAR_DATABASE_URL", "/var/lib/tokar");
+    assert_eq!(
+        StoreSettings::from_env().unwrap_err(),
+        "TOKAR_DATABASE_URL: not a PostgreSQL URL (postgres://user@host/database)"
+    );
+    std::env::set_var("TOKAR_DATABASE_URL", " ");
+    assert_eq!(StoreSettings::from_env().unwrap().database, None);
+    std::env::remove_var("TOKAR_DATABASE_URL");
     assert_eq!(StoreSettings::from_env().unwrap(), StoreSettings::default());
 }
 

@@ -1,0 +1,395 @@
+//! PostgreSQL behind [`Kv`]: the store of several Tokar processes sharing one
+//! database server.
+//!
+//! Every keyspace lives in one table, `tokar_kv(tree, key, value)`, keyed by
+//! `(tree, key)`; `bytea` compares bytewise (memcmp, then length) whatever the
+//! database's collation, so scans come back in sled's order. Transactions run
+//! at `SERIALIZABLE`: PostgreSQL then refuses (SQLSTATE 40001) whichever of two
+//! transactions would have lost the other's update, and [`PgKv::transact`]
+//! runs the refused one's closure again, as sled does on a conflict. A
+//! transaction that returns has committed with `synchronous_commit` on, so its
+//! writes are on the server's disk.
+//!
+//! The [`Kv`] interface is blocking and is called from any thread, inside the
+//! table's tokio runtime too, where `Runtime::block_on` would panic. So
+//! `PgKv` owns a small runtime of its own: each database call is a task on it,
+//! and the calling thread waits for the task's result on a channel, which
+//! works on any thread.
+
+mod schema;
+mod tx;
+
+use super::kv::{Kv, KvTx, Tree, TxError};
+use super::{RawItem, StoreError};
+use backon::BackoffBuilder;
+use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
+use std::future::Future;
+use std::time::Duration;
+use tokio_postgres::error::SqlState;
+
+pub use schema::latest as schema_version;
+
+/// Connections one `PgKv` keeps open at most: enough for the table's blocking
+/// threads that reach the store at once, well under a server's default
+/// `max_connections` (100) with a few processes.
+const POOL_SIZE: usize = 16;
+
+/// How long a transaction that keeps conflicting is run again before the
+/// store gives up and reports it (a live lock, or a database under a load it
+/// cannot carry).
+const RETRY_BUDGET: Duration = Duration::from_secs(10);
+
+/// A PostgreSQL database holding one Tokar store.
+pub struct PgKv {
+    pool: Pool,
+    /// Runs the database calls; `None` only while dropping.
+    runtime: Option<tokio::runtime::Runtime>,
+    describe: String,
+}
+
+/// A failed database call: whether running the transaction again may succeed,
+/// and what to tell the operator, on one line.
+#[derive(Debug)]
+struct Failure {
+    retry: bool,
+    text: String,
+}
+
+impl From<tokio_postgres::Error> for Failure {
+    fn from(e: tokio_postgres::Error) -> Failure {
+        // 40001 serialization failure, 40P01 deadlock, 23505 a key inserted by
+        // a transaction that committed meanwhile: another transaction won.
+        let retry = e.code().is_some_and(|c| {
+            *c == SqlState::T_R_SERIALIZATION_FAILURE
+                || *c == SqlState::T_R_DEADLOCK_DETECTED
+                || *c == SqlState::UNIQUE_VIOLATION
+        });
+        Failure {
+            retry,
+            text: one_line(&e),
+        }
+    }
+}
+
+impl From<deadpool_postgres::PoolError> for Failure {
+    fn from(e: deadpool_postgres::PoolError) -> Failure {
+        Failure {
+            retry: false,
+            text: one_line(&e),
+        }
+    }
+}
+
+/// An error and its causes, joined on one line.
+fn one_line(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        let more = c.to_string();
+        if !text.contains(&more) {
+            text = format!("{text}: {more}");
+        }
+        cause = c.source();
+    }
+    text.replace(['\n', '\r'], " ")
+}
+
+impl PgKv {
+    /// Opens a pool of connections to the database at `url` (a `postgres://`
+    /// URL or libpq's `key=value` form) and brings its tables to this binary's
+    /// schema version. Fails in one line when the URL is bad, the server
+    /// cannot be reached, or the database was migrated by a newer Tokar.
+    ///
+    /// TLS is not spoken: reach the server over a Unix socket or a private
+    /// network (`sslmode=require` is refused by the server handshake).
+    pub fn connect(url: &str) -> Result<PgKv, StoreError> {
+        let mut config: tokio_postgres::Config = url
+            .parse()
+            .map_err(|e| StoreError::Database(format!("not a PostgreSQL URL: {}", one_line(&e))))?;
+        if config.get_connect_timeout().is_none() {
+            config.connect_timeout(Duration::from_secs(10));
+        }
+        if config.get_application_name().is_none() {
+            config.application_name("tokar");
+        }
+        let describe = describe(&config);
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .thread_name("tokar-postgres")
+            .enable_all()
+            .build()
+            .map_err(|e| StoreError::Database(format!("cannot start its threads: {e}")))?;
+        let manager = Manager::from_config(
+            config,
+            tokio_postgres::NoTls,
+            ManagerConfig {
+                recycling_method: RecyclingMethod::Fast,
+            },
+        );
+        let pool = Pool::builder(manager)
+            .max_size(POOL_SIZE)
+            .runtime(deadpool_postgres::Runtime::Tokio1)
+            .build()
+            .map_err(|e| StoreError::Database(one_line(&e)))?;
+        let kv = PgKv {
+            pool,
+            runtime: Some(runtime),
+            describe,
+        };
+        let pool = kv.pool.clone();
+        let name = kv.describe.clone();
+        kv.run(async move {
+            let mut client = pool.get().await.map_err(|e| {
+                StoreError::Database(format!("cannot connect to {name}: {}", one_line(&e)))
+            })?;
+            schema::migrate(&mut client, &name).await
+        })??;
+        Ok(kv)
+    }
+
+    /// Runs `work` on this store's runtime and waits for it on the calling
+    /// thread, whatever runtime or executor that thread belongs to: a plain
+    /// channel wait, where `Runtime::block_on` panics inside tokio and
+    /// `futures::executor::block_on` inside another executor.
+    fn run<T: Send + 'static>(
+        &self,
+        work: impl Future<Output = T> + Send + 'static,
+    ) -> Result<T, StoreError> {
+        let runtime = self
+            .runtime
+            .as_ref()
+            .expect("the runtime lives as long as PgKv");
+        let (done, outcome) = std::sync::mpsc::sync_channel(1);
+        runtime.spawn(async move {
+            let _ = done.send(work.await);
+        });
+        // The sender is dropped unsent only when the task panicked or the
+        // runtime is shutting down.
+        outcome
+            .recv()
+            .map_err(|_| StoreError::Database("a database call was cut short".into()))
+    }
+
+    /// One statement on a pooled connection, outside any transaction.
+    fn query(
+        &self,
+        sql: &'static str,
+        tree: Tree,
+        from: Vec<u8>,
+        to: Option<Vec<u8>>,
+        limit: Option<i64>,
+    ) -> Result<Vec<tokio_postgres::Row>, StoreError> {
+        let pool = self.pool.clone();
+        self.run(async move {
+            let client = pool.get().await?;
+            let statement = client.prepare_cached(sql).await?;
+            let rows = match (to, limit) {
+                (None, None) => client.query(&statement, &[&tree, &from]).await?,
+                (Some(to), None) => client.query(&statement, &[&tree, &from, &to]).await?,
+                (None, Some(n)) => client.query(&statement, &[&tree, &from, &n]).await?,
+                (Some(to), Some(n)) => client.query(&statement, &[&tree, &from, &to, &n]).await?,
+            };
+            Ok::<_, Failure>(rows)
+        })?
+        .map_err(|e| StoreError::Database(e.text))
+    }
+}
+
+impl Drop for PgKv {
+    fn drop(&mut self) {
+        // Dropping a runtime waits for its threads, which panics inside
+        // another runtime; the connections' tasks need no goodbye.
+        if let Some(runtime) = self.runtime.take() {
+            runtime.shutdown_background();
+        }
+    }
+}
+
+const GET: &str = "SELECT value FROM tokar_kv WHERE tree = $1 AND key = $2";
+const UPSERT: &str = "INSERT INTO tokar_kv (tree, key, value) VALUES ($1, $2, $3) \
+                      ON CONFLICT (tree, key) DO UPDATE SET value = EXCLUDED.value";
+const DELETE: &str = "DELETE FROM tokar_kv WHERE tree = $1 AND key = $2";
+const NEXT_ID: &str = "SELECT nextval('tokar_id')";
+
+impl Kv for PgKv {
+    fn get(&self, tree: Tree, key: &[u8]) -> Result<Option<Vec<u8>>, StoreError> {
+        let rows = self.query(GET, tree, key.to_vec(), None, None)?;
+        Ok(rows.first().map(|r| r.get::<_, Vec<u8>>(0)))
+    }
+
+    fn range(
+        &self,
+        tree: Tree,
+        start: &[u8],
+        end: Option<&[u8]>,
+        limit: usize,
+    ) -> Result<Vec<RawItem>, StoreError> {
+        let limit = Some(i64::try_from(limit).unwrap_or(i64::MAX));
+        let rows = match end {
+            Some(end) => self.query(
+                "SELECT key, value FROM tokar_kv WHERE tree = $1 AND key >= $2 AND key < $3 \
+                 ORDER BY key LIMIT $4",
+                tree,
+                start.to_vec(),
+                Some(end.to_vec()),
+                limit,
+            )?,
+            None => self.query(
+                "SELECT key, value FROM tokar_kv WHERE tree = $1 AND key >= $2 \
+                 ORDER BY key LIMIT $3",
+                tree,
+                start.to_vec(),
+                None,
+                limit,
+            )?,
+        };
+        Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
+    }
+
+    fn range_keys(
+        &self,
+        tree: Tree,
+        start: &[u8],
+        end: Option<&[u8]>,
+        limit: usize,
+    ) -> Result<Vec<Vec<u8>>, StoreError> {
+        let limit = Some(i64::try_from(limit).unwrap_or(i64::MAX));
+        let rows = match end {
+            Some(end) => self.query(
+                "SELECT key FROM tokar_kv WHERE tree = $1 AND key >= $2 AND key < $3 \
+                 ORDER BY key LIMIT $4",
+                tree,
+                start.to_vec(),
+                Some(end.to_vec()),
+                limit,
+            )?,
+            None => self.query(
+                "SELECT key FROM tokar_kv WHERE tree = $1 AND key >= $2 ORDER BY key LIMIT $3",
+                tree,
+                start.to_vec(),
+                None,
+                limit,
+            )?,
+        };
+        Ok(rows.iter().map(|r| r.get(0)).collect())
+    }
+
+    fn raise_ids(&self, floor: u64) -> Result<(), StoreError> {
+        let floor = i64::try_from(floor)
+            .map_err(|_| StoreError::Database(format!("id {floor} is past PostgreSQL's bigint")))?;
+        let pool = self.pool.clone();
+        self.run(async move {
+            let client = pool.get().await?;
+            client
+                .execute(
+                    "SELECT setval('tokar_id', GREATEST($1::bigint, last_value)) FROM tokar_id",
+                    &[&floor],
+                )
+                .await?;
+            Ok::<_, Failure>(())
+        })?
+        .map_err(|e| StoreError::Database(e.text))
+    }
+
+    fn shared(&self) -> bool {
+        true
+    }
+
+    fn transact(
+        &self,
+        f: &mut dyn FnMut(&mut dyn KvTx) -> Result<(), TxError>,
+    ) -> Result<(), StoreError> {
+        let mut pauses = backon::ExponentialBuilder::default()
+            .with_min_delay(Duration::from_millis(1))
+            .with_max_delay(Duration::from_millis(50))
+            .with_jitter()
+            .with_max_times(usize::MAX)
+            .with_total_delay(Some(RETRY_BUDGET))
+            .build();
+        let mut tries = 0u32;
+        loop {
+            tries += 1;
+            let Some(why) = self.attempt(f)? else {
+                return Ok(());
+            };
+            tracing::debug!(tries, %why, "transaction runs again");
+            match pauses.next() {
+                Some(pause) => std::thread::sleep(pause),
+                None => {
+                    return Err(StoreError::Database(format!(
+                        "a transaction kept conflicting with others; gave up after {tries} tries ({why})"
+                    )))
+                }
+            }
+        }
+    }
+
+    fn describe(&self) -> String {
+        self.describe.clone()
+    }
+}
+
+/// The database `config` names, as a URL without its password.
+fn describe(config: &tokio_postgres::Config) -> String {
+    let user = config
+        .get_user()
+        .map(|u| format!("{}@", escape(u)))
+        .unwrap_or_default();
+    let ports = config.get_ports();
+    let hosts: Vec<String> = config
+        .get_hosts()
+        .iter()
+        .enumerate()
+        .map(|(i, host)| {
+            let host = match host {
+                tokio_postgres::config::Host::Tcp(name) => escape(name),
+                tokio_postgres::config::Host::Unix(path) => escape(&path.to_string_lossy()),
+            };
+            match ports.get(i).or(ports.first()) {
+                Some(port) => format!("{host}:{port}"),
+                None => host,
+            }
+        })
+        .collect();
+    let db = config.get_dbname().map(escape).unwrap_or_default();
+    format!("postgres://{user}{}/{db}", hosts.join(","))
+}
+
+/// Percent-encodes what a URL's authority or path cannot hold as is.
+fn escape(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_end_of_a_prefix_skips_trailing_ff_bytes() {
+        use super::super::kv::prefix_end;
+        assert_eq!(prefix_end(b"ab"), Some(b"ac".to_vec()));
+        assert_eq!(prefix_end(&[1, 0xff]), Some(vec![2]));
+        assert_eq!(prefix_end(&[0xff, 0xff]), None);
+        assert_eq!(prefix_end(b""), None);
+    }
+
+    #[test]
+    fn the_description_has_no_password() {
+        let config: tokio_postgres::Config = "postgres://tokar:s3cret@db.example:5433/games"
+            .parse()
+            .unwrap();
+        assert_eq!(describe(&config), "postgres://tokar@db.example:5433/games");
+        let config: tokio_postgres::Config =
+            "host=/run/pg port=5432 user=t password=s3cret dbname=x"
+                .parse()
+                .unwrap();
+        assert_eq!(describe(&config), "postgres://t@%2Frun%2Fpg:5432/x");
+    }
+}

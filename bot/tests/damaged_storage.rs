@@ -40,9 +40,7 @@ async fn two_games(name: &str) -> std::path::PathBuf {
     let e = env(name).await;
     for (a, b) in [("alice", "bob"), ("carol", "dave")] {
         let id = e.start(a, b).await;
-        let who = e.to_act(id, &[a, b]).await.unwrap();
-        let action = e.actions(who, id).await[0].clone();
-        e.ok(&format!("@{who} /play action:\"{action}\"")).await;
+        e.play_first(id, &[a, b]).await;
     }
     let dir = e.dir.clone();
     drop(e);

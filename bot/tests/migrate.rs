@@ -15,9 +15,7 @@ async fn used_folder(name: &str) -> std::path::PathBuf {
     let e = env(name).await;
     for (a, b) in [("alice", "bob"), ("carol", "dave")] {
         let id = e.start(a, b).await;
-        let who = e.to_act(id, &[a, b]).await.unwrap();
-        let action = e.actions(who, id).await[0].clone();
-        e.ok(&format!("@{who} /play action:\"{action}\"")).await;
+        e.play_first(id, &[a, b]).await;
     }
     let id = e.start("erin", "frank").await;
     e.ok(&format!("@erin /resign game:{id} confirm:yes")).await;
@@ -81,10 +79,7 @@ async fn a_store_moves_whole_and_plays_on() {
 
     // The moved store is a store: the games go on.
     let e = open(&to_dir, Some(7)).await;
-    let who = e.to_act(1, &["alice", "bob"]).await.unwrap();
-    let action = e.actions(who, 1).await[0].clone();
-    e.ok(&format!("@{who} /play action:\"{action}\" game:1"))
-        .await;
+    e.play_first(1, &["alice", "bob"]).await;
     e.ok("@erin /board game:3").await;
 }
 

@@ -8,41 +8,18 @@ mod common;
 mod postgres;
 
 use common::*;
-use std::sync::Arc;
-use tokar_bot::clock::VirtualClock;
 use tokar_bot::storage::postgres::PgKv;
 use tokar_bot::storage::StoreSettings;
-use tokar_bot::{Table, TableConfig};
 
 /// A table ("process") on the PostgreSQL store at `url`, with its own folder
 /// for its clock.
 async fn process(url: &str, dir: &std::path::Path) -> Env {
     std::fs::create_dir_all(dir).unwrap();
-    let clock = Arc::new(VirtualClock::open(dir).unwrap());
-    let table = Table::open(TableConfig {
-        data_dir: dir.to_path_buf(),
-        clock: clock.clone(),
-        seed: Some(7),
-        robot: Default::default(),
-        storage: StoreSettings {
-            database: Some(url.to_string()),
-            ..Default::default()
-        },
-    })
-    .await
-    .unwrap();
-    Env {
-        dir: dir.to_path_buf(),
-        clock,
-        table,
-    }
-}
-
-async fn play_first(e: &Env, id: u64, names: &[&str]) {
-    let who = e.to_act(id, names).await.unwrap();
-    let action = e.actions(who, id).await[0].clone();
-    e.ok(&format!("@{who} /play game:{id} action:\"{action}\""))
-        .await;
+    let storage = StoreSettings {
+        database: Some(url.to_string()),
+        ..Default::default()
+    };
+    open_with(dir, Some(7), storage).await
 }
 
 #[tokio::test]
@@ -53,7 +30,7 @@ async fn a_game_is_played_on_postgres_and_goes_on_after_a_restart() {
     let e = process(&url, &dir).await;
     let id = e.start("alice", "bob").await;
     for _ in 0..6 {
-        play_first(&e, id, &["alice", "bob"]).await;
+        e.play_first(id, &["alice", "bob"]).await;
     }
     let board = e.ok(&format!("@alice /board game:{id}")).await;
     drop(e);
@@ -61,7 +38,7 @@ async fn a_game_is_played_on_postgres_and_goes_on_after_a_restart() {
     assert!(!dir.join("db").exists());
     let e = process(&url, &dir).await;
     assert_eq!(e.ok(&format!("@alice /board game:{id}")).await, board);
-    play_first(&e, id, &["alice", "bob"]).await;
+    e.play_first(id, &["alice", "bob"]).await;
 }
 
 #[tokio::test]
@@ -119,7 +96,7 @@ async fn a_store_moved_in_with_migrate_plays_on() {
     let from = fresh_dir("pg-migrate-from");
     let e = open(&from, Some(7)).await;
     let id = e.start("alice", "bob").await;
-    play_first(&e, id, &["alice", "bob"]).await;
+    e.play_first(id, &["alice", "bob"]).await;
     let board = e.ok(&format!("@alice /board game:{id}")).await;
     drop(e);
 
@@ -132,7 +109,7 @@ async fn a_store_moved_in_with_migrate_plays_on() {
 
     let e = process(&url, &fresh_dir("pg-migrate-to")).await;
     assert_eq!(e.ok(&format!("@alice /board game:{id}")).await, board);
-    play_first(&e, id, &["alice", "bob"]).await;
+    e.play_first(id, &["alice", "bob"]).await;
 }
 
 #[test]

@@ -2,8 +2,9 @@
 //! environment as in production) against a fake Discord that routes each guild's events to
 //! the shard `(guild_id >> 22) % num_shards`. One process running both shards of two answers
 //! the guilds of both; a process running shard 1 of 2 answers the guilds of shard 1 and never
-//! hears of those of shard 0. (Two processes on one data folder cannot run with sled, which
-//! one process owns; several processes need the shared store.)
+//! hears of those of shard 0. Two processes, each running one shard of two, share a
+//! PostgreSQL store (sled's folder is one process's): each answers its guilds, and every
+//! message of the games is delivered once.
 
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
@@ -12,6 +13,9 @@ use std::time::Duration;
 use tokar_tests::fake::{guild_on_shard, shard_of, FakeDiscord, FakeUser};
 use tokar_tests::harness::{bot_user_id, init_logging};
 use tokar_tests::players::{data_dir, wait_until};
+
+#[path = "../../bot/tests/common/postgres.rs"]
+mod postgres;
 
 /// Starts `tokar-on-fake` on `dir` with the shard settings `env`, commands registered
 /// globally (the guilds here are not the fake's main one); its log goes to `log`.
@@ -26,6 +30,7 @@ fn start(dir: &Path, fake: &FakeDiscord, log: &Path, env: &[(&str, &str)]) -> Ru
         .env_remove("TOKAR_SHARDS")
         .env_remove("TOKAR_SHARD_RANGE")
         .env_remove("TOKAR_METRICS_ADDR")
+        .env_remove("TOKAR_DATABASE_URL")
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(log);
@@ -235,4 +240,56 @@ fn free_port() -> u16 {
         .and_then(|l| l.local_addr())
         .map(|a| a.port())
         .expect("a free port")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_processes_on_one_postgres_store_share_the_shards_and_say_everything_once() {
+    init_logging();
+    let server = postgres::shared("shards");
+    let url = server.fresh_store("two_processes");
+    let w = world().await;
+    let mut bots = Vec::new();
+    let mut logs = Vec::new();
+    for (name, range) in [("zero", "0..1"), ("one", "1..2")] {
+        let dir = data_dir("shards", name);
+        let log = dir.with_extension("log");
+        let env = [
+            ("TOKAR_SHARDS", "2"),
+            ("TOKAR_SHARD_RANGE", range),
+            ("TOKAR_DATABASE_URL", url.as_str()),
+        ];
+        bots.push((start(&dir, &w.fake, &log, &env), dir));
+        logs.push(log);
+    }
+    w.fake.wait_ready(2).await.unwrap();
+    w.fake.wait_shards(&[[0, 2], [1, 2]]).await.unwrap();
+    // Each process answers its own guild's duel, on one store: the games are #1 and #2.
+    duel_is_answered(&w, w.on0).await;
+    duel_is_answered(&w, w.on1).await;
+    // Let both processes' delivery workers and schedule sweeps run a few passes.
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let messages = w.fake.messages();
+    for ch in [w.on0, w.on1] {
+        let begins: Vec<_> = messages
+            .iter()
+            .filter(|m| in_channel(&w.fake, m.channel_id, ch) && m.content.contains("begins"))
+            .collect();
+        assert_eq!(begins.len(), 1, "one start message in {ch}: {begins:#?}");
+    }
+    let mut numbers: Vec<&str> = messages
+        .iter()
+        .filter(|m| m.content.contains("begins"))
+        .filter_map(|m| m.content.split("Game #").nth(1))
+        .filter_map(|t| t.split(|c: char| !c.is_ascii_digit()).next())
+        .collect();
+    numbers.sort();
+    assert_eq!(numbers, ["1", "2"], "one numbering across the processes");
+    for (bot, dir) in bots {
+        stop(bot);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    assert!(w.fake.violations().is_empty(), "{:?}", w.fake.violations());
+    for log in logs {
+        let _ = std::fs::remove_file(&log);
+    }
 }

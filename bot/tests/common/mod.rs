@@ -32,10 +32,19 @@ pub fn fresh_dir(name: &str) -> PathBuf {
 }
 
 pub async fn open(dir: &std::path::Path, seed: Option<u64>) -> Env {
+    open_with(dir, seed, Default::default()).await
+}
+
+/// A table on `dir` with these store settings (a PostgreSQL store, say).
+pub async fn open_with(
+    dir: &std::path::Path,
+    seed: Option<u64>,
+    storage: tokar_bot::storage::StoreSettings,
+) -> Env {
     let clock = Arc::new(VirtualClock::open(dir).unwrap());
     let table = Table::open(TableConfig {
         data_dir: dir.to_path_buf(),
-        storage: Default::default(),
+        storage,
         clock: clock.clone(),
         seed,
         robot: Default::default(),
@@ -171,6 +180,14 @@ impl Env {
             .into_iter()
             .map(|(_, v)| v)
             .collect()
+    }
+
+    /// Plays the first legal action of whoever is to act in game `id` among `names`.
+    pub async fn play_first(&self, id: u64, names: &[&str]) {
+        let who = self.to_act(id, names).await.expect("someone acts");
+        let action = self.actions(who, id).await[0].clone();
+        self.ok(&format!("@{who} /play game:{id} action:\"{action}\""))
+            .await;
     }
 
     /// Who is to act in game `id` among `names`.

@@ -14,6 +14,7 @@
 use std::path::PathBuf;
 
 use tokar_bot::discord::{self, DiscordSettings};
+use tokar_bot::storage::StoreSettings;
 use tokar_bot::Table;
 use tokar_tests::fake::GUILD_ID;
 use tokar_tests::harness::{bot_table_config, RETRY_FIRST, TOKEN};
@@ -46,9 +47,10 @@ async fn run() -> Result<(), String> {
         retry_first: RETRY_FIRST,
         ..DiscordSettings::from_env().map_err(|e| e.to_string())?
     };
-    let table = Table::open(bot_table_config(&PathBuf::from(data)))
-        .await
-        .map_err(|e| e.to_string())?;
+    let mut config = bot_table_config(&PathBuf::from(data));
+    // TOKAR_DATABASE_URL: the shared PostgreSQL store, as in production.
+    config.storage = StoreSettings::from_env()?;
+    let table = Table::open(config).await.map_err(|e| e.to_string())?;
     tokar_tests::harness::games_in_channels(&table).await;
     discord::run(table, TOKEN.to_owned(), settings)
         .await

@@ -6,7 +6,8 @@
 # legal, from the engine's own games) and fed to `tokar console` on a fresh data
 # folder; every turn's picture is drawn as on Discord and saved (`--images`). Prints the
 # number of commands, the seconds taken and commands a second, and checks that
-# no command was refused.
+# no command was refused. With TOKAR_DATABASE_URL set, the store is that PostgreSQL
+# database (which must be empty).
 set -eu
 cd "$(dirname "$0")/.."
 GAMES="${1:-50}"
@@ -17,7 +18,11 @@ cargo build --release -p tokar-bot --bin tokar
 TARGET="${CARGO_TARGET_DIR:-target}"
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
-"$TARGET/release/examples/arcana_games" "$GAMES" "$ACTIONS" "$SEED" >"$WORK/input"
+# The games are played in the console's channel, as before threads per game (ruling T21).
+{
+    echo "@op /server threads:off"
+    "$TARGET/release/examples/arcana_games" "$GAMES" "$ACTIONS" "$SEED"
+} >"$WORK/input"
 COMMANDS=$(wc -l <"$WORK/input")
 START=$(date +%s.%N)
 "$TARGET/release/tokar" console --data "$WORK/data" --images "$WORK/images" --seed "$SEED" --json \

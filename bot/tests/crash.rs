@@ -5,8 +5,11 @@
 //!
 //! One kill by default; `TOKAR_CRASH_KILLS=400` (`scripts/crash.sh`) kills
 //! that many times, each in a fresh folder at another point of the stream.
+//! The same run is made on sled and on PostgreSQL (`TOKAR_DATABASE_URL`).
 
 mod common;
+#[path = "common/postgres.rs"]
+mod postgres;
 use common::*;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -37,8 +40,14 @@ struct Bot {
     lines: mpsc::Receiver<serde_json::Value>,
 }
 
-fn spawn(dir: &std::path::Path) -> Bot {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tokar"))
+/// The `tokar` console on `dir`, its store in PostgreSQL at `database` if given.
+fn spawn(dir: &std::path::Path, database: Option<&str>) -> Bot {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tokar"));
+    match database {
+        Some(url) => cmd.env("TOKAR_DATABASE_URL", url),
+        None => cmd.env_remove("TOKAR_DATABASE_URL"),
+    };
+    let mut child = cmd
         .args(["console", "--json", "--seed", "11", "--data"])
         .arg(dir)
         .stdin(Stdio::piped())
@@ -80,6 +89,17 @@ impl Bot {
 
 #[tokio::test]
 async fn acknowledged_actions_survive_sigkill() {
+    kills(None).await;
+}
+
+#[tokio::test]
+async fn acknowledged_actions_survive_sigkill_on_postgres() {
+    let server = postgres::shared("crash");
+    kills(Some(&*server)).await;
+}
+
+/// The kills, on sled or on the PostgreSQL `server` (a fresh store each).
+async fn kills(server: Option<&postgres::Server>) {
     let moves = script(40).await;
     assert!(moves.len() >= 10, "the game lasts long enough to test");
     let kills: usize = std::env::var("TOKAR_CRASH_KILLS")
@@ -94,7 +114,8 @@ async fn acknowledged_actions_survive_sigkill() {
         } else {
             1 + (round * 7) % (moves.len() - 1)
         };
-        acknowledged += kill_once(&moves, at, round).await;
+        let database = server.map(|s| s.fresh_store(&format!("crash_{round}")));
+        acknowledged += kill_once(&moves, at, round, database.as_deref()).await;
     }
     eprintln!("crash: {kills} kills, {acknowledged} actions acknowledged, 0 lost");
 }
@@ -102,9 +123,15 @@ async fn acknowledged_actions_survive_sigkill() {
 /// Streams every move to a fresh bot, kills it once `half` are acknowledged,
 /// restarts it and checks that none of them was lost; returns how many were
 /// acknowledged.
-async fn kill_once(moves: &[(String, String)], half: usize, round: usize) -> usize {
-    let dir = fresh_dir(&format!("crash-{round}"));
-    let mut bot = spawn(&dir);
+async fn kill_once(
+    moves: &[(String, String)],
+    half: usize,
+    round: usize,
+    database: Option<&str>,
+) -> usize {
+    let store = if database.is_some() { "pg" } else { "sled" };
+    let dir = fresh_dir(&format!("crash-{store}-{round}"));
+    let mut bot = spawn(&dir, database);
     // Played in its channel: the restart of a game's thread is tested in threads.rs.
     bot.send("@alice /server threads:off");
     assert_eq!(bot.next()["ok"], true);
@@ -154,7 +181,7 @@ async fn kill_once(moves: &[(String, String)], half: usize, round: usize) -> usi
         announced.extend(v["content"].as_str().map(str::to_owned));
     }
 
-    let mut bot = spawn(&dir);
+    let mut bot = spawn(&dir, database);
     bot.send("@alice /export game:1");
     // Announcements stored but not printed before the kill come first.
     let v = loop {

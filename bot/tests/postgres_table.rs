@@ -157,3 +157,28 @@ async fn tokar_migrate_moves_a_folder_and_says_what_it_moved() {
         String::from_utf8_lossy(&out.stderr).starts_with("tokar: migrate needs --from and --to")
     );
 }
+
+/// Records as the first format wrote them load from PostgreSQL and play on,
+/// as they do from sled (`tests/fixtures.rs`).
+#[tokio::test]
+async fn a_format_1_record_loads_and_plays_on_from_postgres() {
+    let server = postgres::shared("table");
+    let url = server.fresh_store("fixture");
+    let items = read_fixture(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/format-1.json"
+    ));
+    {
+        let kv = std::sync::Arc::new(PgKv::connect(&url).unwrap());
+        let store = tokar_bot::storage::Store::on(kv).unwrap();
+        store.load_dump(&items).unwrap();
+    }
+    let e = process(&url, &fresh_dir("pg-fixture")).await;
+    let h = e.ok("@alice /history game:1").await;
+    assert!(h[0].content.contains("\n6. "), "{}", h[0].content);
+    e.play_first(1, &["alice", "bob"]).await;
+    let h = e.ok("@alice /history game:1").await;
+    assert!(h[0].content.contains("\n7. "), "{}", h[0].content);
+    let r = e.ok("@carol /new game:arcana opponent:@dave").await;
+    assert!(r[0].content.contains("#2"), "{}", r[0].content);
+}

@@ -1,6 +1,7 @@
 //! One `/play` end to end through the table: parse the options, load the game,
 //! validate and apply the action in the engine, commit it to sled with a
-//! flush, schedule the next reminder, draw the picture and build the replies.
+//! flush (or to PostgreSQL, with `TOKAR_DATABASE_URL` set), schedule the
+//! next reminder, draw the picture and build the replies.
 //!
 //! Criterion reports the mean and median; the bench also prints the median
 //! and 99th percentile of every call it timed.
@@ -118,7 +119,8 @@ fn play(c: &mut Criterion) {
     let table = rt
         .block_on(Table::open(TableConfig {
             data_dir: dir.clone(),
-            storage: Default::default(),
+            // TOKAR_DATABASE_URL set: the same calls on PostgreSQL (an empty database).
+            storage: tokar_bot::storage::StoreSettings::from_env().unwrap(),
             clock,
             seed: Some(1),
             robot: Default::default(),

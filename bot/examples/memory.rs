@@ -13,7 +13,10 @@
 //! memory (VmRSS) before the table opens, after it opens and runs its
 //! start-up sweep, and after `--commands` `/play` commands in games drawn at
 //! random, each through `Table::handle` as a player's would go. The sled
-//! cache follows `TOKAR_CACHE_MB` (default 64).
+//! cache follows `TOKAR_CACHE_MB` (default 64). `every --games N` opens the
+//! table and plays one action in every one of the N games, failing if any
+//! game does not load or play: with `TOKAR_DATABASE_URL` set, on PostgreSQL
+//! (`scripts/migrate-roundtrip.sh` checks a store moved by `tokar migrate`).
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -224,6 +227,32 @@ async fn run(dir: &Path, commands: u64) {
     ));
 }
 
+/// Plays one action in each of games 1..=`games`; exits non-zero if any fails.
+async fn every(dir: &Path, games: u64) {
+    std::fs::create_dir_all(dir).expect("data folder");
+    let start = Instant::now();
+    let t = table(dir).await;
+    let mut failed = Vec::new();
+    for id in 1..=games {
+        if !play_one(&t, id, &channel(id), [player(id, 0), player(id, 1)]).await {
+            failed.push(id);
+        }
+    }
+    println!(
+        "{games} games loaded and played on in {:.1} s; {} failed{}",
+        start.elapsed().as_secs_f64(),
+        failed.len(),
+        if failed.is_empty() {
+            String::new()
+        } else {
+            format!(": {:?}", &failed[..failed.len().min(10)])
+        }
+    );
+    if !failed.is_empty() {
+        std::process::exit(1);
+    }
+}
+
 #[tokio::main]
 async fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -244,6 +273,7 @@ async fn main() {
             )
             .await
         }
-        _ => eprintln!("usage: memory build|run [--data DIR] [--games N] [--commands N]"),
+        Some("every") => every(&dir, get("--games", "100000").parse().expect("--games N")).await,
+        _ => eprintln!("usage: memory build|run|every [--data DIR] [--games N] [--commands N]"),
     }
 }

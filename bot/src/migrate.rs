@@ -14,7 +14,7 @@
 //! copy).
 
 use crate::storage::kv::{transaction, Kv, Tree, MAIN, NAMED};
-use crate::storage::{Store, StoreSettings};
+use crate::storage::{game_key, game_of_key, log_prefix, Store, StoreSettings};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -25,7 +25,7 @@ const BATCH: usize = 500;
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct Moved {
     /// Keys per keyspace (`""` is the main one).
-    pub keys: BTreeMap<String, usize>,
+    pub keys: BTreeMap<Tree, usize>,
     /// Games whose record and log were checked.
     pub games: usize,
 }
@@ -92,7 +92,7 @@ pub fn migrate(from: &Path, to: &dyn Kv) -> Result<Moved, String> {
             })
             .map_err(err)?;
         }
-        moved.keys.insert(tree.to_string(), items.len());
+        moved.keys.insert(tree, items.len());
     }
     to.raise_ids(highest_id).map_err(err)?;
     moved.games = verify(source.kv(), to, &moved)?;
@@ -106,11 +106,7 @@ fn err(e: crate::storage::StoreError) -> String {
 /// Counts each keyspace of the target and compares every game's checksum
 /// with the source's; returns how many games were checked.
 fn verify(source: &dyn Kv, target: &dyn Kv, moved: &Moved) -> Result<usize, String> {
-    for (tree, n) in &moved.keys {
-        let tree: Tree = std::iter::once(MAIN)
-            .chain(NAMED)
-            .find(|t| t == tree)
-            .unwrap_or(MAIN);
+    for (&tree, n) in &moved.keys {
         let found = target
             .range_keys(tree, &[], None, usize::MAX)
             .map_err(err)?
@@ -122,19 +118,10 @@ fn verify(source: &dyn Kv, target: &dyn Kv, moved: &Moved) -> Result<usize, Stri
         }
     }
     let mut games = 0;
-    for k in source
-        .range_keys(
-            MAIN,
-            b"g",
-            crate::storage::kv::prefix_end(b"g").as_deref(),
-            usize::MAX,
-        )
-        .map_err(err)?
-    {
-        if k.len() != 9 {
+    for k in source.keys(MAIN, b"g").map_err(err)? {
+        let Some(id) = game_of_key(&k) else {
             continue;
-        }
-        let id = u64::from_be_bytes(k[1..9].try_into().unwrap_or_default());
+        };
         if checksum(source, id)? != checksum(target, id)? {
             return Err(format!("game #{id} differs after the copy"));
         }
@@ -146,12 +133,12 @@ fn verify(source: &dyn Kv, target: &dyn Kv, moved: &Moved) -> Result<usize, Stri
 /// A CRC-32 of a game's record and log as stored.
 fn checksum(kv: &dyn Kv, id: u64) -> Result<u32, String> {
     let mut h = crc32fast::Hasher::new();
-    let mut record = vec![b'g'];
-    record.extend_from_slice(&id.to_be_bytes());
-    h.update(&kv.get(MAIN, &record).map_err(err)?.unwrap_or_default());
-    let mut log = vec![b'l'];
-    log.extend_from_slice(&id.to_be_bytes());
-    for (k, v) in kv.scan(MAIN, &log, usize::MAX).map_err(err)? {
+    h.update(
+        &kv.get(MAIN, &game_key(id))
+            .map_err(err)?
+            .unwrap_or_default(),
+    );
+    for (k, v) in kv.scan(MAIN, &log_prefix(id), usize::MAX).map_err(err)? {
         h.update(&k);
         h.update(&v);
     }
@@ -180,7 +167,7 @@ pub fn cli(args: &[String]) -> Result<String, String> {
     let (Some(from), Some(to)) = (from, to) else {
         return Err(format!("migrate needs --from and --to\n{USAGE}"));
     };
-    if !(to.starts_with("postgres://") || to.starts_with("postgresql://")) {
+    if !crate::storage::postgres::is_url(&to) {
         return Err(format!("--to {to}: not a PostgreSQL URL\n{USAGE}"));
     }
     let target = crate::storage::postgres::PgKv::connect(&to).map_err(|e| e.to_string())?;

@@ -124,7 +124,7 @@ impl StoreSettings {
         if let Ok(v) = std::env::var("TOKAR_DATABASE_URL") {
             let v = v.trim();
             if !v.is_empty() {
-                if !(v.starts_with("postgres://") || v.starts_with("postgresql://")) {
+                if !postgres::is_url(v) {
                     return Err(
                         "TOKAR_DATABASE_URL: not a PostgreSQL URL (postgres://user@host/database)"
                             .into(),

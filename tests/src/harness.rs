@@ -130,3 +130,27 @@ impl tokar_bot::clock::Clock for SkewedClock {
         tokar_bot::clock::SystemClock.now() + self.0.load(std::sync::atomic::Ordering::SeqCst)
     }
 }
+
+/// One scrape of a bot's Prometheus endpoint on `port`, as text.
+pub async fn scrape_metrics(port: u16) -> Result<String, String> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut s = tokio::net::TcpStream::connect(("127.0.0.1", port))
+        .await
+        .map_err(|e| e.to_string())?;
+    s.write_all(b"GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        .await
+        .map_err(|e| e.to_string())?;
+    let mut body = String::new();
+    s.read_to_string(&mut body)
+        .await
+        .map_err(|e| e.to_string())?;
+    Ok(body)
+}
+
+/// A free local port (for a bot's metrics endpoint).
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}

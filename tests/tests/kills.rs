@@ -9,7 +9,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use tokar_tests::fake::{FakeDiscord, FakeMessage, FakeUser, Faults};
-use tokar_tests::harness::{bot_user_id, init_logging};
+use tokar_tests::harness::{bot_user_id, free_port, init_logging, scrape_metrics};
 use tokar_tests::players::{announcing, data_dir, open, recorded_actions};
 
 /// Kills in one run: the issue asks for at least twenty.
@@ -85,35 +85,11 @@ async fn her_actions(fake: &FakeDiscord, alice: &FakeUser, ch: u64) -> Vec<Strin
     Vec::new()
 }
 
-/// One scrape of the Prometheus endpoint, as text.
-async fn scrape(port: u16) -> Result<String, String> {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let mut s = tokio::net::TcpStream::connect(("127.0.0.1", port))
-        .await
-        .map_err(|e| e.to_string())?;
-    s.write_all(b"GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
-        .await
-        .map_err(|e| e.to_string())?;
-    let mut body = String::new();
-    s.read_to_string(&mut body)
-        .await
-        .map_err(|e| e.to_string())?;
-    Ok(body)
-}
-
 /// The value of an unlabelled metric in a scrape.
 fn metric(scrape: &str, name: &str) -> Option<f64> {
     scrape
         .lines()
         .find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.trim().parse().ok())
-}
-
-/// A free local port for the metrics endpoint.
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("a free port")
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -174,7 +150,7 @@ async fn every_committed_message_is_delivered_once_across_kills() {
     let settled = loop {
         // Settled: Alice to move (or the game over), and nothing left to deliver.
         let (_, over) = current_game(&fake.messages());
-        let quiet = scrape(port)
+        let quiet = scrape_metrics(port)
             .await
             .ok()
             .filter(|s| metric(s, "tokar_outbox_depth") == Some(0.0))
@@ -204,7 +180,7 @@ async fn every_committed_message_is_delivered_once_across_kills() {
     // A command, timed.
     let games = fake.run(&alice, ch, "games", &[]).await.unwrap();
     assert!(games.content.contains("#1"), "{games:#?}");
-    let after = scrape(port).await.expect("the endpoint answers");
+    let after = scrape_metrics(port).await.expect("the endpoint answers");
     assert!(
         after.contains("tokar_commands_total{command=\"games\"} 1"),
         "the command is counted:\n{after}"

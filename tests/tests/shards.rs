@@ -11,7 +11,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use tokar_tests::fake::{guild_on_shard, shard_of, FakeDiscord, FakeUser};
-use tokar_tests::harness::{bot_user_id, init_logging};
+use tokar_tests::harness::{bot_user_id, free_port, init_logging, scrape_metrics};
 use tokar_tests::players::{data_dir, wait_until};
 
 #[path = "../../bot/tests/common/postgres.rs"]
@@ -178,7 +178,9 @@ async fn a_process_running_shard_1_of_2_hears_only_its_guilds() {
         "nothing reaches the guild of shard 0"
     );
     assert_eq!(w.fake.connected_shards(), [[1, 2]]);
-    let scrape = scrape(port).await;
+    let scrape = scrape_metrics(port)
+        .await
+        .expect("the metrics endpoint answers");
     assert!(
         scrape
             .lines()
@@ -218,28 +220,6 @@ fn a_bad_shard_range_is_refused_at_start_in_one_line() {
         "tokar-on-fake: setting TOKAR_SHARD_RANGE: `1..3` goes past the 2 shards of TOKAR_SHARDS (shards are 0..2)"
     );
     assert!(!dir.exists(), "refused before the data folder is touched");
-}
-
-/// One scrape of the Prometheus endpoint, as text.
-async fn scrape(port: u16) -> String {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let mut s = tokio::net::TcpStream::connect(("127.0.0.1", port))
-        .await
-        .expect("the metrics endpoint answers");
-    s.write_all(b"GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
-        .await
-        .unwrap();
-    let mut body = String::new();
-    s.read_to_string(&mut body).await.unwrap();
-    body
-}
-
-/// A free local port for the metrics endpoint.
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("a free port")
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

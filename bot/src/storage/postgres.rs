@@ -170,6 +170,25 @@ impl PgKv {
             .map_err(|_| StoreError::Database("a database call was cut short".into()))
     }
 
+    /// The rows of a key range, in key order: keys and values, or keys alone.
+    fn range_rows(
+        &self,
+        values: bool,
+        tree: Tree,
+        start: &[u8],
+        end: Option<&[u8]>,
+        limit: usize,
+    ) -> Result<Vec<tokio_postgres::Row>, StoreError> {
+        let sql = match (values, end.is_some()) {
+            (true, true) => RANGE_TO,
+            (true, false) => RANGE_FROM,
+            (false, true) => KEYS_TO,
+            (false, false) => KEYS_FROM,
+        };
+        let limit = Some(i64::try_from(limit).unwrap_or(i64::MAX));
+        self.query(sql, tree, start.to_vec(), end.map(<[u8]>::to_vec), limit)
+    }
+
     /// One statement on a pooled connection, outside any transaction.
     fn query(
         &self,
@@ -210,6 +229,20 @@ const UPSERT: &str = "INSERT INTO tokar_kv (tree, key, value) VALUES ($1, $2, $3
                       ON CONFLICT (tree, key) DO UPDATE SET value = EXCLUDED.value";
 const DELETE: &str = "DELETE FROM tokar_kv WHERE tree = $1 AND key = $2";
 const NEXT_ID: &str = "SELECT nextval('tokar_id')";
+const RANGE_TO: &str =
+    "SELECT key, value FROM tokar_kv WHERE tree = $1 AND key >= $2 AND key < $3 \
+                        ORDER BY key LIMIT $4";
+const RANGE_FROM: &str =
+    "SELECT key, value FROM tokar_kv WHERE tree = $1 AND key >= $2 ORDER BY key LIMIT $3";
+const KEYS_TO: &str =
+    "SELECT key FROM tokar_kv WHERE tree = $1 AND key >= $2 AND key < $3 ORDER BY key LIMIT $4";
+const KEYS_FROM: &str =
+    "SELECT key FROM tokar_kv WHERE tree = $1 AND key >= $2 ORDER BY key LIMIT $3";
+
+/// Whether `url` names a PostgreSQL database (the URL forms Tokar accepts).
+pub fn is_url(url: &str) -> bool {
+    url.starts_with("postgres://") || url.starts_with("postgresql://")
+}
 
 impl Kv for PgKv {
     fn get(&self, tree: Tree, key: &[u8]) -> Result<Option<Vec<u8>>, StoreError> {
@@ -224,25 +257,7 @@ impl Kv for PgKv {
         end: Option<&[u8]>,
         limit: usize,
     ) -> Result<Vec<RawItem>, StoreError> {
-        let limit = Some(i64::try_from(limit).unwrap_or(i64::MAX));
-        let rows = match end {
-            Some(end) => self.query(
-                "SELECT key, value FROM tokar_kv WHERE tree = $1 AND key >= $2 AND key < $3 \
-                 ORDER BY key LIMIT $4",
-                tree,
-                start.to_vec(),
-                Some(end.to_vec()),
-                limit,
-            )?,
-            None => self.query(
-                "SELECT key, value FROM tokar_kv WHERE tree = $1 AND key >= $2 \
-                 ORDER BY key LIMIT $3",
-                tree,
-                start.to_vec(),
-                None,
-                limit,
-            )?,
-        };
+        let rows = self.range_rows(true, tree, start, end, limit)?;
         Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
     }
 
@@ -253,24 +268,7 @@ impl Kv for PgKv {
         end: Option<&[u8]>,
         limit: usize,
     ) -> Result<Vec<Vec<u8>>, StoreError> {
-        let limit = Some(i64::try_from(limit).unwrap_or(i64::MAX));
-        let rows = match end {
-            Some(end) => self.query(
-                "SELECT key FROM tokar_kv WHERE tree = $1 AND key >= $2 AND key < $3 \
-                 ORDER BY key LIMIT $4",
-                tree,
-                start.to_vec(),
-                Some(end.to_vec()),
-                limit,
-            )?,
-            None => self.query(
-                "SELECT key FROM tokar_kv WHERE tree = $1 AND key >= $2 ORDER BY key LIMIT $3",
-                tree,
-                start.to_vec(),
-                None,
-                limit,
-            )?,
-        };
+        let rows = self.range_rows(false, tree, start, end, limit)?;
         Ok(rows.iter().map(|r| r.get(0)).collect())
     }
 

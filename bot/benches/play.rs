@@ -4,7 +4,14 @@
 //! next reminder, draw the picture and build the replies.
 //!
 //! Criterion reports the mean and median; the bench also prints the median
-//! and 99th percentile of every call it timed.
+//! and 99th percentile of every call it timed, and the calls a second over the
+//! time spent in them.
+//!
+//! Several bench processes may share one PostgreSQL database
+//! (`scripts/play-bench-processes.sh`): `TOKAR_BENCH_PROCESS=k` gives process
+//! `k` players of its own (ids `10 + 2k` and `11 + 2k`), and each process
+//! reads its games' numbers from the table's answers, so the games of all of
+//! them are numbered once by the store.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::sync::Arc;
@@ -14,10 +21,19 @@ use tokar_bot::{ChannelRef, Request, Table, TableConfig, UserRef};
 use tokar_engine::catalog::{AnyGame, GameKind, Options};
 use tokar_engine::Seat;
 
+/// This bench process's number among several on one database (`TOKAR_BENCH_PROCESS`).
+fn process() -> u64 {
+    std::env::var("TOKAR_BENCH_PROCESS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0)
+}
+
 fn user(i: usize) -> UserRef {
+    let k = process();
     UserRef {
-        id: 10 + i as u64,
-        name: ["alice", "bob"][i].into(),
+        id: 10 + 2 * k + i as u64,
+        name: format!("{}{k}", ["alice", "bob"][i]),
     }
 }
 
@@ -56,7 +72,7 @@ impl Bench {
                         ("game", "arcana".into()),
                         ("army", "human".into()),
                         ("first", "creator".into()),
-                        ("opponent", "<@11>".into()),
+                        ("opponent", format!("<@{}>", user(1).id)),
                     ],
                 ))
                 .await
@@ -159,11 +175,13 @@ fn play(c: &mut Criterion) {
     samples.sort();
     if !samples.is_empty() {
         let pct = |p: f64| samples[((samples.len() - 1) as f64 * p) as usize];
+        let busy: Duration = samples.iter().sum();
         println!(
-            "play end to end over {} calls: median {:.2} ms, p99 {:.2} ms",
+            "play end to end over {} calls: median {:.2} ms, p99 {:.2} ms, {:.0} calls a second",
             samples.len(),
             pct(0.5).as_secs_f64() * 1e3,
-            pct(0.99).as_secs_f64() * 1e3
+            pct(0.99).as_secs_f64() * 1e3,
+            samples.len() as f64 / busy.as_secs_f64()
         );
     }
     let _ = std::fs::remove_dir_all(&dir);

@@ -131,6 +131,43 @@ impl tokar_bot::clock::Clock for SkewedClock {
     }
 }
 
+/// The machine's clock plus an offset kept in a file, read again at every call: bot processes
+/// started with the same file (`tokar-on-fake` with `TOKAR_ON_FAKE_CLOCK`) share one table time,
+/// and a test moves them all hours ahead at once with [`SharedSkew::advance`]. A missing file
+/// is no offset; a file that does not hold a number is treated as none as well.
+#[derive(Clone, Debug)]
+pub struct SharedSkew {
+    path: std::path::PathBuf,
+}
+
+impl SharedSkew {
+    pub fn new(path: impl Into<std::path::PathBuf>) -> SharedSkew {
+        SharedSkew { path: path.into() }
+    }
+
+    fn offset(&self) -> u64 {
+        std::fs::read_to_string(&self.path)
+            .ok()
+            .and_then(|t| t.trim().parse().ok())
+            .unwrap_or(0)
+    }
+
+    /// Moves every process's clock forward by `by`: the new offset is written whole (a
+    /// renamed temporary file), so a process never reads half of it.
+    pub fn advance(&self, by: Duration) {
+        let next = self.offset() + by.as_millis() as u64;
+        let tmp = self.path.with_extension("tmp");
+        std::fs::write(&tmp, format!("{next}\n")).expect("the clock offset is written");
+        std::fs::rename(&tmp, &self.path).expect("the clock offset is moved into place");
+    }
+}
+
+impl tokar_bot::clock::Clock for SharedSkew {
+    fn now(&self) -> tokar_bot::clock::Millis {
+        tokar_bot::clock::SystemClock.now() + self.offset()
+    }
+}
+
 /// One scrape of a bot's Prometheus endpoint on `port`, as text.
 pub async fn scrape_metrics(port: u16) -> Result<String, String> {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};

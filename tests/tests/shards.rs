@@ -4,15 +4,16 @@
 //! the guilds of both; a process running shard 1 of 2 answers the guilds of shard 1 and never
 //! hears of those of shard 0. Two processes, each running one shard of two, share a
 //! PostgreSQL store (sled's folder is one process's): each answers its guilds, and every
-//! message of the games is delivered once.
+//! message of the games is delivered once; when one of them is killed, the other sends its
+//! games' reminders once its leases run out.
 
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use tokar_tests::fake::{guild_on_shard, shard_of, FakeDiscord, FakeUser};
-use tokar_tests::harness::{bot_user_id, free_port, init_logging, scrape_metrics};
-use tokar_tests::players::{data_dir, wait_until};
+use tokar_tests::harness::{bot_user_id, free_port, init_logging, scrape_metrics, SharedSkew};
+use tokar_tests::players::{data_dir, play_first, wait_until};
 
 #[path = "../../bot/tests/common/postgres.rs"]
 mod postgres;
@@ -271,5 +272,238 @@ async fn two_processes_on_one_postgres_store_share_the_shards_and_say_everything
     assert!(w.fake.violations().is_empty(), "{:?}", w.fake.violations());
     for log in logs {
         let _ = std::fs::remove_file(&log);
+    }
+}
+
+/// The thread of the game that began under `ch`, and who was pinged to move first.
+fn game_thread(w: &World, ch: u64) -> (u64, u64) {
+    let begins = w
+        .fake
+        .messages()
+        .into_iter()
+        .find(|m| in_channel(&w.fake, m.channel_id, ch) && m.content.contains("begins"))
+        .expect("the game began");
+    (begins.channel_id, begins.notified[0])
+}
+
+/// The game that began under `ch` as its players see it: where it is played, and whose turn it is.
+struct Played<'a> {
+    thread: u64,
+    to_move: &'a FakeUser,
+    other: &'a FakeUser,
+    /// The actions played, each announced once in `thread`.
+    actions: Vec<String>,
+}
+
+impl<'a> Played<'a> {
+    fn new(w: &'a World, ch: u64) -> Played<'a> {
+        let (thread, first) = game_thread(w, ch);
+        let (to_move, other) = if first == w.alice.id {
+            (&w.alice, &w.bob)
+        } else {
+            (&w.bob, &w.alice)
+        };
+        Played {
+            thread,
+            to_move,
+            other,
+            actions: Vec::new(),
+        }
+    }
+
+    /// The player to move plays the first legal action; returns once its announcement is out.
+    async fn play(&mut self, w: &World) {
+        let (action, _) = play_first(&w.fake, self.to_move, self.thread).await;
+        let played = self.announced(&w.fake.messages(), &action);
+        wait_until(&w.fake, "the move's announcement", |ms| {
+            self.announced(ms, &action) > played
+        })
+        .await;
+        self.actions.push(action);
+        std::mem::swap(&mut self.to_move, &mut self.other);
+    }
+
+    /// How many messages of the thread announce `action` (a reminder names the last action
+    /// too; it does not announce it).
+    fn announced(&self, messages: &[tokar_tests::fake::FakeMessage], action: &str) -> usize {
+        messages
+            .iter()
+            .filter(|m| m.channel_id == self.thread && !m.deleted)
+            .filter(|m| !m.content.contains("Reminder: game #"))
+            .filter(|m| m.content.contains(&format!(" plays {action}")))
+            .count()
+    }
+
+    /// The reminders sent in the thread.
+    fn reminders(&self, messages: &[tokar_tests::fake::FakeMessage]) -> usize {
+        messages
+            .iter()
+            .filter(|m| m.channel_id == self.thread && m.content.contains("Reminder: game #"))
+            .count()
+    }
+}
+
+/// Leases across processes (bot/README.md, "Several processes on one store: leases"): two
+/// processes, one shard of two each, on one PostgreSQL store. Both guilds' games are played;
+/// the process of shard 0 is killed with SIGKILL just after a move there. A day later (the
+/// processes share a clock file, so the table's time jumps for both), both games are reminded
+/// once each, the dead process's by the other one once its leases ran out; its move's
+/// announcement, if the kill came before it was delivered, is delivered once as well. A new
+/// process for shard 0 says nothing twice, and both games are played to their end.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_killed_process_s_reminders_are_sent_once_by_the_other_and_both_games_end() {
+    init_logging();
+    let server = postgres::shared("shards");
+    let url = server.fresh_store("takeover");
+    let w = world().await;
+    let clock_dir = data_dir("shards", "clock");
+    std::fs::create_dir_all(&clock_dir).unwrap();
+    let clock = clock_dir.join("offset");
+    let skew = SharedSkew::new(&clock);
+    let clock_file = clock.to_string_lossy().into_owned();
+    let port = free_port();
+    let metrics = format!("127.0.0.1:{port}");
+    let process = |name: &str, range: &str, metrics: &str| {
+        let dir = data_dir("shards", name);
+        let log = dir.with_extension("log");
+        let env = [
+            ("TOKAR_SHARDS", "2"),
+            ("TOKAR_SHARD_RANGE", range),
+            ("TOKAR_DATABASE_URL", url.as_str()),
+            ("TOKAR_ON_FAKE_CLOCK", clock_file.as_str()),
+            ("TOKAR_TICK_SECONDS", "1"),
+            ("TOKAR_METRICS_ADDR", metrics),
+        ];
+        (start(&dir, &w.fake, &log, &env), dir, log)
+    };
+    let (zero, zero_dir, zero_log) = process("takeover-zero", "0..1", "");
+    let (one, one_dir, one_log) = process("takeover-one", "1..2", &metrics);
+    w.fake.wait_ready(2).await.unwrap();
+    w.fake.wait_shards(&[[0, 2], [1, 2]]).await.unwrap();
+    duel_is_answered(&w, w.on0).await;
+    duel_is_answered(&w, w.on1).await;
+    let mut on0 = Played::new(&w, w.on0);
+    let mut on1 = Played::new(&w, w.on1);
+    for _ in 0..3 {
+        on0.play(&w).await;
+        on1.play(&w).await;
+    }
+    // One more move in shard 0's guild: its process dies as soon as the move is acknowledged,
+    // perhaps before its announcement is delivered.
+    let choices = w
+        .fake
+        .autocomplete(on0.to_move, on0.thread, "play", &[], ("action", ""))
+        .await
+        .unwrap();
+    let action = choices[0].1.as_str().unwrap().to_owned();
+    let answer = w
+        .fake
+        .run(on0.to_move, on0.thread, "play", &[("action", &action)])
+        .await
+        .unwrap();
+    drop(zero);
+    assert!(answer.content.contains(&action), "{answer:#?}");
+    on0.actions.push(action);
+    std::mem::swap(&mut on0.to_move, &mut on0.other);
+    for _ in 0..100 {
+        if w.fake.connected_shards() == [[1, 2]] {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(w.fake.connected_shards(), [[1, 2]], "shard 0 is gone");
+
+    // 31 s later the dead process's lease on its channel has run out: the other process
+    // delivers what it left (the move's announcement, unless it went out before the kill),
+    // until the store's outbox is empty. The move was announced once.
+    skew.advance(Duration::from_secs(31));
+    // The gauge is set as each delivery pass begins (every half second when idle): read it
+    // from passes that began after the jump.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let mut depth = String::new();
+    for _ in 0..200 {
+        depth = scrape_metrics(port).await.unwrap_or_default();
+        if depth.lines().any(|l| l == "tokar_outbox_depth 0") {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(
+        depth.lines().any(|l| l == "tokar_outbox_depth 0"),
+        "the outbox empties:\n{depth}"
+    );
+    let last = on0.actions.last().unwrap().clone();
+    assert_eq!(
+        on0.announced(&w.fake.messages(), &last),
+        1,
+        "{last} announced once"
+    );
+
+    // A day later (reminders every 24 h by default): both games are reminded.
+    skew.advance(Duration::from_secs(24 * 3600));
+    wait_until(&w.fake, "a reminder in each game", |ms| {
+        on0.reminders(ms) >= 1 && on1.reminders(ms) >= 1
+    })
+    .await;
+    // A new process for shard 0 comes up; a few sweeps later nothing was said twice.
+    let (zero, _, _) = process("takeover-zero", "0..1", "");
+    w.fake.wait_ready(3).await.unwrap();
+    w.fake.wait_shards(&[[0, 2], [1, 2]]).await.unwrap();
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let messages = w.fake.messages();
+    assert_eq!(on0.reminders(&messages), 1, "shard 0's game reminded once");
+    assert_eq!(on1.reminders(&messages), 1, "shard 1's game reminded once");
+
+    // Both games go on to their end: two more moves each, then the player to move resigns.
+    for _ in 0..2 {
+        on0.play(&w).await;
+        on1.play(&w).await;
+    }
+    for game in [&on0, &on1] {
+        let thread = game.thread;
+        let resigned = w
+            .fake
+            .run(game.to_move, thread, "resign", &[("confirm", "true")])
+            .await
+            .unwrap();
+        assert!(resigned.content.contains("resigns"), "{resigned:#?}");
+        wait_until(&w.fake, "the result in the thread", |ms| {
+            ms.iter()
+                .any(|m| m.channel_id == thread && m.content.contains(" resigns game #"))
+        })
+        .await;
+    }
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let messages = w.fake.messages();
+    for game in [&on0, &on1] {
+        for action in &game.actions {
+            let played = game.actions.iter().filter(|a| *a == action).count();
+            assert_eq!(
+                game.announced(&messages, action),
+                played,
+                "{action} announced once a play in {}: {:#?}",
+                game.thread,
+                messages
+                    .iter()
+                    .filter(|m| m.channel_id == game.thread)
+                    .map(|m| &m.content)
+                    .collect::<Vec<_>>()
+            );
+        }
+        let results = messages
+            .iter()
+            .filter(|m| m.channel_id == game.thread && m.content.contains(" resigns game #"))
+            .count();
+        assert_eq!(results, 1, "one result in {}", game.thread);
+        assert_eq!(game.reminders(&messages), 1, "still one reminder");
+    }
+    stop(zero);
+    stop(one);
+    assert!(w.fake.violations().is_empty(), "{:?}", w.fake.violations());
+    for path in [&zero_dir, &one_dir, &clock_dir] {
+        let _ = std::fs::remove_dir_all(path);
+    }
+    for log in [&zero_log, &one_log] {
+        let _ = std::fs::remove_file(log);
     }
 }

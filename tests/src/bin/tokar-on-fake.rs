@@ -8,16 +8,19 @@
 //! the commands are registered in, and the first retry's wait
 //! ([`tokar_tests::harness::RETRY_FIRST`]). The commands are registered in the fake's guild
 //! ([`GUILD_ID`]), or globally with `TOKAR_ON_FAKE_COMMANDS=global` (runs that use other
-//! guilds, e.g. to put guilds on several shards). Exits 1 when the bot stops with an error, as
-//! `tokar` does.
+//! guilds, e.g. to put guilds on several shards). With `TOKAR_ON_FAKE_CLOCK=FILE` the table's
+//! clock is the machine's plus the offset in that file ([`tokar_tests::harness::SharedSkew`]),
+//! so that several processes jump hours ahead together (reminders, leases). Exits 1 when the
+//! bot stops with an error, as `tokar` does.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use tokar_bot::discord::{self, DiscordSettings};
 use tokar_bot::storage::StoreSettings;
 use tokar_bot::Table;
 use tokar_tests::fake::GUILD_ID;
-use tokar_tests::harness::{bot_table_config, RETRY_FIRST, TOKEN};
+use tokar_tests::harness::{bot_table_config, SharedSkew, RETRY_FIRST, TOKEN};
 
 #[tokio::main]
 async fn main() {
@@ -50,6 +53,9 @@ async fn run() -> Result<(), String> {
     let mut config = bot_table_config(&PathBuf::from(data));
     // TOKAR_DATABASE_URL: the shared PostgreSQL store, as in production.
     config.storage = StoreSettings::from_env()?;
+    if let Some(file) = std::env::var_os("TOKAR_ON_FAKE_CLOCK") {
+        config.clock = Arc::new(SharedSkew::new(file));
+    }
     let table = Table::open(config).await.map_err(|e| e.to_string())?;
     tokar_tests::harness::games_in_channels(&table).await;
     discord::run(table, TOKEN.to_owned(), settings)

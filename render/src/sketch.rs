@@ -46,13 +46,14 @@ pub struct AlphaMask {
     pub alpha: Vec<u8>,
 }
 
-/// One drawing call's coverage: a supersampled mask over the pixels from
-/// (`left`, `top`), `width` by `height`.
+/// One drawing call's coverage: a mask of `samples` by `samples` a pixel
+/// over the pixels from (`left`, `top`), `width` by `height`.
 struct Coverage {
     left: i32,
     top: i32,
     width: u32,
     height: u32,
+    samples: u32,
     mask: GrayImage,
 }
 
@@ -62,7 +63,7 @@ const IN: Luma<u8> = Luma([255]);
 impl Coverage {
     /// A blank mask over the pixels that `bounds` touches, within a sketch
     /// `w` by `h`; `None` when they lie outside it.
-    fn over(bounds: (f32, f32, f32, f32), w: u32, h: u32) -> Option<Coverage> {
+    fn over(bounds: (f32, f32, f32, f32), w: u32, h: u32, samples: u32) -> Option<Coverage> {
         let (l, t, r, b) = bounds;
         if ![l, t, r, b].iter().all(|v| v.is_finite()) {
             return None;
@@ -80,13 +81,14 @@ impl Coverage {
             top,
             width,
             height,
-            mask: GrayImage::new(width * SAMPLES, height * SAMPLES),
+            samples,
+            mask: GrayImage::new(width * samples, height * samples),
         })
     }
 
     /// A point in the mask's samples, counted from the first sample's middle.
     fn sample(&self, p: Pt) -> Point<i32> {
-        let s = SAMPLES as f32;
+        let s = self.samples as f32;
         let at = |v: f32, origin: i32| ((v - origin as f32) * s - 0.5).round() as i32;
         Point::new(at(p.0, self.left), at(p.1, self.top))
     }
@@ -113,7 +115,7 @@ impl Coverage {
     /// Marks the samples whose middles lie inside the rectangle (exact, so
     /// not made smaller like polygons).
     fn rect(&mut self, x: f32, y: f32, w: f32, h: f32) {
-        let s = SAMPLES as f32;
+        let s = self.samples as f32;
         let first = |v: f32, origin: i32| ((v - origin as f32) * s - 0.5).ceil() as i64;
         let (x0, y0) = (first(x, self.left), first(y, self.top));
         let (x1, y1) = (first(x + w, self.left), first(y + h, self.top));
@@ -140,23 +142,26 @@ impl Coverage {
     }
 
     /// The coverage of each pixel, 0..=255.
-    fn levels(&self) -> Vec<u8> {
-        let (s, mw) = (SAMPLES as usize, self.mask.width() as usize);
-        let raw = self.mask.as_raw();
+    fn levels(self) -> Vec<u8> {
+        if self.samples == 1 {
+            return self.mask.into_raw();
+        }
+        let (s, mw) = (self.samples as usize, self.mask.width() as usize);
         let full = (s * s * 255) as u32;
         let mut out = vec![0u8; (self.width * self.height) as usize];
-        for (py, row) in out.chunks_exact_mut(self.width as usize).enumerate() {
-            let rows = &raw[py * s * mw..(py + 1) * s * mw];
-            for (px, level) in row.iter_mut().enumerate() {
-                let sum: u32 = rows
-                    .chunks_exact(mw)
-                    .map(|r| {
-                        r[px * s..(px + 1) * s]
-                            .iter()
-                            .map(|&v| v as u32)
-                            .sum::<u32>()
-                    })
-                    .sum();
+        let mut sums = vec![0u32; self.width as usize];
+        // Each pixel's samples summed a row of samples at a time.
+        for (row, band) in out
+            .chunks_exact_mut(self.width as usize)
+            .zip(self.mask.as_raw().chunks_exact(s * mw))
+        {
+            sums.fill(0);
+            for samples in band.chunks_exact(mw) {
+                for (sum, pixel) in sums.iter_mut().zip(samples.chunks_exact(s)) {
+                    *sum += pixel.iter().map(|&v| v as u32).sum::<u32>();
+                }
+            }
+            for (level, &sum) in row.iter_mut().zip(&sums) {
                 *level = ((sum * 255 + full / 2) / full) as u8;
             }
         }
@@ -204,34 +209,43 @@ impl Sketch {
         self.image.as_raw()
     }
 
-    /// Draws through a coverage mask made by `draw` over `bounds`.
+    /// Draws through a coverage mask made by `draw` over `bounds`, at
+    /// `samples` by `samples` a pixel.
     fn paint(
         &mut self,
         bounds: (f32, f32, f32, f32),
+        samples: u32,
         colour: Rgb,
         alpha: f32,
         draw: impl FnOnce(&mut Coverage),
     ) {
         let alpha = alpha.clamp(0.0, 1.0);
-        let Some(mut cov) = Coverage::over(bounds, self.width(), self.height()) else {
+        let Some(mut cov) = Coverage::over(bounds, self.width(), self.height(), samples) else {
             return;
         };
         if alpha == 0.0 {
             return;
         }
         draw(&mut cov);
+        let (left, top, cw) = (cov.left as usize, cov.top as usize, cov.width as usize);
+        // The alpha of each coverage level, and the pixel a whole one makes.
+        let opacity: Vec<u32> = (0..=255u32)
+            .map(|l| (l as f32 * alpha).round() as u32)
+            .collect();
+        let solid = [colour.0, colour.1, colour.2, 255];
         let levels = cov.levels();
         let width = self.width() as usize;
         let data: &mut [u8] = &mut self.image;
-        for (y, row) in levels.chunks_exact(cov.width as usize).enumerate() {
-            let start = ((cov.top as usize + y) * width + cov.left as usize) * 4;
+        for (y, row) in levels.chunks_exact(cw).enumerate() {
+            let start = ((top + y) * width + left) * 4;
             for (x, &level) in row.iter().enumerate() {
-                if level == 0 {
-                    continue;
-                }
-                let a = (level as f32 / 255.0 * alpha * 255.0).round() as u32;
+                let a = opacity[level as usize];
                 let px = &mut data[start + x * 4..start + x * 4 + 4];
-                over(px, colour, a);
+                match a {
+                    0 => {}
+                    255 => px.copy_from_slice(&solid),
+                    _ => over(px, colour, a),
+                }
             }
         }
     }
@@ -243,7 +257,17 @@ impl Sketch {
     }
 
     pub fn fill(&mut self, outline: Outline, colour: Rgb, alpha: f32) {
-        self.paint(outline.bounds(), colour, alpha, |c| c.outline(outline));
+        // A rectangle on whole pixels covers each pixel wholly or not at all:
+        // one sample a pixel draws it exactly (the tables' and charts'
+        // backgrounds and bands, drawn per call, stay as cheap as before).
+        let whole = |v: f32| v.fract() == 0.0;
+        let samples = match outline {
+            Outline::Rect { x, y, w, h } if [x, y, w, h].into_iter().all(whole) => 1,
+            _ => SAMPLES,
+        };
+        self.paint(outline.bounds(), samples, colour, alpha, |c| {
+            c.outline(outline)
+        });
     }
 
     /// A line `width` wide along the outline, its middle on the outline:
@@ -276,7 +300,7 @@ impl Sketch {
                 .collect(),
             None => shape::stroke(&centre, true, half - HALF_SAMPLE),
         };
-        self.paint(outer.bounds(), colour, alpha, |c| {
+        self.paint(outer.bounds(), SAMPLES, colour, alpha, |c| {
             for poly in &pieces {
                 c.polygon(poly);
             }
@@ -322,7 +346,7 @@ impl Sketch {
             x0.max(x1) + half,
             y0.max(y1) + half,
         );
-        self.paint(bounds, colour, alpha, |c| {
+        self.paint(bounds, SAMPLES, colour, alpha, |c| {
             let ends = shape::trimmed(&[(x0, y0), (x1, y1)], HALF_SAMPLE);
             for poly in shape::stroke(&ends, false, half - HALF_SAMPLE) {
                 c.polygon(&poly);

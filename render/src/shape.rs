@@ -78,16 +78,6 @@ impl Outline {
         }
     }
 
-    /// The smallest box holding the outline: (left, top, right, bottom).
-    pub fn bounds(self) -> (f32, f32, f32, f32) {
-        match self {
-            Outline::Rect { x, y, w, h } | Outline::RoundedRect { x, y, w, h, .. } => {
-                (x, y, x + w, y + h)
-            }
-            Outline::Circle { cx, cy, r } => (cx - r, cy - r, cx + r, cy + r),
-        }
-    }
-
     /// The outline as a closed polyline (the first point is not repeated),
     /// curves flattened so that no chord strays more than `tolerance` pixels
     /// from the curve. It starts where tiny-skia's paths of the same shapes

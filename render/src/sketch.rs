@@ -60,36 +60,90 @@ struct Coverage {
 /// A sample inside the shape.
 const IN: Luma<u8> = Luma([255]);
 
+/// What a drawing call marks in its mask, in pixels: a rectangle (exact to
+/// the sample) or a polygon (drawn half a sample smaller already).
+enum Mark {
+    Rect(f32, f32, f32, f32),
+    Polygon(Vec<Pt>),
+}
+
+impl Mark {
+    /// The outline's marks: a rectangle as it is, other shapes as a polygon.
+    fn of(outline: Outline) -> Vec<Mark> {
+        match outline {
+            Outline::Rect { x, y, w, h } => vec![Mark::Rect(x, y, w, h)],
+            _ => outline
+                .grown(-HALF_SAMPLE)
+                .map(|o| Mark::Polygon(o.points(TOLERANCE)))
+                .into_iter()
+                .collect(),
+        }
+    }
+
+    /// Left, top, right, bottom.
+    fn bounds(&self) -> (f32, f32, f32, f32) {
+        match self {
+            Mark::Rect(x, y, w, h) => (*x, *y, x + w, y + h),
+            Mark::Polygon(p) => p.iter().fold(
+                (
+                    f32::INFINITY,
+                    f32::INFINITY,
+                    f32::NEG_INFINITY,
+                    f32::NEG_INFINITY,
+                ),
+                |(l, t, r, b), &(x, y)| (l.min(x), t.min(y), r.max(x), b.max(y)),
+            ),
+        }
+    }
+}
+
+/// Masks are made a tile of this many pixels square at a time, and only
+/// where a shape is: a ring as large as the web would otherwise take a mask
+/// of millions of samples, nearly all empty. Tiles split pixels, not shapes,
+/// so every pixel gets its whole coverage from one mask and no seam shows.
+const TILE: i32 = 64;
+
+/// The pixels a box touches (and one more on each side), within `w` by `h`.
+fn pixel_box(bounds: (f32, f32, f32, f32), w: u32, h: u32) -> Option<(i32, i32, i32, i32)> {
+    let (l, t, r, b) = bounds;
+    if ![l, t, r, b].iter().all(|v| v.is_finite()) {
+        return None;
+    }
+    let left = (l.floor() as i64 - 1).clamp(0, w as i64) as i32;
+    let top = (t.floor() as i64 - 1).clamp(0, h as i64) as i32;
+    let right = (r.ceil() as i64 + 1).clamp(0, w as i64) as i32;
+    let bottom = (b.ceil() as i64 + 1).clamp(0, h as i64) as i32;
+    (right > left && bottom > top).then_some((left, top, right, bottom))
+}
+
 impl Coverage {
-    /// A blank mask over the pixels that `bounds` touches, within a sketch
-    /// `w` by `h`; `None` when they lie outside it.
-    fn over(bounds: (f32, f32, f32, f32), w: u32, h: u32, samples: u32) -> Option<Coverage> {
-        let (l, t, r, b) = bounds;
-        if ![l, t, r, b].iter().all(|v| v.is_finite()) {
-            return None;
-        }
-        let left = (l.floor() as i64 - 1).clamp(0, w as i64) as i32;
-        let top = (t.floor() as i64 - 1).clamp(0, h as i64) as i32;
-        let right = (r.ceil() as i64 + 1).clamp(0, w as i64) as i32;
-        let bottom = (b.ceil() as i64 + 1).clamp(0, h as i64) as i32;
-        if right <= left || bottom <= top {
-            return None;
-        }
+    /// A blank mask over the pixels of `tile` (left, top, right, bottom).
+    fn new(tile: (i32, i32, i32, i32), samples: u32) -> Coverage {
+        let (left, top, right, bottom) = tile;
         let (width, height) = ((right - left) as u32, (bottom - top) as u32);
-        Some(Coverage {
+        Coverage {
             left,
             top,
             width,
             height,
             samples,
             mask: GrayImage::new(width * samples, height * samples),
-        })
+        }
+    }
+
+    fn mark(&mut self, mark: &Mark) {
+        match mark {
+            Mark::Rect(x, y, w, h) => self.rect(*x, *y, *w, *h),
+            Mark::Polygon(poly) => self.polygon(poly),
+        }
     }
 
     /// A point in the mask's samples, counted from the first sample's middle.
     fn sample(&self, p: Pt) -> Point<i32> {
         let s = self.samples as f32;
-        let at = |v: f32, origin: i32| ((v - origin as f32) * s - 0.5).round() as i32;
+        // Halves round up wherever the tile begins (`round` would take them
+        // away from nought, down left of a tile's corner).
+        let at = |v: f32, origin: i32| ((v - origin as f32) * s).floor() as i32;
         Point::new(at(p.0, self.left), at(p.1, self.top))
     }
 
@@ -125,19 +179,6 @@ impl Coverage {
         if x1 > x0 && y1 > y0 {
             let r = Rect::at(x0 as i32, y0 as i32).of_size((x1 - x0) as u32, (y1 - y0) as u32);
             draw_filled_rect_mut(&mut self.mask, r, IN);
-        }
-    }
-
-    /// Marks the samples inside an outline: a rectangle exactly, other
-    /// shapes as polygons.
-    fn outline(&mut self, outline: Outline) {
-        match outline {
-            Outline::Rect { x, y, w, h } => self.rect(x, y, w, h),
-            _ => {
-                if let Some(o) = outline.grown(-HALF_SAMPLE) {
-                    self.polygon(&o.points(TOLERANCE));
-                }
-            }
         }
     }
 
@@ -209,30 +250,52 @@ impl Sketch {
         self.image.as_raw()
     }
 
-    /// Draws through a coverage mask made by `draw` over `bounds`, at
-    /// `samples` by `samples` a pixel.
-    fn paint(
-        &mut self,
-        bounds: (f32, f32, f32, f32),
-        samples: u32,
-        colour: Rgb,
-        alpha: f32,
-        draw: impl FnOnce(&mut Coverage),
-    ) {
+    /// Draws `colour` through the coverage of `marks`, at `samples` by
+    /// `samples` a pixel, tile by tile.
+    fn paint(&mut self, marks: &[Mark], samples: u32, colour: Rgb, alpha: f32) {
         let alpha = alpha.clamp(0.0, 1.0);
-        let Some(mut cov) = Coverage::over(bounds, self.width(), self.height(), samples) else {
-            return;
-        };
-        if alpha == 0.0 {
+        if alpha == 0.0 || marks.is_empty() {
             return;
         }
-        draw(&mut cov);
-        let (left, top, cw) = (cov.left as usize, cov.top as usize, cov.width as usize);
+        let (w, h) = (self.width(), self.height());
+        let boxes: Vec<Option<(i32, i32, i32, i32)>> =
+            marks.iter().map(|m| pixel_box(m.bounds(), w, h)).collect();
+        let Some((left, top, right, bottom)) = boxes
+            .iter()
+            .flatten()
+            .copied()
+            .reduce(|a, b| (a.0.min(b.0), a.1.min(b.1), a.2.max(b.2), a.3.max(b.3)))
+        else {
+            return;
+        };
         // The alpha of each coverage level, and the pixel a whole one makes.
         let opacity: Vec<u32> = (0..=255u32)
             .map(|l| (l as f32 * alpha).round() as u32)
             .collect();
         let solid = [colour.0, colour.1, colour.2, 255];
+        for ty in (top..bottom).step_by(TILE as usize) {
+            for tx in (left..right).step_by(TILE as usize) {
+                let tile = (tx, ty, (tx + TILE).min(right), (ty + TILE).min(bottom));
+                let meets = |b: &(i32, i32, i32, i32)| {
+                    b.0 < tile.2 && b.2 > tile.0 && b.1 < tile.3 && b.3 > tile.1
+                };
+                let mut cov = None;
+                for (mark, b) in marks.iter().zip(&boxes) {
+                    if b.as_ref().is_some_and(meets) {
+                        cov.get_or_insert_with(|| Coverage::new(tile, samples))
+                            .mark(mark);
+                    }
+                }
+                if let Some(cov) = cov {
+                    self.lay(cov, &opacity, &solid, colour);
+                }
+            }
+        }
+    }
+
+    /// Lays a coverage mask over the sketch.
+    fn lay(&mut self, cov: Coverage, opacity: &[u32], solid: &[u8; 4], colour: Rgb) {
+        let (left, top, cw) = (cov.left as usize, cov.top as usize, cov.width as usize);
         let levels = cov.levels();
         let width = self.width() as usize;
         let data: &mut [u8] = &mut self.image;
@@ -243,7 +306,7 @@ impl Sketch {
                 let px = &mut data[start + x * 4..start + x * 4 + 4];
                 match a {
                     0 => {}
-                    255 => px.copy_from_slice(&solid),
+                    255 => px.copy_from_slice(solid),
                     _ => over(px, colour, a),
                 }
             }
@@ -265,9 +328,7 @@ impl Sketch {
             Outline::Rect { x, y, w, h } if [x, y, w, h].into_iter().all(whole) => 1,
             _ => SAMPLES,
         };
-        self.paint(outline.bounds(), samples, colour, alpha, |c| {
-            c.outline(outline)
-        });
+        self.paint(&Mark::of(outline), samples, colour, alpha);
     }
 
     /// A line `width` wide along the outline, its middle on the outline:
@@ -286,9 +347,6 @@ impl Sketch {
         if half.is_nan() || half <= 0.0 {
             return;
         }
-        let Some(outer) = outline.grown(half) else {
-            return;
-        };
         let centre = outline.points(TOLERANCE);
         let pieces = match dash {
             Some(d) => shape::dashes(&centre, d, d * 0.8)
@@ -300,11 +358,8 @@ impl Sketch {
                 .collect(),
             None => shape::stroke(&centre, true, half - HALF_SAMPLE),
         };
-        self.paint(outer.bounds(), SAMPLES, colour, alpha, |c| {
-            for poly in &pieces {
-                c.polygon(poly);
-            }
-        });
+        let marks: Vec<Mark> = pieces.into_iter().map(Mark::Polygon).collect();
+        self.paint(&marks, SAMPLES, colour, alpha);
     }
 
     pub fn fill_circle(&mut self, cx: f32, cy: f32, r: f32, colour: Rgb, alpha: f32) {
@@ -339,19 +394,12 @@ impl Sketch {
         alpha: f32,
         width: f32,
     ) {
-        let half = width / 2.0;
-        let bounds = (
-            x0.min(x1) - half,
-            y0.min(y1) - half,
-            x0.max(x1) + half,
-            y0.max(y1) + half,
-        );
-        self.paint(bounds, SAMPLES, colour, alpha, |c| {
-            let ends = shape::trimmed(&[(x0, y0), (x1, y1)], HALF_SAMPLE);
-            for poly in shape::stroke(&ends, false, half - HALF_SAMPLE) {
-                c.polygon(&poly);
-            }
-        });
+        let ends = shape::trimmed(&[(x0, y0), (x1, y1)], HALF_SAMPLE);
+        let marks: Vec<Mark> = shape::stroke(&ends, false, width / 2.0 - HALF_SAMPLE)
+            .into_iter()
+            .map(Mark::Polygon)
+            .collect();
+        self.paint(&marks, SAMPLES, colour, alpha);
     }
 
     /// The sketch as prepared indices: each pixel's nearest palette entry
@@ -465,6 +513,27 @@ mod tests {
         let share = area(&d) / area(&s);
         let drawn = (10.0 * 4.0 + 3.4) / (24.0 * std::f32::consts::PI);
         assert!((share - drawn).abs() < 0.02, "{share} against {drawn}");
+    }
+
+    #[test]
+    fn shapes_over_many_tiles_show_no_seams() {
+        let mut s = Sketch::transparent(240, 240).expect("a sketch");
+        s.fill_rect(10.5, 10.25, 190.0, 190.0, INK, 1.0);
+        // Each of the 760 edge pixels' alpha is rounded to a 255th.
+        assert!((area(&s) - 190.0 * 190.0).abs() < 1.5, "{}", area(&s));
+        for i in 11..200 {
+            assert_eq!(alpha(&s, i, 100), 255, "({i}, 100)");
+            assert_eq!(alpha(&s, 100, i), 255, "(100, {i})");
+        }
+        let mut s = Sketch::transparent(240, 240).expect("a sketch");
+        s.stroke_circle(120.0, 120.0, 100.0, INK, 1.0, 6.0, None);
+        let band = std::f32::consts::PI * (103.0f32.powi(2) - 97.0f32.powi(2));
+        assert!((area(&s) - band).abs() / band < 0.01, "{}", area(&s));
+        // Across the band's middle, wherever tiles meet, every pixel is whole.
+        for y in 60..180 {
+            let x = (120.0 + (100.0f32.powi(2) - (y as f32 + 0.5 - 120.0).powi(2)).sqrt()) as u32;
+            assert_eq!(alpha(&s, x, y), 255, "({x}, {y})");
+        }
     }
 
     #[test]

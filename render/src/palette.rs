@@ -153,8 +153,8 @@ pub const OPAQUE: u8 = LEVELS;
 /// A shade between two colours (an anti-aliased edge's) is left out of the
 /// palette when an entry already lies within this RGB distance, and drawn as
 /// that entry. Fewer distinct entries make the PNG smaller: the 8x8 picture is
-/// 51.2 KB with every shade and 49.3 KB without those within 16, under its
-/// 50 KB target (12 would be just enough at 49.7 KB; 16 leaves a margin).
+/// 51.2 KB with every shade and 49.4 KB without those within 16, under its
+/// 50 KB target (12 would be just enough; 16 leaves a margin).
 /// Key colours are all kept.
 const SHADE_MERGE: u32 = 16;
 

@@ -3,11 +3,13 @@
 //! palette indices ([`Sketch::to_sprite`]). Pictures are never drawn here.
 //!
 //! Shapes are drawn by imageproc. Its filled shapes are not anti-aliased, so
-//! each drawing call is drawn [`SAMPLES`] times larger into a coverage mask
-//! (a `GrayImage` over the shape's box: 255 inside, 0 outside), averaged down
-//! to a coverage per pixel and laid over the sketch in its colour
-//! (source-over). Thick lines are polygons (`shape.rs`). This costs more than
-//! a scanline rasteriser, but it runs once per look, never per picture.
+//! each drawing call is drawn [`SAMPLES`] times larger into coverage masks
+//! (`GrayImage`s, 255 inside, 0 outside, one a 64 px tile where the shapes
+//! are), averaged down to a coverage per pixel and laid over the sketch in its
+//! colour (source-over); a rectangle on whole pixels needs one sample a
+//! pixel. Thick lines are polygons (`shape.rs`). This costs more than a
+//! scanline rasteriser, but it runs once per look, never per picture (tables
+//! and charts, drawn per call, are the exception; see the README).
 
 // Drawing calls take a position, a size, a colour and what to draw: spelled out
 // at each call rather than bundled into one-use structs.

@@ -78,7 +78,7 @@ fn main() {
         ];
     }
     let settings = [
-        ("fdeflate, adaptive (kept)", None, Filter::Adaptive),
+        ("fdeflate, adaptive", None, Filter::Adaptive),
         ("fdeflate, Sub", None, Filter::Sub),
         ("fdeflate, Up", None, Filter::Up),
         ("fdeflate, Paeth", None, Filter::Paeth),
@@ -86,9 +86,12 @@ fn main() {
         ("zlib-rs 1, Sub", Some(1), Filter::Sub),
         ("zlib-rs 1, Up", Some(1), Filter::Up),
         ("zlib-rs 1, adaptive", Some(1), Filter::Adaptive),
-        ("zlib-rs 2, none", Some(2), Filter::NoFilter),
+        ("zlib-rs 2, none (kept)", Some(2), Filter::NoFilter),
         ("zlib-rs 2, Sub", Some(2), Filter::Sub),
         ("zlib-rs 2, Up", Some(2), Filter::Up),
+        ("zlib-rs 2, Paeth", Some(2), Filter::Paeth),
+        ("zlib-rs 2, adaptive", Some(2), Filter::Adaptive),
+        ("zlib-rs 3, none", Some(3), Filter::NoFilter),
         ("zlib-rs 3, Up", Some(3), Filter::Up),
     ]
     .map(|(name, deflate, filter)| Setting {
@@ -119,7 +122,7 @@ fn main() {
         for s in &settings {
             measure(info.width, info.height, &plte, &indices, s, runs);
         }
-        for distance in [8.0f32, 16.0, 24.0, 32.0] {
+        for distance in [4.0f32, 6.0, 8.0, 10.0, 12.0, 16.0, 24.0] {
             let rgb = |i: usize| [plte[i * 3], plte[i * 3 + 1], plte[i * 3 + 2]].map(|c| c as f32);
             let entries = plte.len() / 3;
             let mut map: Vec<u8> = (0..entries).map(|i| i as u8).collect();
@@ -146,7 +149,10 @@ fn main() {
             for s in settings.iter().filter(|s| {
                 matches!(
                     (s.deflate, s.filter),
-                    (None, Filter::Adaptive) | (None, Filter::Paeth) | (Some(2), Filter::NoFilter)
+                    (None, Filter::Adaptive)
+                        | (None, Filter::Paeth)
+                        | (Some(2), Filter::NoFilter)
+                        | (Some(3), Filter::NoFilter)
                 )
             }) {
                 measure(info.width, info.height, &plte, &fewer, s, runs);

@@ -5,31 +5,30 @@ use crate::canvas::Picture;
 use crate::layout::{BoardLayout, Geometry, Spot};
 use crate::palette::{self, Rgb, SeatColour};
 use crate::pieces;
+use crate::shape::Outline;
 use crate::sketch::Sketch;
 use crate::sprites::SpriteCache;
 use crate::text::{Fonts, Weight};
 use crate::Highlights;
-use resvg::tiny_skia::{Path, PathBuilder, Rect};
 use tokar_engine::{Board, Cell, Mark, Shape, View};
 
 /// The outline of a spot, shrunk by `inset` pixels.
-fn outline(spot: &Spot, inset: f32) -> Option<Path> {
+fn outline(spot: &Spot, inset: f32) -> Option<Outline> {
     let half = spot.size / 2.0 - inset;
     if half <= 0.0 {
         return None;
     }
     if spot.square {
-        Rect::from_xywh(spot.cx - half, spot.cy - half, 2.0 * half, 2.0 * half)
-            .map(PathBuilder::from_rect)
+        Outline::rect(spot.cx - half, spot.cy - half, 2.0 * half, 2.0 * half)
     } else {
         // A web cell's disc is a little smaller than its spot.
-        PathBuilder::from_circle(spot.cx, spot.cy, half * 0.92)
+        Outline::circle(spot.cx, spot.cy, half * 0.92)
     }
 }
 
 pub fn wash(canvas: &mut Sketch, spot: &Spot, colour: Rgb, alpha: f32) {
     if let Some(p) = outline(spot, 0.0) {
-        canvas.fill_path(&p, colour, alpha);
+        canvas.fill(p, colour, alpha);
     }
 }
 
@@ -42,7 +41,7 @@ pub fn ring(
     dash: Option<f32>,
 ) {
     if let Some(p) = outline(spot, inset) {
-        canvas.stroke_path(&p, colour, 1.0, width, dash);
+        canvas.stroke(p, colour, 1.0, width, dash);
     }
 }
 
@@ -183,8 +182,8 @@ fn strands(canvas: &mut Sketch, view: &View, geometry: &Geometry) {
             palette::WEB_CELL
         };
         if let Some(p) = outline(s, 0.0) {
-            canvas.fill_path(&p, fill, 1.0);
-            canvas.stroke_path(&p, palette::STRAND, 1.0, 1.5, None);
+            canvas.fill(p, fill, 1.0);
+            canvas.stroke(p, palette::STRAND, 1.0, 1.5, None);
         }
     }
 }

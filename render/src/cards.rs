@@ -6,6 +6,7 @@
 use crate::canvas::Picture;
 use crate::palette;
 use crate::panels::{MARGIN, RIGHT};
+use crate::shape::Outline;
 use crate::sketch::Sketch;
 use crate::sprites::SpriteCache;
 use crate::text::{Fonts, Weight};
@@ -132,12 +133,12 @@ impl Cards {
 fn card(canvas: &mut Picture, sprites: &SpriteCache, x: f32, y: f32, w: f32) {
     let sprite = sprites.badge(format!("card {w}"), || {
         let mut c = Sketch::transparent(w as u32 + 2, CARD_H as u32 + 2)?;
-        if let Some(p) = Sketch::rounded_rect(1.0, 1.0, w, CARD_H, 5.0) {
-            c.fill_path(&p, palette::PAPER, 1.0);
-            c.stroke_path(&p, palette::INK, 1.0, 1.5, None);
+        if let Some(p) = Outline::rounded_rect(1.0, 1.0, w, CARD_H, 5.0) {
+            c.fill(p, palette::PAPER, 1.0);
+            c.stroke(p, palette::INK, 1.0, 1.5, None);
         }
-        if let Some(p) = Sketch::rounded_rect(4.0, 4.0, w - 6.0, CARD_H - 6.0, 3.0) {
-            c.stroke_path(&p, palette::MUTED, 0.6, 1.0, None);
+        if let Some(p) = Outline::rounded_rect(4.0, 4.0, w - 6.0, CARD_H - 6.0, 3.0) {
+            c.stroke(p, palette::MUTED, 0.6, 1.0, None);
         }
         Some(c)
     });

@@ -26,6 +26,7 @@ mod palette;
 mod panels;
 mod pieces;
 mod replay;
+mod shape;
 mod sheet;
 mod sketch;
 mod sprites;
@@ -265,7 +266,7 @@ impl Renderer {
         let height = geometry.bottom.ceil() as u32;
         let mut sketch = sketch::Sketch::new(WIDTH, height, palette::BACKGROUND)?;
         board::paint_background(&mut sketch, &self.fonts, view, colours, &geometry);
-        let index = self.palette.indices_of_rgba(sketch.pixmap.data());
+        let index = self.palette.indices_of_rgba(sketch.data());
         let bg = Arc::new(canvas::Background {
             width: WIDTH,
             height,

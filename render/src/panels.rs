@@ -9,6 +9,7 @@ use crate::canvas::Picture;
 use crate::layout::WIDTH;
 use crate::palette::{self, Rgb, SeatColour};
 use crate::pieces;
+use crate::shape::Outline;
 use crate::sketch::Sketch;
 use crate::sprites::SpriteCache;
 use crate::text::{Fonts, Weight};
@@ -462,9 +463,9 @@ fn die(canvas: &mut Picture, fonts: &Fonts, sprites: &SpriteCache, x: f32, y: f3
     let sprite = sprites.badge(format!("die {value} {d}"), || {
         let mut c = Sketch::transparent(d as u32 + 2, d as u32 + 2)?;
         let (x, y) = (1.0, 1.0);
-        if let Some(p) = Sketch::rounded_rect(x, y, d, d, d * 0.18) {
-            c.fill_path(&p, palette::PAPER, 1.0);
-            c.stroke_path(&p, palette::INK, 1.0, 1.5, None);
+        if let Some(p) = Outline::rounded_rect(x, y, d, d, d * 0.18) {
+            c.fill(p, palette::PAPER, 1.0);
+            c.stroke(p, palette::INK, 1.0, 1.5, None);
         }
         let (l, m, r) = (x + d * 0.27, x + d * 0.5, x + d * 0.73);
         let (t, b) = (y + d * 0.27, y + d * 0.73);

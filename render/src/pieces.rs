@@ -4,6 +4,7 @@
 use crate::canvas::Picture;
 use crate::layout::Spot;
 use crate::palette::{self, Rgb, SeatColour};
+use crate::shape::Outline;
 use crate::sketch::{Sketch, Surface};
 use crate::sprites::SpriteCache;
 use crate::text::{Fonts, Weight};
@@ -143,12 +144,12 @@ pub fn draw_overlays(
                 palette::HP_LOW
             };
             let mut c = Sketch::transparent(w as u32, h as u32)?;
-            if let Some(p) = Sketch::rounded_rect(0.0, 0.0, w, h, h / 3.0) {
-                c.fill_path(&p, palette::INK, 1.0);
+            if let Some(p) = Outline::rounded_rect(0.0, 0.0, w, h, h / 3.0) {
+                c.fill(p, palette::INK, 1.0);
             }
             if frac > 0.0 {
-                if let Some(p) = Sketch::rounded_rect(0.0, 0.0, w * frac, h, h / 3.0) {
-                    c.fill_path(&p, fill, 1.0);
+                if let Some(p) = Outline::rounded_rect(0.0, 0.0, w * frac, h, h / 3.0) {
+                    c.fill(p, fill, 1.0);
                 }
             }
             fonts.draw_centred(
@@ -227,9 +228,9 @@ pub fn draw_overlays(
         let key = format!("status {text} {h} {px}");
         let badge = sprites.badge(key, || {
             let mut c = Sketch::transparent(w as u32 + 2, h as u32 + 2)?;
-            if let Some(p) = Sketch::rounded_rect(1.0, 1.0, w, h, h / 2.5) {
-                c.fill_path(&p, bg, 1.0);
-                c.stroke_path(&p, palette::INK, 0.8, 1.0, None);
+            if let Some(p) = Outline::rounded_rect(1.0, 1.0, w, h, h / 2.5) {
+                c.fill(p, bg, 1.0);
+                c.stroke(p, palette::INK, 0.8, 1.0, None);
             }
             fonts.draw_centred(
                 &mut c,

@@ -35,7 +35,7 @@ pub const MAX_ROWS: usize = 50;
 /// A sketch turned into a picture of palette indices and encoded.
 pub(crate) fn encode(renderer: &Renderer, sketch: &Sketch) -> Result<Vec<u8>, RenderError> {
     let (width, height) = (sketch.width(), sketch.height());
-    let index = renderer.palette.indices_of_rgba(sketch.pixmap.data());
+    let index = renderer.palette.indices_of_rgba(sketch.data());
     let bg = Background {
         width,
         height,

@@ -232,8 +232,7 @@ fn tint(shape: &Shape, colour: SeatColour) -> Option<Sketch> {
             ((af + ao) * 255.0).round().min(255.0) as u8,
         ]);
     }
-    let size = tiny_skia::IntSize::from_wh(shape.fill.width, shape.fill.height)?;
-    tiny_skia::Pixmap::from_vec(rgba, size).map(|pixmap| Sketch { pixmap })
+    Sketch::from_premultiplied(shape.fill.width, shape.fill.height, rgba)
 }
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
-//! Labels in DejaVu Sans (embedded), rasterised once per character and size and
-//! blended as coverage masks.
+//! Labels in DejaVu Sans (embedded), rasterised once per character and size by
+//! imageproc's text drawing (ab_glyph underneath) into a coverage mask, and
+//! blended as that mask.
 
 // Drawing calls take a position, a size, a colour and what to draw: spelled out
 // at each call rather than bundled into one-use structs.
@@ -7,7 +8,8 @@
 
 use crate::palette::Rgb;
 use crate::sketch::{AlphaMask, Surface};
-use ab_glyph::{Font, FontRef, PxScale, ScaleFont};
+use ab_glyph::{CodepointIdIter, Font, FontRef, GlyphId, GlyphSvg, PxScale, ScaleFont};
+use image::{GrayImage, Luma};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
@@ -27,6 +29,69 @@ struct GlyphImage {
     left: i32,
     top: i32,
     advance: f32,
+}
+
+/// A font laid out on its baseline: imageproc's text drawing puts a line's
+/// first glyph at the font's ascent below its top, which would move each
+/// glyph by a fraction of a pixel from where it was measured; with an ascent
+/// of nought the glyph is rasterised at the pen's own position, as ab_glyph
+/// outlines it.
+struct OnBaseline<'a>(&'a FontRef<'static>);
+
+impl Font for OnBaseline<'_> {
+    fn units_per_em(&self) -> Option<f32> {
+        self.0.units_per_em()
+    }
+    fn ascent_unscaled(&self) -> f32 {
+        0.0
+    }
+    /// As far below the baseline as the font's whole height, so that the
+    /// height (ascent less descent), which sets the scale, is the font's own.
+    fn descent_unscaled(&self) -> f32 {
+        self.0.descent_unscaled() - self.0.ascent_unscaled()
+    }
+    fn line_gap_unscaled(&self) -> f32 {
+        self.0.line_gap_unscaled()
+    }
+    fn italic_angle(&self) -> f32 {
+        self.0.italic_angle()
+    }
+    fn glyph_id(&self, c: char) -> GlyphId {
+        self.0.glyph_id(c)
+    }
+    fn h_advance_unscaled(&self, id: GlyphId) -> f32 {
+        self.0.h_advance_unscaled(id)
+    }
+    fn h_side_bearing_unscaled(&self, id: GlyphId) -> f32 {
+        self.0.h_side_bearing_unscaled(id)
+    }
+    fn v_advance_unscaled(&self, id: GlyphId) -> f32 {
+        self.0.v_advance_unscaled(id)
+    }
+    fn v_side_bearing_unscaled(&self, id: GlyphId) -> f32 {
+        self.0.v_side_bearing_unscaled(id)
+    }
+    fn kern_unscaled(&self, first: GlyphId, second: GlyphId) -> f32 {
+        self.0.kern_unscaled(first, second)
+    }
+    fn outline(&self, id: GlyphId) -> Option<ab_glyph::Outline> {
+        self.0.outline(id)
+    }
+    fn glyph_count(&self) -> usize {
+        self.0.glyph_count()
+    }
+    fn codepoint_ids(&self) -> CodepointIdIter<'_> {
+        self.0.codepoint_ids()
+    }
+    fn glyph_raster_image2(&self, id: GlyphId, size: u16) -> Option<ab_glyph::v2::GlyphImage<'_>> {
+        self.0.glyph_raster_image2(id, size)
+    }
+    fn glyph_svg_image(&self, id: GlyphId) -> Option<GlyphSvg<'_>> {
+        self.0.glyph_svg_image(id)
+    }
+    fn font_data(&self) -> &[u8] {
+        self.0.font_data()
+    }
 }
 
 pub struct Fonts {
@@ -87,17 +152,23 @@ impl Fonts {
             Some(outlined) => {
                 let b = outlined.px_bounds();
                 let (w, h) = (b.width() as u32, b.height() as u32);
-                let mut alpha = vec![0u8; (w * h) as usize];
-                outlined.draw(|x, y, c| {
-                    if x < w && y < h {
-                        alpha[(y * w + x) as usize] = (c.clamp(0.0, 1.0) * 255.0).round() as u8;
-                    }
-                });
+                // White over black is the glyph's coverage; its box's corner
+                // at the mask's (0, 0).
+                let mut mask = GrayImage::new(w, h);
+                imageproc::drawing::draw_text_mut(
+                    &mut mask,
+                    Luma([255]),
+                    -b.min.x as i32,
+                    -b.min.y as i32,
+                    PxScale::from(px as f32),
+                    &OnBaseline(font),
+                    &c.to_string(),
+                );
                 GlyphImage {
                     mask: AlphaMask {
                         width: w,
                         height: h,
-                        alpha,
+                        alpha: mask.into_raw(),
                     },
                     left: b.min.x as i32,
                     top: b.min.y as i32,

@@ -22,6 +22,17 @@ fn every_sample_is_a_png_under_one_mebibyte() {
     }
 }
 
+/// The 8x8 picture (the busy Arcana middle game of the golden images) is at
+/// most 50 KB, the size target for a picture sent to a phone.
+#[test]
+fn the_8x8_middle_game_is_at_most_50_kb() {
+    let (view, highlights) = samples::arcana_midgame();
+    let png = Renderer::new()
+        .render(&view, &highlights)
+        .expect("the sample renders");
+    assert!(png.len() <= 50_000, "{} bytes", png.len());
+}
+
 /// The busiest picture there can be: every square of the largest board filled,
 /// each piece with hit points and three statuses, eight seats with long
 /// graveyards and notes, everything highlighted.

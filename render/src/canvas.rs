@@ -1,6 +1,7 @@
 //! The picture being drawn: an 8-bit image of palette indices
 //! (`image::ImageBuffer<Luma<u8>>`), built by copying the cached board and
-//! prepared sprites, and encoded by the `png` crate as an indexed PNG.
+//! prepared sprites, and encoded as an indexed PNG: rows deflated by zlib-rs
+//! in one call and written by the `png` crate.
 
 use crate::palette::{Palette, Rgb, OPAQUE};
 use crate::sketch::{AlphaMask, Surface};
@@ -75,11 +76,51 @@ pub struct TextBox {
 }
 
 /// The zlib level of pictures: level 2 without row filters is the fastest
-/// setting of the `png` crate that keeps the 8x8 picture under 50 KB
-/// (fdeflate with adaptive filters is faster but 66 KB; level 3 is smaller
-/// but slower). Indices of a palette picture are symbols, not intensities, so
-/// filters that subtract neighbours only blur the repeats deflate finds.
-pub const DEFLATE_LEVEL: u8 = 2;
+/// zlib level that keeps the 8x8 picture under 50 KB (level 1 is zlib-rs's
+/// quick deflate with fixed codes, 68 KB; level 3 is smaller but slower).
+/// Indices of a palette picture are symbols, not intensities, so filters
+/// that subtract neighbours only blur the repeats deflate finds.
+pub const DEFLATE_LEVEL: i32 = 2;
+
+/// What the picture encoder reuses between pictures (kept in [`Scratch`]):
+/// the scanlines (a filter byte before each row) and room for their zlib
+/// stream. Allocating them afresh had them faulted in again each time.
+#[derive(Default)]
+pub struct EncodeBuffers {
+    rows: Vec<u8>,
+    zlib: Vec<u8>,
+}
+
+/// The zlib stream of `pixels`' rows (`width` a row, each after filter 0),
+/// deflated by zlib-rs at [`DEFLATE_LEVEL`] in one call. The png crate
+/// streams rows through flate2 into zlib-rs at the same level (the same
+/// bytes); one call over the whole image spared 0.2-0.5 ms of its 1.5-2 ms
+/// on the 8x8 picture (`examples/encoders`, render/README.md).
+fn deflate_rows<'a>(
+    width: usize,
+    pixels: &[u8],
+    buffers: &'a mut EncodeBuffers,
+) -> Result<&'a [u8], RenderError> {
+    let rows = &mut buffers.rows;
+    rows.clear();
+    rows.reserve(pixels.len() + pixels.len() / width.max(1));
+    for row in pixels.chunks(width.max(1)) {
+        rows.push(0);
+        rows.extend_from_slice(row);
+    }
+    let bound = zlib_rs::compress_bound(rows.len());
+    if buffers.zlib.len() < bound {
+        buffers.zlib.resize(bound, 0);
+    }
+    let config = zlib_rs::DeflateConfig {
+        level: DEFLATE_LEVEL,
+        ..Default::default()
+    };
+    match zlib_rs::compress_slice(&mut buffers.zlib, rows, config) {
+        (zlib, zlib_rs::ReturnCode::Ok) => Ok(zlib),
+        (_, code) => Err(RenderError::Encode(format!("deflate: {code:?}"))),
+    }
+}
 
 pub struct Picture {
     pub image: ImageBuffer<Luma<u8>, Vec<u8>>,
@@ -174,11 +215,15 @@ impl Picture {
         }
     }
 
-    /// The picture as an indexed PNG: the palette in PLTE, rows unfiltered and
-    /// deflated by zlib-rs at [`DEFLATE_LEVEL`], or filtered as the `png`
-    /// crate's adaptive choice says and deflated at zlib's best level for
-    /// `smallest`.
-    pub fn encode_png(&self, smallest: bool) -> Result<Vec<u8>, RenderError> {
+    /// The picture as an indexed PNG: the palette in PLTE and the rows
+    /// unfiltered, deflated at [`DEFLATE_LEVEL`] by [`deflate_rows`] into the
+    /// one IDAT; or, for `smallest`, filtered as the `png` crate's adaptive
+    /// choice says and deflated at zlib's best level by the `png` crate.
+    pub fn encode_png(
+        &self,
+        smallest: bool,
+        buffers: &mut EncodeBuffers,
+    ) -> Result<Vec<u8>, RenderError> {
         let (w, h) = (self.width(), self.height());
         let err = |e: png::EncodingError| RenderError::Encode(e.to_string());
         let mut out = Vec::with_capacity(64 * 1024);
@@ -189,12 +234,14 @@ impl Picture {
         if smallest {
             encoder.set_compression(png::Compression::High);
             encoder.set_filter(png::Filter::Adaptive);
-        } else {
-            encoder.set_deflate_compression(png::DeflateCompression::Level(DEFLATE_LEVEL));
-            encoder.set_filter(png::Filter::NoFilter);
         }
         let mut writer = encoder.write_header().map_err(err)?;
-        writer.write_image_data(self.image.as_raw()).map_err(err)?;
+        if smallest {
+            writer.write_image_data(self.image.as_raw()).map_err(err)?;
+        } else {
+            let zlib = deflate_rows(w as usize, self.image.as_raw(), buffers)?;
+            writer.write_chunk(png::chunk::IDAT, zlib).map_err(err)?;
+        }
         writer.finish().map_err(err)?;
         Ok(out)
     }
@@ -249,6 +296,8 @@ impl Surface for Picture {
 pub struct Scratch {
     /// The picture's indices.
     pub pixels: Vec<u8>,
+    /// The encoder's scanlines and zlib stream.
+    pub encode: EncodeBuffers,
 }
 
 #[cfg(test)]
@@ -282,7 +331,9 @@ mod tests {
         pic.blit(&sketch.to_sprite(p), 50, 100);
         pic.fill_rect(0.0, 140.0, 97.0, 2.0, palette::STRAND);
         for smallest in [false, true] {
-            let png = pic.encode_png(smallest).expect("encodes");
+            let png = pic
+                .encode_png(smallest, &mut EncodeBuffers::default())
+                .expect("encodes");
             let (info, plte, pixels) = decode(&png);
             assert_eq!(info.color_type, png::ColorType::Indexed);
             assert_eq!((info.width, info.height), (97, 150));
@@ -294,6 +345,43 @@ mod tests {
         assert_eq!(at(0, 20), p.index(palette::DARK_SQUARE));
         assert_eq!(at(65, 115), p.index(palette::INK), "the disc's middle");
         assert_eq!(at(5, 141), p.index(palette::STRAND));
+    }
+
+    /// A picture as large as a board's, with what deflate meets in one: long
+    /// runs, rows repeating the row above, and rows that repeat nothing
+    /// (past the 32 KiB window and the encoder's blocks).
+    #[test]
+    fn large_pictures_decode_to_the_same_indices() {
+        let p = palette::shared();
+        let (w, h) = (800u32, 1100u32);
+        let mut seed = 0x2545_f491u32;
+        let index = (0..h)
+            .flat_map(|y| (0..w).map(move |x| (x, y)))
+            .map(|(x, y)| {
+                seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+                match y / 100 {
+                    3 | 7 => (seed >> 24) as u8 % 139,
+                    _ => (((x / 100) + (y / 100)) % 2) as u8 * 20 + (x % 7 == 0) as u8,
+                }
+            })
+            .collect();
+        let bg = Background {
+            width: w,
+            height: h,
+            index,
+        };
+        let pic = Picture::around(&bg, 0, h, 0, p, Vec::new()).expect("a picture");
+        let mut buffers = EncodeBuffers::default();
+        for smallest in [false, true, false] {
+            let png = pic.encode_png(smallest, &mut buffers).expect("encodes");
+            let (info, plte, pixels) = decode(&png);
+            assert_eq!((info.width, info.height), (w, h));
+            assert_eq!(plte, p.plte());
+            assert!(
+                pixels == pic.image.as_raw().as_slice(),
+                "smallest: {smallest}"
+            );
+        }
     }
 
     #[test]

@@ -94,8 +94,9 @@ pub struct EncodeBuffers {
 /// The zlib stream of `pixels`' rows (`width` a row, each after filter 0),
 /// deflated by zlib-rs at [`DEFLATE_LEVEL`] in one call. The png crate
 /// streams rows through flate2 into zlib-rs at the same level (the same
-/// bytes); one call over the whole image spared 0.2-0.5 ms of its 1.5-2 ms
-/// on the 8x8 picture (`examples/encoders`, render/README.md).
+/// bytes); one call over the whole image spared 0.2-0.8 ms of its 1.5-2.3 ms
+/// on the 8x8 picture (`examples/encoders`, render/README.md). libdeflate
+/// was smaller but 2-3 times slower on these long runs of one index.
 fn deflate_rows<'a>(
     width: usize,
     pixels: &[u8],

@@ -16,27 +16,26 @@ pub struct Sprite {
     index: Vec<u8>,
     level: Vec<u8>,
     /// The runs of pixels that are not transparent: (row, first column,
-    /// column after the last). Blits skip the rest.
-    runs: Vec<(u32, u32, u32)>,
+    /// column after the last, whether every pixel of it is opaque). Blits
+    /// skip the rest and copy opaque runs whole.
+    runs: Vec<(u32, u32, u32, bool)>,
 }
 
 impl Sprite {
     pub fn new(width: u32, height: u32, index: Vec<u8>, level: Vec<u8>) -> Sprite {
         let mut runs = Vec::new();
         for (y, row) in level.chunks_exact((width as usize).max(1)).enumerate() {
-            let mut start = None;
-            for (x, &l) in row.iter().enumerate() {
-                match (start, l != 0) {
-                    (None, true) => start = Some(x as u32),
-                    (Some(s), false) => {
-                        runs.push((y as u32, s, x as u32));
-                        start = None;
+            // Pixels go together while their kind (transparent, partial,
+            // opaque) stays the same.
+            let kind = |l: u8| (l != 0) as u8 + (l == OPAQUE) as u8;
+            let mut start = 0;
+            for x in 1..=row.len() {
+                if x == row.len() || kind(row[x]) != kind(row[start]) {
+                    if row[start] != 0 {
+                        runs.push((y as u32, start as u32, x as u32, row[start] == OPAQUE));
                     }
-                    _ => {}
+                    start = x;
                 }
-            }
-            if let Some(s) = start {
-                runs.push((y as u32, s, width));
             }
         }
         Sprite {
@@ -194,7 +193,7 @@ impl Picture {
         let (sw, x, y) = (sprite.width as usize, x as i64, y as i64);
         let palette = self.palette;
         let data: &mut [u8] = &mut self.image;
-        for &(row, start, end) in &sprite.runs {
+        for &(row, start, end, opaque) in &sprite.runs {
             let py = y + row as i64;
             let from = (x + start as i64).max(0);
             let to = (x + end as i64).min(cw);
@@ -205,13 +204,13 @@ impl Picture {
             let s = row as usize * sw + (from - x) as usize;
             let n = (to - from) as usize;
             let dst = &mut data[d..d + n];
+            if opaque {
+                dst.copy_from_slice(&sprite.index[s..s + n]);
+                continue;
+            }
             let (index, level) = (&sprite.index[s..s + n], &sprite.level[s..s + n]);
             for ((d, &i), &l) in dst.iter_mut().zip(index).zip(level) {
-                if l == OPAQUE {
-                    *d = i;
-                } else if l != 0 {
-                    *d = palette.blend(i, l, *d);
-                }
+                *d = palette.blend(i, l, *d);
             }
         }
     }
@@ -382,6 +381,52 @@ mod tests {
                 pixels == pic.image.as_raw().as_slice(),
                 "smallest: {smallest}"
             );
+        }
+    }
+
+    /// A blit, clipped on every side, puts each pixel as its own coverage
+    /// says: opaque ones replace, partial ones blend, transparent ones leave.
+    #[test]
+    fn blits_match_pixel_by_pixel_blending() {
+        let p = palette::shared();
+        let mut sketch = Sketch::transparent(40, 30).expect("a sketch");
+        sketch.fill_circle(12.0, 14.0, 9.3, palette::INK, 1.0);
+        sketch.fill_circle(27.0, 15.0, 8.6, palette::STRAND, 0.6);
+        let sprite = sketch.to_sprite(p);
+        let kinds = |want: fn(u8) -> bool| {
+            (0..30)
+                .flat_map(|y| (0..40).map(move |x| (x, y)))
+                .any(|(x, y)| want(sprite.pixel(x, y).1))
+        };
+        assert!(kinds(|l| l == OPAQUE) && kinds(|l| l > 0 && l < OPAQUE) && kinds(|l| l == 0));
+        let (w, h) = (36u32, 26u32);
+        let ground: Vec<u8> = (0..w * h).map(|i| (i % 7) as u8 * 9).collect();
+        for (bx, by) in [(-5, -4), (10, 8), (0, 0), (-20, 15)] {
+            let bg = Background {
+                width: w,
+                height: h,
+                index: ground.clone(),
+            };
+            let mut pic = Picture::around(&bg, 0, h, 0, p, Vec::new()).expect("a picture");
+            pic.blit(&sprite, bx, by);
+            for (y, x) in (0..h as i32).flat_map(|y| (0..w as i32).map(move |x| (y, x))) {
+                let under = ground[(y as u32 * w + x as u32) as usize];
+                let (sx, sy) = (x - bx, y - by);
+                let want = if sx < 0 || sy < 0 || sx >= 40 || sy >= 30 {
+                    under
+                } else {
+                    match sprite.pixel(sx as u32, sy as u32) {
+                        (_, 0) => under,
+                        (i, OPAQUE) => i,
+                        (i, l) => p.blend(i, l, under),
+                    }
+                };
+                assert_eq!(
+                    pic.image.get_pixel(x as u32, y as u32).0[0],
+                    want,
+                    "({x}, {y})"
+                );
+            }
         }
     }
 

@@ -54,6 +54,41 @@ enum Deflater {
     Zlib(i32, i32, i32, zlib_rs::Strategy),
     /// zlib-rs with its state kept and reset between pictures: level.
     ZlibKept(i32),
+    /// zlib-rs on two threads, each deflating half the rows (the second
+    /// with the first's last 32 KiB as its dictionary), the streams joined.
+    ZlibSplit(i32),
+}
+
+/// The zlib stream of `raw` deflated by zlib-rs at `level` on two threads:
+/// the top half ends on a sync flush (byte-aligned, not the last block), the
+/// bottom half starts from the top's last 32 KiB, so matches still reach
+/// across the cut.
+fn split_zlib(raw: &[u8], width: usize, level: i32) -> Vec<u8> {
+    let stride = width + 1;
+    let cut = raw.len() / stride / 2 * stride;
+    let (top, bottom) = raw.split_at(cut);
+    let deflate = |input: &[u8], dictionary: &[u8], flush| {
+        let mut d = zlib_rs::Deflate::new(level, false, 15);
+        if !dictionary.is_empty() {
+            d.set_dictionary(dictionary).expect("a dictionary");
+        }
+        let mut out = vec![0; zlib_rs::compress_bound(input.len()) + 16];
+        d.compress(input, &mut out, flush).expect("compresses");
+        out.truncate(d.total_out() as usize);
+        out
+    };
+    let dictionary = &top[top.len().saturating_sub(32 * 1024)..];
+    let (first, second) = std::thread::scope(|s| {
+        let first = s.spawn(|| deflate(top, &[], zlib_rs::DeflateFlush::SyncFlush));
+        let second = deflate(bottom, dictionary, zlib_rs::DeflateFlush::Finish);
+        (first.join().expect("the top half"), second)
+    });
+    let adler = zlib_rs::adler32::adler32(1, raw);
+    let mut z = vec![0x78, 0x5e];
+    z.extend_from_slice(&first);
+    z.extend_from_slice(&second);
+    z.extend_from_slice(&adler.to_be_bytes());
+    z
 }
 
 /// The compressors kept between encodes.
@@ -167,6 +202,7 @@ fn encode_with(
             z.truncate(n);
             z
         }
+        Deflater::ZlibSplit(level) => split_zlib(&raw, width as usize, level),
         Deflater::ZlibKept(level) => {
             let d = kept
                 .zlib
@@ -376,6 +412,14 @@ fn main() {
             own(
                 &format!("zlib-rs kept {level}"),
                 Deflater::ZlibKept(level),
+                0,
+                false,
+            );
+        }
+        for level in 2..=3 {
+            own(
+                &format!("zlib-rs split {level}"),
+                Deflater::ZlibSplit(level),
                 0,
                 false,
             );

@@ -1,6 +1,7 @@
 //! The picture being drawn: an 8-bit image of palette indices
 //! (`image::ImageBuffer<Luma<u8>>`), built by copying the cached board and
-//! prepared sprites, and encoded by the `png` crate as an indexed PNG.
+//! prepared sprites, and encoded as an indexed PNG: rows deflated by zlib-rs
+//! in one call and written by the `png` crate.
 
 use crate::palette::{Palette, Rgb, OPAQUE};
 use crate::sketch::{AlphaMask, Surface};
@@ -15,27 +16,26 @@ pub struct Sprite {
     index: Vec<u8>,
     level: Vec<u8>,
     /// The runs of pixels that are not transparent: (row, first column,
-    /// column after the last). Blits skip the rest.
-    runs: Vec<(u32, u32, u32)>,
+    /// column after the last, whether every pixel of it is opaque). Blits
+    /// skip the rest and copy opaque runs whole.
+    runs: Vec<(u32, u32, u32, bool)>,
 }
 
 impl Sprite {
     pub fn new(width: u32, height: u32, index: Vec<u8>, level: Vec<u8>) -> Sprite {
         let mut runs = Vec::new();
         for (y, row) in level.chunks_exact((width as usize).max(1)).enumerate() {
-            let mut start = None;
-            for (x, &l) in row.iter().enumerate() {
-                match (start, l != 0) {
-                    (None, true) => start = Some(x as u32),
-                    (Some(s), false) => {
-                        runs.push((y as u32, s, x as u32));
-                        start = None;
+            // Pixels go together while their kind (transparent, partial,
+            // opaque) stays the same.
+            let kind = |l: u8| (l != 0) as u8 + (l == OPAQUE) as u8;
+            let mut start = 0;
+            for x in 1..=row.len() {
+                if x == row.len() || kind(row[x]) != kind(row[start]) {
+                    if row[start] != 0 {
+                        runs.push((y as u32, start as u32, x as u32, row[start] == OPAQUE));
                     }
-                    _ => {}
+                    start = x;
                 }
-            }
-            if let Some(s) = start {
-                runs.push((y as u32, s, width));
             }
         }
         Sprite {
@@ -75,11 +75,52 @@ pub struct TextBox {
 }
 
 /// The zlib level of pictures: level 2 without row filters is the fastest
-/// setting of the `png` crate that keeps the 8x8 picture under 50 KB
-/// (fdeflate with adaptive filters is faster but 66 KB; level 3 is smaller
-/// but slower). Indices of a palette picture are symbols, not intensities, so
-/// filters that subtract neighbours only blur the repeats deflate finds.
-pub const DEFLATE_LEVEL: u8 = 2;
+/// zlib level that keeps the 8x8 picture under 50 KB (level 1 is zlib-rs's
+/// quick deflate with fixed codes, 68 KB; level 3 is smaller but slower).
+/// Indices of a palette picture are symbols, not intensities, so filters
+/// that subtract neighbours only blur the repeats deflate finds.
+pub const DEFLATE_LEVEL: i32 = 2;
+
+/// What the picture encoder reuses between pictures (kept in [`Scratch`]):
+/// the scanlines (a filter byte before each row) and room for their zlib
+/// stream. Allocating them afresh had them faulted in again each time.
+#[derive(Default)]
+pub struct EncodeBuffers {
+    rows: Vec<u8>,
+    zlib: Vec<u8>,
+}
+
+/// The zlib stream of `pixels`' rows (`width` a row, each after filter 0),
+/// deflated by zlib-rs at [`DEFLATE_LEVEL`] in one call. The png crate
+/// streams rows through flate2 into zlib-rs at the same level (the same
+/// bytes); one call over the whole image spared 0.2-0.8 ms of its 1.5-2.3 ms
+/// on the 8x8 picture (`examples/encoders`, render/README.md). libdeflate
+/// was smaller but 2-3 times slower on these long runs of one index.
+fn deflate_rows<'a>(
+    width: usize,
+    pixels: &[u8],
+    buffers: &'a mut EncodeBuffers,
+) -> Result<&'a [u8], RenderError> {
+    let rows = &mut buffers.rows;
+    rows.clear();
+    rows.reserve(pixels.len() + pixels.len() / width.max(1));
+    for row in pixels.chunks(width.max(1)) {
+        rows.push(0);
+        rows.extend_from_slice(row);
+    }
+    let bound = zlib_rs::compress_bound(rows.len());
+    if buffers.zlib.len() < bound {
+        buffers.zlib.resize(bound, 0);
+    }
+    let config = zlib_rs::DeflateConfig {
+        level: DEFLATE_LEVEL,
+        ..Default::default()
+    };
+    match zlib_rs::compress_slice(&mut buffers.zlib, rows, config) {
+        (zlib, zlib_rs::ReturnCode::Ok) => Ok(zlib),
+        (_, code) => Err(RenderError::Encode(format!("deflate: {code:?}"))),
+    }
+}
 
 pub struct Picture {
     pub image: ImageBuffer<Luma<u8>, Vec<u8>>,
@@ -152,7 +193,7 @@ impl Picture {
         let (sw, x, y) = (sprite.width as usize, x as i64, y as i64);
         let palette = self.palette;
         let data: &mut [u8] = &mut self.image;
-        for &(row, start, end) in &sprite.runs {
+        for &(row, start, end, opaque) in &sprite.runs {
             let py = y + row as i64;
             let from = (x + start as i64).max(0);
             let to = (x + end as i64).min(cw);
@@ -163,22 +204,26 @@ impl Picture {
             let s = row as usize * sw + (from - x) as usize;
             let n = (to - from) as usize;
             let dst = &mut data[d..d + n];
+            if opaque {
+                dst.copy_from_slice(&sprite.index[s..s + n]);
+                continue;
+            }
             let (index, level) = (&sprite.index[s..s + n], &sprite.level[s..s + n]);
             for ((d, &i), &l) in dst.iter_mut().zip(index).zip(level) {
-                if l == OPAQUE {
-                    *d = i;
-                } else if l != 0 {
-                    *d = palette.blend(i, l, *d);
-                }
+                *d = palette.blend(i, l, *d);
             }
         }
     }
 
-    /// The picture as an indexed PNG: the palette in PLTE, rows unfiltered and
-    /// deflated by zlib-rs at [`DEFLATE_LEVEL`], or filtered as the `png`
-    /// crate's adaptive choice says and deflated at zlib's best level for
-    /// `smallest`.
-    pub fn encode_png(&self, smallest: bool) -> Result<Vec<u8>, RenderError> {
+    /// The picture as an indexed PNG: the palette in PLTE and the rows
+    /// unfiltered, deflated at [`DEFLATE_LEVEL`] by [`deflate_rows`] into the
+    /// one IDAT; or, for `smallest`, filtered as the `png` crate's adaptive
+    /// choice says and deflated at zlib's best level by the `png` crate.
+    pub fn encode_png(
+        &self,
+        smallest: bool,
+        buffers: &mut EncodeBuffers,
+    ) -> Result<Vec<u8>, RenderError> {
         let (w, h) = (self.width(), self.height());
         let err = |e: png::EncodingError| RenderError::Encode(e.to_string());
         let mut out = Vec::with_capacity(64 * 1024);
@@ -189,12 +234,14 @@ impl Picture {
         if smallest {
             encoder.set_compression(png::Compression::High);
             encoder.set_filter(png::Filter::Adaptive);
-        } else {
-            encoder.set_deflate_compression(png::DeflateCompression::Level(DEFLATE_LEVEL));
-            encoder.set_filter(png::Filter::NoFilter);
         }
         let mut writer = encoder.write_header().map_err(err)?;
-        writer.write_image_data(self.image.as_raw()).map_err(err)?;
+        if smallest {
+            writer.write_image_data(self.image.as_raw()).map_err(err)?;
+        } else {
+            let zlib = deflate_rows(w as usize, self.image.as_raw(), buffers)?;
+            writer.write_chunk(png::chunk::IDAT, zlib).map_err(err)?;
+        }
         writer.finish().map_err(err)?;
         Ok(out)
     }
@@ -249,6 +296,8 @@ impl Surface for Picture {
 pub struct Scratch {
     /// The picture's indices.
     pub pixels: Vec<u8>,
+    /// The encoder's scanlines and zlib stream.
+    pub encode: EncodeBuffers,
 }
 
 #[cfg(test)]
@@ -282,7 +331,9 @@ mod tests {
         pic.blit(&sketch.to_sprite(p), 50, 100);
         pic.fill_rect(0.0, 140.0, 97.0, 2.0, palette::STRAND);
         for smallest in [false, true] {
-            let png = pic.encode_png(smallest).expect("encodes");
+            let png = pic
+                .encode_png(smallest, &mut EncodeBuffers::default())
+                .expect("encodes");
             let (info, plte, pixels) = decode(&png);
             assert_eq!(info.color_type, png::ColorType::Indexed);
             assert_eq!((info.width, info.height), (97, 150));
@@ -294,6 +345,89 @@ mod tests {
         assert_eq!(at(0, 20), p.index(palette::DARK_SQUARE));
         assert_eq!(at(65, 115), p.index(palette::INK), "the disc's middle");
         assert_eq!(at(5, 141), p.index(palette::STRAND));
+    }
+
+    /// A picture as large as a board's, with what deflate meets in one: long
+    /// runs, rows repeating the row above, and rows that repeat nothing
+    /// (past the 32 KiB window and the encoder's blocks).
+    #[test]
+    fn large_pictures_decode_to_the_same_indices() {
+        let p = palette::shared();
+        let (w, h) = (800u32, 1100u32);
+        let mut seed = 0x2545_f491u32;
+        let index = (0..h)
+            .flat_map(|y| (0..w).map(move |x| (x, y)))
+            .map(|(x, y)| {
+                seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+                match y / 100 {
+                    3 | 7 => (seed >> 24) as u8 % 139,
+                    _ => (((x / 100) + (y / 100)) % 2) as u8 * 20 + (x % 7 == 0) as u8,
+                }
+            })
+            .collect();
+        let bg = Background {
+            width: w,
+            height: h,
+            index,
+        };
+        let pic = Picture::around(&bg, 0, h, 0, p, Vec::new()).expect("a picture");
+        let mut buffers = EncodeBuffers::default();
+        for smallest in [false, true, false] {
+            let png = pic.encode_png(smallest, &mut buffers).expect("encodes");
+            let (info, plte, pixels) = decode(&png);
+            assert_eq!((info.width, info.height), (w, h));
+            assert_eq!(plte, p.plte());
+            assert!(
+                pixels == pic.image.as_raw().as_slice(),
+                "smallest: {smallest}"
+            );
+        }
+    }
+
+    /// A blit, clipped on every side, puts each pixel as its own coverage
+    /// says: opaque ones replace, partial ones blend, transparent ones leave.
+    #[test]
+    fn blits_match_pixel_by_pixel_blending() {
+        let p = palette::shared();
+        let mut sketch = Sketch::transparent(40, 30).expect("a sketch");
+        sketch.fill_circle(12.0, 14.0, 9.3, palette::INK, 1.0);
+        sketch.fill_circle(27.0, 15.0, 8.6, palette::STRAND, 0.6);
+        let sprite = sketch.to_sprite(p);
+        let kinds = |want: fn(u8) -> bool| {
+            (0..30)
+                .flat_map(|y| (0..40).map(move |x| (x, y)))
+                .any(|(x, y)| want(sprite.pixel(x, y).1))
+        };
+        assert!(kinds(|l| l == OPAQUE) && kinds(|l| l > 0 && l < OPAQUE) && kinds(|l| l == 0));
+        let (w, h) = (36u32, 26u32);
+        let ground: Vec<u8> = (0..w * h).map(|i| (i % 7) as u8 * 9).collect();
+        for (bx, by) in [(-5, -4), (10, 8), (0, 0), (-20, 15)] {
+            let bg = Background {
+                width: w,
+                height: h,
+                index: ground.clone(),
+            };
+            let mut pic = Picture::around(&bg, 0, h, 0, p, Vec::new()).expect("a picture");
+            pic.blit(&sprite, bx, by);
+            for (y, x) in (0..h as i32).flat_map(|y| (0..w as i32).map(move |x| (y, x))) {
+                let under = ground[(y as u32 * w + x as u32) as usize];
+                let (sx, sy) = (x - bx, y - by);
+                let want = if sx < 0 || sy < 0 || sx >= 40 || sy >= 30 {
+                    under
+                } else {
+                    match sprite.pixel(sx as u32, sy as u32) {
+                        (_, 0) => under,
+                        (i, OPAQUE) => i,
+                        (i, l) => p.blend(i, l, under),
+                    }
+                };
+                assert_eq!(
+                    pic.image.get_pixel(x as u32, y as u32).0[0],
+                    want,
+                    "({x}, {y})"
+                );
+            }
+        }
     }
 
     #[test]

@@ -224,9 +224,9 @@ impl Renderer {
     ) -> Result<Vec<u8>, RenderError> {
         let buffer = std::mem::take(&mut scratch.pixels);
         let picture = self.draw(view, highlights, options, buffer, false, 0)?;
-        let mut png = picture.encode_png(false)?;
+        let mut png = picture.encode_png(false, &mut scratch.encode)?;
         if png.len() > MAX_BYTES {
-            png = picture.encode_png(true)?;
+            png = picture.encode_png(true, &mut scratch.encode)?;
         }
         scratch.pixels = picture.into_buffer();
         if png.len() <= MAX_BYTES {

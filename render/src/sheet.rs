@@ -1,7 +1,7 @@
 //! A table as a picture: a title, column heads, rows, numbers right-aligned.
 //! Generic on purpose: leaderboards draw it, and so can any standings.
 
-use crate::canvas::{Background, Picture, TextBox};
+use crate::canvas::{Background, EncodeBuffers, Picture, TextBox};
 use crate::palette::{self, Rgb};
 use crate::sketch::Sketch;
 use crate::text::Weight;
@@ -43,9 +43,10 @@ pub(crate) fn encode(renderer: &Renderer, sketch: &Sketch) -> Result<Vec<u8>, Re
     };
     let background = renderer.palette.index(palette::BACKGROUND);
     let picture = Picture::around(&bg, 0, height, background, renderer.palette, Vec::new())?;
-    let mut png = picture.encode_png(false)?;
+    let mut buffers = EncodeBuffers::default();
+    let mut png = picture.encode_png(false, &mut buffers)?;
     if png.len() > MAX_BYTES {
-        png = picture.encode_png(true)?;
+        png = picture.encode_png(true, &mut buffers)?;
     }
     if png.len() > MAX_BYTES {
         return Err(RenderError::TooLarge(format!("{} bytes", png.len())));

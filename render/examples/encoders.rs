@@ -10,7 +10,8 @@
 //! kept entry are drawn as that entry, to see what fewer distinct symbols
 //! would save.
 //!
-//! Beside the `png` crate's own deflaters: libdeflate (through `libdeflater`)
+//! Beside the `png` crate's own deflaters: Tokar's own (`tokar rows`, the one
+//! pictures use, `tokar_render::deflate`), libdeflate (through `libdeflater`)
 //! and miniz_oxide, each given the scanlines (a filter byte before each row)
 //! and its zlib stream written as the one IDAT chunk.
 
@@ -57,6 +58,8 @@ enum Deflater {
     /// zlib-rs on two threads, each deflating half the rows (the second
     /// with the first's last 32 KiB as its dictionary), the streams joined.
     ZlibSplit(i32),
+    /// Tokar's own (`tokar_render::deflate`).
+    Rows,
 }
 
 /// The zlib stream of `raw` deflated by zlib-rs at `level` on two threads:
@@ -97,6 +100,7 @@ struct Kept {
     libdeflate: Option<libdeflater::Compressor>,
     zlib: Option<zlib_rs::Deflate>,
     out: Vec<u8>,
+    rows: tokar_render::deflate::Deflater,
 }
 
 /// The scanlines with a filter byte before each row (PNG filter types for
@@ -203,6 +207,11 @@ fn encode_with(
             z
         }
         Deflater::ZlibSplit(level) => split_zlib(&raw, width as usize, level),
+        Deflater::Rows => {
+            let mut z = Vec::new();
+            tokar_render::deflate::zlib_rows(&raw, width as usize + 1, &mut kept.rows, &mut z);
+            z
+        }
         Deflater::ZlibKept(level) => {
             let d = kept
                 .zlib
@@ -328,7 +337,7 @@ fn main() {
         ("zlib-rs 1, Sub", Some(1), Filter::Sub),
         ("zlib-rs 1, Up", Some(1), Filter::Up),
         ("zlib-rs 1, adaptive", Some(1), Filter::Adaptive),
-        ("zlib-rs 2, none (kept)", Some(2), Filter::NoFilter),
+        ("zlib-rs 2, none", Some(2), Filter::NoFilter),
         ("zlib-rs 2, Sub", Some(2), Filter::Sub),
         ("zlib-rs 2, Up", Some(2), Filter::Up),
         ("zlib-rs 2, Paeth", Some(2), Filter::Paeth),
@@ -370,6 +379,7 @@ fn main() {
                 measure_with(name, w, h, &plte, &indices, d, filter, fresh, runs)
             }
         };
+        own("tokar rows (kept)", Deflater::Rows, 0, false);
         for level in 1..=12 {
             own(
                 &format!("libdeflate {level}, none"),

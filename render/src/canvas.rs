@@ -3,6 +3,7 @@
 //! prepared sprites, and encoded as an indexed PNG: rows deflated by zlib-rs
 //! in one call and written by the `png` crate.
 
+use crate::deflate::{zlib_rows, Deflater};
 use crate::palette::{Palette, Rgb, OPAQUE};
 use crate::sketch::{AlphaMask, Surface};
 use crate::RenderError;
@@ -74,33 +75,22 @@ pub struct TextBox {
     pub height: f32,
 }
 
-/// The zlib level of pictures: level 2 without row filters is the fastest
-/// zlib level that keeps the 8x8 picture under 50 KB (level 1 is zlib-rs's
-/// quick deflate with fixed codes, 68 KB; level 3 is smaller but slower).
-/// Indices of a palette picture are symbols, not intensities, so filters
-/// that subtract neighbours only blur the repeats deflate finds.
-pub const DEFLATE_LEVEL: i32 = 2;
-
 /// What the picture encoder reuses between pictures (kept in [`Scratch`]):
-/// the scanlines (a filter byte before each row) and room for their zlib
-/// stream. Allocating them afresh had them faulted in again each time.
+/// the scanlines (a filter byte before each row), the deflater's tables and
+/// room for the zlib stream. Allocating them afresh had them faulted in
+/// again each time.
 #[derive(Default)]
 pub struct EncodeBuffers {
     rows: Vec<u8>,
     zlib: Vec<u8>,
+    deflater: Deflater,
 }
 
-/// The zlib stream of `pixels`' rows (`width` a row, each after filter 0),
-/// deflated by zlib-rs at [`DEFLATE_LEVEL`] in one call. The png crate
-/// streams rows through flate2 into zlib-rs at the same level (the same
-/// bytes); one call over the whole image spared 0.2-0.8 ms of its 1.5-2.3 ms
-/// on the 8x8 picture (`examples/encoders`, render/README.md). libdeflate
-/// was smaller but 2-3 times slower on these long runs of one index.
-fn deflate_rows<'a>(
-    width: usize,
-    pixels: &[u8],
-    buffers: &'a mut EncodeBuffers,
-) -> Result<&'a [u8], RenderError> {
+/// The zlib stream of `pixels`' rows (`width` a row, each after filter 0,
+/// none), deflated by Tokar's own deflate ([`crate::deflate`]). Indices of a
+/// palette picture are symbols, not intensities, so filters that subtract
+/// neighbours only blur the repeats deflate finds.
+fn deflate_rows<'a>(width: usize, pixels: &[u8], buffers: &'a mut EncodeBuffers) -> &'a [u8] {
     let rows = &mut buffers.rows;
     rows.clear();
     rows.reserve(pixels.len() + pixels.len() / width.max(1));
@@ -108,18 +98,8 @@ fn deflate_rows<'a>(
         rows.push(0);
         rows.extend_from_slice(row);
     }
-    let bound = zlib_rs::compress_bound(rows.len());
-    if buffers.zlib.len() < bound {
-        buffers.zlib.resize(bound, 0);
-    }
-    let config = zlib_rs::DeflateConfig {
-        level: DEFLATE_LEVEL,
-        ..Default::default()
-    };
-    match zlib_rs::compress_slice(&mut buffers.zlib, rows, config) {
-        (zlib, zlib_rs::ReturnCode::Ok) => Ok(zlib),
-        (_, code) => Err(RenderError::Encode(format!("deflate: {code:?}"))),
-    }
+    zlib_rows(rows, width + 1, &mut buffers.deflater, &mut buffers.zlib);
+    &buffers.zlib
 }
 
 pub struct Picture {
@@ -216,7 +196,7 @@ impl Picture {
     }
 
     /// The picture as an indexed PNG: the palette in PLTE and the rows
-    /// unfiltered, deflated at [`DEFLATE_LEVEL`] by [`deflate_rows`] into the
+    /// unfiltered, deflated by [`deflate_rows`] into the
     /// one IDAT; or, for `smallest`, filtered as the `png` crate's adaptive
     /// choice says and deflated at zlib's best level by the `png` crate.
     pub fn encode_png(
@@ -239,7 +219,7 @@ impl Picture {
         if smallest {
             writer.write_image_data(self.image.as_raw()).map_err(err)?;
         } else {
-            let zlib = deflate_rows(w as usize, self.image.as_raw(), buffers)?;
+            let zlib = deflate_rows(w as usize, self.image.as_raw(), buffers);
             writer.write_chunk(png::chunk::IDAT, zlib).map_err(err)?;
         }
         writer.finish().map_err(err)?;

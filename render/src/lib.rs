@@ -20,6 +20,9 @@ mod board;
 mod canvas;
 mod cards;
 mod chart;
+/// Public for `examples/encoders`, which compares it with other deflaters.
+pub mod deflate;
+mod huffman;
 mod layout;
 mod legend;
 mod palette;
@@ -40,8 +43,8 @@ pub use sheet::{Column, Sheet};
 pub use sprites::ICONS;
 
 use layout::WIDTH;
+use rustc_hash::FxHashMap as HashMap;
 use std::borrow::Cow;
-use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use tokar_engine::{Cell, Mark, Seat, Shape, View};
 
@@ -170,7 +173,7 @@ impl Renderer {
             fonts: text::Fonts::new(),
             palette: palette::shared(),
             sprites: sprites::SpriteCache::default(),
-            backgrounds: Mutex::new(HashMap::new()),
+            backgrounds: Mutex::new(HashMap::default()),
             scratch: Mutex::new(Vec::new()),
         };
         r.fonts.prepare();

@@ -168,7 +168,7 @@ pub struct Palette {
     /// `blend[((src * (LEVELS - 1)) + level - 1) * 256 + dst]`: `src` over `dst` at
     /// coverage `level / LEVELS`.
     blend: Vec<u8>,
-    nearest: std::sync::Mutex<std::collections::HashMap<Rgb, u8>>,
+    nearest: std::sync::Mutex<rustc_hash::FxHashMap<Rgb, u8>>,
 }
 
 /// The colours a picture is made of, before the shades between them.
@@ -330,7 +330,7 @@ impl Palette {
         Palette {
             colours,
             blend,
-            nearest: std::sync::Mutex::new(std::collections::HashMap::new()),
+            nearest: std::sync::Mutex::new(rustc_hash::FxHashMap::default()),
         }
     }
 
@@ -348,7 +348,7 @@ impl Palette {
     /// drawn once in colour (a board, a table picture) and kept as indices.
     /// A picture has few distinct colours, so each is looked up once.
     pub fn indices_of_rgba(&self, rgba: &[u8]) -> Vec<u8> {
-        let mut memo: std::collections::HashMap<[u8; 3], u8> = std::collections::HashMap::new();
+        let mut memo: rustc_hash::FxHashMap<[u8; 3], u8> = rustc_hash::FxHashMap::default();
         rgba.chunks_exact(4)
             .map(|p| {
                 *memo

@@ -6,7 +6,7 @@ use crate::canvas::Sprite;
 use crate::palette::{self, SeatColour};
 use crate::sketch::{AlphaMask, Sketch};
 use resvg::{tiny_skia, usvg};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::sync::{Arc, Mutex};
 
 macro_rules! icons {

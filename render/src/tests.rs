@@ -60,7 +60,7 @@ fn piece_fill(renderer: &Renderer, view: &View, cell: Cell) -> Rgb {
         palette::WEB_CELL,
         palette::HUB_CELL,
     ];
-    let mut counts: HashMap<Rgb, usize> = HashMap::new();
+    let mut counts: HashMap<Rgb, usize> = HashMap::default();
     let half = spot.size * 0.3;
     for y in (spot.cy - half) as u32..(spot.cy + half) as u32 {
         for x in (spot.cx - half) as u32..(spot.cx + half) as u32 {

@@ -10,7 +10,7 @@ use crate::palette::Rgb;
 use crate::sketch::{AlphaMask, Surface};
 use ab_glyph::{CodepointIdIter, Font, FontRef, GlyphId, GlyphSvg, PxScale, ScaleFont};
 use image::{GrayImage, Luma};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::sync::{Arc, Mutex};
 
 static REGULAR: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
@@ -106,7 +106,7 @@ impl Fonts {
             // The fonts are part of the binary and known to parse: a failure here is a build defect.
             regular: FontRef::try_from_slice(REGULAR).expect("embedded DejaVuSans.ttf parses"),
             bold: FontRef::try_from_slice(BOLD).expect("embedded DejaVuSans-Bold.ttf parses"),
-            cache: Mutex::new(HashMap::new()),
+            cache: Mutex::new(HashMap::default()),
         }
     }
 

@@ -8,9 +8,6 @@
 //! whole time target allows (render/README.md, "Measurements"), and zlib-rs,
 //! miniz_oxide and fdeflate keep theirs private.
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
-
 /// Literal and length symbols (0-255 literals, 256 the end of a block,
 /// 257-285 lengths).
 pub const LITERALS: usize = 286;
@@ -153,24 +150,28 @@ fn lengths(counts: &[u32], max_bits: u8) -> Vec<u8> {
         return lengths;
     }
     used.sort_unstable();
-    // Huffman's tree: leaves 0..n, inner nodes after; depth through parents.
+    // Huffman's tree: leaves 0..n (rarest first), inner nodes after, made
+    // in order of weight; so the two lightest nodes are always at the front
+    // of the leaves not yet joined or of the inner nodes not yet joined.
     let n = used.len();
     let mut parent = vec![0usize; 2 * n - 1];
-    let mut heap: BinaryHeap<Reverse<(u64, usize)>> = used
-        .iter()
-        .enumerate()
-        .map(|(i, &(c, _))| Reverse((u64::from(c), i)))
-        .collect();
-    let mut next = n;
-    while heap.len() > 1 {
-        let (Some(Reverse((a, i))), Some(Reverse((b, j)))) = (heap.pop(), heap.pop()) else {
-            break;
-        };
-        parent[i] = next;
-        parent[j] = next;
-        heap.push(Reverse((a + b, next)));
-        next += 1;
+    let mut weight: Vec<u64> = used.iter().map(|&(c, _)| u64::from(c)).collect();
+    weight.resize(2 * n - 1, 0);
+    let (mut leaf, mut inner) = (0, n);
+    for next in n..2 * n - 1 {
+        for _ in 0..2 {
+            let take_leaf = leaf < n && (inner >= next || weight[leaf] <= weight[inner]);
+            let node = if take_leaf { leaf } else { inner };
+            if take_leaf {
+                leaf += 1;
+            } else {
+                inner += 1;
+            }
+            parent[node] = next;
+            weight[next] += weight[node];
+        }
     }
+    let next = 2 * n - 1;
     let root = next - 1;
     let mut depth = vec![0u32; 2 * n - 1];
     for node in (0..root).rev() {
@@ -333,6 +334,45 @@ mod tests {
                     assert!(l[s] > 0, "symbol {s} has a code");
                 }
             }
+        }
+    }
+
+    #[test]
+    fn unlimited_codes_cost_what_huffman_s_do() {
+        // Huffman's cost is the sum of the weights of the inner nodes.
+        fn optimal(counts: &[u32]) -> u64 {
+            let mut w: Vec<u64> = counts
+                .iter()
+                .filter(|&&c| c > 0)
+                .map(|&c| u64::from(c))
+                .collect();
+            let mut cost = 0;
+            while w.len() > 1 {
+                w.sort_unstable_by(|a, b| b.cmp(a));
+                let (a, b) = (w.pop().unwrap_or(0), w.pop().unwrap_or(0));
+                cost += a + b;
+                w.push(a + b);
+            }
+            cost
+        }
+        let mut seed = 5u32;
+        for _ in 0..200 {
+            let counts: Vec<u32> = (0..40)
+                .map(|_| {
+                    seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                    (seed >> 16) % 50
+                })
+                .collect();
+            if counts.iter().filter(|&&c| c > 0).count() < 2 {
+                continue;
+            }
+            let l = lengths(&counts, 15);
+            let cost: u64 = counts
+                .iter()
+                .zip(&l)
+                .map(|(&c, &n)| u64::from(c) * u64::from(n))
+                .sum();
+            assert_eq!(cost, optimal(&counts), "{counts:?} gave {l:?}");
         }
     }
 

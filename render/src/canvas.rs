@@ -1,7 +1,7 @@
 //! The picture being drawn: an 8-bit image of palette indices
 //! (`image::ImageBuffer<Luma<u8>>`), built by copying the cached board and
-//! prepared sprites, and encoded as an indexed PNG: rows deflated by zlib-rs
-//! in one call and written by the `png` crate.
+//! prepared sprites, and encoded as an indexed PNG: rows deflated by Tokar's
+//! own deflate ([`crate::deflate`]) and written by the `png` crate.
 
 use crate::deflate::{zlib_rows, Deflater};
 use crate::palette::{Palette, Rgb, OPAQUE};

@@ -76,8 +76,8 @@ pub struct TextBox {
 }
 
 /// What the picture encoder reuses between pictures (kept in [`Scratch`]):
-/// the scanlines (a filter byte before each row), the deflater's tables and
-/// room for the zlib stream. Allocating them afresh had them faulted in
+/// the scanlines (a filter byte before each row), the deflater's symbols
+/// and room for the zlib stream. Allocating them afresh had them faulted in
 /// again each time.
 #[derive(Default)]
 pub struct EncodeBuffers {
@@ -86,8 +86,8 @@ pub struct EncodeBuffers {
     deflater: Deflater,
 }
 
-/// The zlib stream of `pixels`' rows (`width` a row, each after filter 0,
-/// none), deflated by Tokar's own deflate ([`crate::deflate`]). Indices of a
+/// The zlib stream of `pixels`' rows (`width` a row, each after filter byte
+/// 0, no filter), deflated by Tokar's own deflate ([`crate::deflate`]). Indices of a
 /// palette picture are symbols, not intensities, so filters that subtract
 /// neighbours only blur the repeats deflate finds.
 fn deflate_rows<'a>(width: usize, pixels: &[u8], buffers: &'a mut EncodeBuffers) -> &'a [u8] {

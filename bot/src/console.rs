@@ -21,6 +21,7 @@
 //! is printed: as text, or with `--json` as one object a line with exactly
 //! `channel`, `ephemeral_to`, `content`, `mentions`, `images`, `ok`.
 
+mod parallel;
 mod threads;
 
 use crate::clock::{Clock, SystemClock, VirtualClock};
@@ -46,6 +47,9 @@ pub struct ConsoleConfig {
     /// The bot's search iterations per move instead of its time budget: with
     /// `seed`, a transcript against the bot is the same on every run.
     pub robot_iterations: Option<u32>,
+    /// How many commands of different games may run at once (1: one at a
+    /// time); see `console/parallel.rs`.
+    pub parallel: usize,
 }
 
 /// One input line, read.
@@ -288,6 +292,8 @@ struct Console<W> {
     images_written: usize,
     /// Threads opened by this console run: thread id to the channel it is under.
     threads: BTreeMap<u64, u64>,
+    /// Commands running beside each other (`--parallel`).
+    flight: parallel::InFlight,
 }
 
 /// Runs the console until the input ends.
@@ -329,6 +335,7 @@ where
         out,
         images_written: 0,
         threads: BTreeMap::new(),
+        flight: parallel::InFlight::default(),
     };
     // Pictures go on from the last one an earlier run left in the folder, never over it.
     if let Some(dir) = &console.cfg.images {
@@ -358,6 +365,7 @@ where
                     buf.clear();
                     if !skipping {
                         skipping = true;
+                        console.finish_all().await?;
                         let reply = console.error(
                             None,
                             &format!("A line longer than {LONGEST_LINE} bytes is not read; nothing was done."),
@@ -385,7 +393,7 @@ where
             }
         }
     }
-    Ok(())
+    console.finish_all().await
 }
 
 /// A line `quit` or `exit` (no user before it) leaves the console, as Ctrl-D does.
@@ -419,6 +427,7 @@ impl<W: AsyncWrite + Unpin> Console<W> {
         match std::str::from_utf8(bytes) {
             Ok(line) => self.line(line).await,
             Err(e) => {
+                self.finish_all().await?;
                 let reply = self.error(
                     None,
                     &format!(
@@ -433,6 +442,38 @@ impl<W: AsyncWrite + Unpin> Console<W> {
 
     async fn line(&mut self, line: &str) -> Result<(), String> {
         let parsed = parse_line(line);
+        if self.cfg.parallel > 1 {
+            if let Ok(Line::Command {
+                user,
+                channel,
+                command,
+                options,
+            }) = &parsed
+            {
+                // A game's number (`/new game:arcana` names a kind: it waits).
+                let number = options
+                    .iter()
+                    .find(|(k, _)| k == "game")
+                    .map(|(_, v)| v.trim().trim_start_matches('#'))
+                    .filter(|v| v.parse::<u64>().is_ok());
+                if let Some(game) = number {
+                    let game = game.to_string();
+                    let channel = channel.as_deref().unwrap_or("table");
+                    let built = self
+                        .request(user, channel, command.clone(), options.clone())
+                        .await;
+                    return match built {
+                        Ok(req) => self.start(game, req).await,
+                        Err(e) => {
+                            self.finish_all().await?;
+                            let reply = self.error(Some(user), &e);
+                            self.print(&[reply]).await
+                        }
+                    };
+                }
+            }
+            self.finish_all().await?;
+        }
         let replies = match parsed {
             Ok(Line::Nothing) => return Ok(()),
             Ok(Line::Advance(by)) => match &self.clock {

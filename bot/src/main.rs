@@ -44,6 +44,7 @@ options:
   --json                  prints one JSON object a message instead of text
   --virtual-clock         time moves only with ~advance lines (e.g. ~advance 25h)
   --robot-iterations N    how long the bot thinks per move (search iterations)
+  --parallel N            runs up to N commands of different games at once (default 1)
   -h, --help              prints this";
 
 /// Printed to the terminal (standard error) when the console starts.
@@ -59,6 +60,7 @@ fn parse_console(args: &[String]) -> Result<ConsoleConfig, String> {
         json: false,
         virtual_clock: false,
         robot_iterations: None,
+        parallel: 1,
     };
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -82,6 +84,14 @@ fn parse_console(args: &[String]) -> Result<ConsoleConfig, String> {
                         .filter(|&n| n > 0)
                         .ok_or_else(|| format!("--robot-iterations {v}: not a positive number"))?,
                 );
+            }
+            "--parallel" => {
+                let v = value("--parallel")?;
+                cfg.parallel = v
+                    .parse()
+                    .ok()
+                    .filter(|n| (1..=256).contains(n))
+                    .ok_or_else(|| format!("--parallel {v}: a number from 1 to 256"))?;
             }
             "--json" => cfg.json = true,
             "--virtual-clock" => cfg.virtual_clock = true,

@@ -1,7 +1,8 @@
 //! The console reads whatever arrives: a line that is not UTF-8 and a clock
 //! jump past its range are refused with one line and the console reads on;
 //! names keep their ids in the store, so losing `console-names.json` hands
-//! no known name to someone else.
+//! no known name to someone else. With `--parallel`, commands of different
+//! games run at once and the console prints what it prints one at a time.
 
 mod common;
 use common::*;
@@ -13,6 +14,11 @@ use tokar_bot::{Table, TableConfig, UserRef};
 /// Runs the console on `dir` over `input` to its end; returns what it printed,
 /// one JSON object a line.
 async fn session(dir: &std::path::Path, input: &[u8]) -> Vec<Value> {
+    session_with(dir, input, 1).await
+}
+
+/// [`session`] with up to `parallel` commands of different games at once.
+async fn session_with(dir: &std::path::Path, input: &[u8], parallel: usize) -> Vec<Value> {
     let cfg = ConsoleConfig {
         data: dir.to_path_buf(),
         images: None,
@@ -20,6 +26,7 @@ async fn session(dir: &std::path::Path, input: &[u8]) -> Vec<Value> {
         json: true,
         virtual_clock: true,
         robot_iterations: Some(20),
+        parallel,
     };
     let mut out: Vec<u8> = Vec::new();
     console::run(cfg, input, &mut out)
@@ -158,4 +165,55 @@ async fn a_folder_that_lost_its_names_file_earlier_keeps_its_users_names() {
         users,
         [("alice".to_string(), 1001), ("mallory".to_string(), 1002)]
     );
+}
+
+/// Six Arcana games created, accepted and played to 12 legal actions each,
+/// the games taking turns, in the channel (threads off), as
+/// `scripts/parallel-games.sh` plays them.
+fn six_games() -> String {
+    use tokar_engine::{AnyGame, GameKind, Options, Seat};
+    let mut options = Options::new();
+    options.insert("army".into(), "human".into());
+    options.insert("first".into(), "creator".into());
+    GameKind::Arcana.stamp(&mut options, 2);
+    let mut input = String::from("@op /server threads:off\n");
+    let mut games = Vec::new();
+    for g in 1..=6 {
+        input += &format!("@g{g}a /new game:arcana army:human first:creator opponent:@g{g}b\n");
+        input += &format!("@g{g}b /accept game:{g} army:undead\n");
+        games.push(AnyGame::setup(GameKind::Arcana, &options, 0).unwrap());
+    }
+    for turn in 0..12 {
+        for (i, game) in games.iter_mut().enumerate() {
+            let Some(&seat) = game.to_act().first() else {
+                continue;
+            };
+            let legal = game.legal_actions(seat);
+            let Some(action) = legal.get((turn * 7 + i) % legal.len().max(1)).cloned() else {
+                continue;
+            };
+            game.play(seat, &action).unwrap();
+            let who = if seat == Seat(0) { 'a' } else { 'b' };
+            input += &format!(
+                "@g{}{who} /play game:{} action:\"{action}\"\n",
+                i + 1,
+                i + 1
+            );
+        }
+    }
+    input
+}
+
+#[tokio::test]
+async fn games_played_in_parallel_print_what_they_print_one_at_a_time() {
+    let input = six_games();
+    let alone = session_with(&fresh_dir("console-one-at-a-time"), input.as_bytes(), 1).await;
+    let together = session_with(&fresh_dir("console-parallel"), input.as_bytes(), 8).await;
+    assert!(refusals(&alone).is_empty(), "{:?}", refusals(&alone));
+    assert!(
+        alone.len() > 6 * 12,
+        "every action answered: {}",
+        alone.len()
+    );
+    assert_eq!(alone, together);
 }

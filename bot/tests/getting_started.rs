@@ -136,6 +136,7 @@ async fn pictures(dir: &std::path::Path, images: &std::path::Path, input: &str) 
         json: true,
         virtual_clock: true,
         robot_iterations: Some(20),
+        parallel: 1,
     };
     let mut out: Vec<u8> = Vec::new();
     console::run(cfg, input.as_bytes(), &mut out).await.unwrap();

@@ -442,36 +442,14 @@ impl<W: AsyncWrite + Unpin> Console<W> {
 
     async fn line(&mut self, line: &str) -> Result<(), String> {
         let parsed = parse_line(line);
-        if self.cfg.parallel > 1 {
-            if let Ok(Line::Command {
-                user,
-                channel,
-                command,
-                options,
-            }) = &parsed
-            {
-                // A game's number (`/new game:arcana` names a kind: it waits).
-                let number = options
-                    .iter()
-                    .find(|(k, _)| k == "game")
-                    .map(|(_, v)| v.trim().trim_start_matches('#'))
-                    .filter(|v| v.parse::<u64>().is_ok());
-                if let Some(game) = number {
-                    let game = game.to_string();
-                    let channel = channel.as_deref().unwrap_or("table");
-                    let built = self
-                        .request(user, channel, command.clone(), options.clone())
-                        .await;
-                    return match built {
-                        Ok(req) => self.start(game, req).await,
-                        Err(e) => {
-                            self.finish_all().await?;
-                            let reply = self.error(Some(user), &e);
-                            self.print(&[reply]).await
-                        }
-                    };
-                }
-            }
+        // With --parallel, a command that names a game by number runs beside
+        // the earlier ones; anything else waits until they are done.
+        let game = parsed
+            .as_ref()
+            .ok()
+            .and_then(parallel::game_of)
+            .filter(|_| self.cfg.parallel > 1);
+        if game.is_none() {
             self.finish_all().await?;
         }
         let replies = match parsed {
@@ -504,8 +482,14 @@ impl<W: AsyncWrite + Unpin> Console<W> {
                     )
                     .await
                 {
-                    Ok(req) => self.table.handle(req).await,
-                    Err(e) => vec![self.error(Some(&user), &e)],
+                    Ok(req) => match game {
+                        Some(game) => return self.start(game, req).await,
+                        None => self.table.handle(req).await,
+                    },
+                    Err(e) => {
+                        self.finish_all().await?;
+                        vec![self.error(Some(&user), &e)]
+                    }
                 }
             }
             Err(e) => vec![self.error(None, &e)],

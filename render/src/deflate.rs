@@ -239,27 +239,20 @@ fn find(data: &[u8], stride: usize, start: usize, stop: usize, symbols: &mut Vec
 /// Writes one dynamic block of `symbols`.
 fn write_block(w: &mut BitWriter, last: bool, symbols: &[u32]) {
     let lengths = &*LENGTHS;
-    // Each table entry's literal/length symbol, to count them by.
-    let mut symbol_of = [0u16; 512];
-    for (entry, s) in symbol_of.iter_mut().enumerate() {
-        *s = match entry {
-            0..=255 => entry as u16,
-            _ => 257 + u16::from(lengths[(entry - 256) & 255].0),
-        };
-    }
     let mut per_entry = [0u32; 512];
     let mut distances = [0u32; DISTANCES + 1];
     for &s in symbols {
         per_entry[(s & 511) as usize] += 1;
         distances[(s >> DISTANCE_SHIFT & 31) as usize] += 1;
     }
+    // Literals count as themselves, lengths as their symbols.
     let mut literals = [0u32; LITERALS];
-    for (entry, &count) in per_entry.iter().enumerate() {
-        literals[usize::from(symbol_of[entry])] += count;
+    literals[..256].copy_from_slice(&per_entry[..256]);
+    for (&count, &(code, _, _)) in per_entry[256..].iter().zip(lengths.iter()) {
+        literals[257 + usize::from(code)] += count;
     }
     literals[END_OF_BLOCK] += 1;
-    let counts: &[u32; DISTANCES] = distances[..DISTANCES].try_into().unwrap_or(&[0; DISTANCES]);
-    let (lit, dist) = huffman::dynamic_header(w, last, &literals, counts);
+    let (lit, dist) = huffman::dynamic_header(w, last, &literals, &distances[..DISTANCES]);
     // What each symbol's two parts write: bits and how many, the length's
     // extra bits and the distance code joined.
     let mut entries = [(0u64, 0u32); 512];

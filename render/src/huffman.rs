@@ -238,8 +238,8 @@ fn canonical(lengths: &[u8]) -> Vec<u16> {
 pub fn dynamic_header(
     w: &mut BitWriter,
     last: bool,
-    literal_counts: &[u32; LITERALS],
-    distance_counts: &[u32; DISTANCES],
+    literal_counts: &[u32],
+    distance_counts: &[u32],
 ) -> (Code, Code) {
     let literals = Code::from_counts(literal_counts, MAX_BITS);
     let distances = Code::from_counts(distance_counts, MAX_BITS);

@@ -7,7 +7,7 @@
 //! shared chance while they are played, except that messages that wait in
 //! the outbox (a thread's opening, a reminder) are printed once nothing runs.
 
-use super::Console;
+use super::{Console, Line};
 use crate::table::{Reply, Request};
 use std::collections::VecDeque;
 use tokio::io::AsyncWrite;
@@ -19,6 +19,17 @@ use tracing::error;
 #[derive(Default)]
 pub(super) struct InFlight {
     queue: VecDeque<(String, JoinHandle<Vec<Reply>>)>,
+}
+
+/// The game a command names by number, which keeps it apart from the
+/// commands of other games (`/new game:arcana` names a kind, not a game).
+pub(super) fn game_of(line: &Line) -> Option<String> {
+    let Line::Command { options, .. } = line else {
+        return None;
+    };
+    let (_, value) = options.iter().find(|(k, _)| k == "game")?;
+    let number = value.trim().trim_start_matches('#');
+    number.parse::<u64>().is_ok().then(|| number.to_string())
 }
 
 impl<W: AsyncWrite + Unpin> Console<W> {

@@ -21,8 +21,12 @@
 //! is printed: as text, or with `--json` as one object a line with exactly
 //! `channel`, `ephemeral_to`, `content`, `mentions`, `images`, `ok`.
 
+mod delivered;
 mod parallel;
+mod stdout;
 mod threads;
+
+pub use stdout::Stdout;
 
 use crate::clock::{Clock, SystemClock, VirtualClock};
 
@@ -294,6 +298,8 @@ struct Console<W> {
     threads: BTreeMap<u64, u64>,
     /// Commands running beside each other (`--parallel`).
     flight: parallel::InFlight,
+    /// Printed outbox entries still being removed from the store.
+    delivered: delivered::Delivered,
 }
 
 /// Runs the console until the input ends.
@@ -336,6 +342,7 @@ where
         images_written: 0,
         threads: BTreeMap::new(),
         flight: parallel::InFlight::default(),
+        delivered: delivered::Delivered::default(),
     };
     // Pictures go on from the last one an earlier run left in the folder, never over it.
     if let Some(dir) = &console.cfg.images {
@@ -393,7 +400,9 @@ where
             }
         }
     }
-    console.finish_all().await
+    console.finish_all().await?;
+    console.delivered.settle().await;
+    Ok(())
 }
 
 /// A line `quit` or `exit` (no user before it) leaves the console, as Ctrl-D does.
@@ -646,11 +655,8 @@ impl<W: AsyncWrite + Unpin> Console<W> {
         self.out.flush().await.map_err(|e| e.to_string())?;
         // Printed is delivered: the outbox entries behind these replies are
         // done.
-        for id in replies.iter().filter_map(|r| r.outbox) {
-            if let Err(e) = self.table.outbox_delivered(id, Vec::new()).await {
-                tracing::warn!(entry = id, error = %e, "cannot mark an outbox entry delivered");
-            }
-        }
+        let ids = replies.iter().filter_map(|r| r.outbox).collect();
+        self.delivered.mark(&self.table, ids);
         Ok(())
     }
 }

@@ -135,7 +135,7 @@ async fn run_console(cfg: ConsoleConfig) -> Result<(), String> {
     console::run(
         cfg,
         tokio::io::BufReader::new(tokio::io::stdin()),
-        tokio::io::stdout(),
+        console::Stdout::new(),
     )
     .await
 }

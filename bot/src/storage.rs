@@ -714,6 +714,19 @@ impl Store {
         })
     }
 
+    /// Removes several delivered entries and their pictures in one durable
+    /// transaction (one flush for a whole batch the console printed).
+    pub fn outbox_done_all(&self, ids: &[u64]) -> Result<(), StoreError> {
+        let mut keys = Vec::new();
+        for &id in ids {
+            keys.push(key(b'o', &[id]));
+            keys.extend(self.kv.keys(MAIN, &key(b'p', &[id]))?);
+        }
+        transaction(&*self.kv, |tx| {
+            keys.iter().try_for_each(|k| tx.remove(MAIN, k))
+        })
+    }
+
     /// How many games are being played (started, not finished), for the operator's metrics.
     /// Reads every record's phase: a scan, so callers run it now and then, not per command.
     pub fn games_in_play(&self) -> Result<usize, StoreError> {

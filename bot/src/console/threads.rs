@@ -12,6 +12,8 @@ impl<W: AsyncWrite + Unpin> Console<W> {
     /// Opens every thread a game asked for, then prints what waits for delivery.
     pub(super) async fn deliver_waiting(&mut self) -> Result<(), String> {
         loop {
+            // What was printed is removed first, or it would be printed again.
+            self.delivered.settle().await;
             let due = self.table.outbox_due(usize::MAX).await;
             let asks: Vec<OutboxEntry> = due
                 .iter()

@@ -65,8 +65,9 @@ pub trait KvTx {
     fn generate_id(&mut self) -> Result<u64, TxError>;
 }
 
-/// A database the store can live in. Blocking: the table calls the store from
-/// `spawn_blocking`.
+/// A database the store can live in. Blocking: the table writes from
+/// `spawn_blocking`, and reads there too unless [`Kv::local_reads`] says a
+/// read costs less than that hand-off.
 pub trait Kv: Send + Sync + 'static {
     fn get(&self, tree: Tree, key: &[u8]) -> Result<Option<Vec<u8>>, StoreError>;
     /// The keys and values from `start` (included) to `end` (excluded; `None`:
@@ -106,6 +107,12 @@ pub trait Kv: Send + Sync + 'static {
     /// Whether other processes may use the database at the same time (sled:
     /// never, it is locked to one process).
     fn shared(&self) -> bool {
+        false
+    }
+    /// Whether a read is answered in this process, from memory or the local
+    /// disk, in microseconds (sled), so that it may run on the async executor;
+    /// a read across the network (PostgreSQL) may not.
+    fn local_reads(&self) -> bool {
         false
     }
     /// What the operator is told the store is (a folder, a server).
@@ -284,6 +291,10 @@ impl Kv for SledKv {
         // its outbox entries', a few thousand at most past the counter.
         while self.db.generate_id()? <= floor {}
         Ok(())
+    }
+
+    fn local_reads(&self) -> bool {
+        true
     }
 
     fn describe(&self) -> String {

@@ -87,7 +87,7 @@ impl Table {
     }
 
     pub(super) async fn records(&self, ids: Vec<u64>) -> Res<Vec<GameRecord>> {
-        self.blocking(move |s| {
+        self.read(move |s| {
             let mut out = Vec::new();
             for id in ids {
                 if let Some(r) = s.game(id)? {
@@ -100,7 +100,7 @@ impl Table {
     }
 
     pub(super) async fn records_of_user(&self, user: u64) -> Res<Vec<GameRecord>> {
-        let ids = self.blocking(move |s| s.games_of_user(user)).await?;
+        let ids = self.read(move |s| s.games_of_user(user)).await?;
         self.records(ids).await
     }
 

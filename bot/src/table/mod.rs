@@ -111,6 +111,8 @@ struct Inner {
     robot: robot::Robot,
     /// The store's identity, drawn when it was created.
     identity: u64,
+    /// Whether the store's reads run on the executor (see [`Table::read`]).
+    local_reads: bool,
     /// Interactions that may still carry their command's announcement (see
     /// `outbox.rs`): the delivery worker leaves their entries alone.
     claims: std::sync::Mutex<std::collections::HashSet<String>>,
@@ -175,6 +177,7 @@ impl Table {
     pub fn on_store(config: TableConfig, store: Store, identity: u64) -> Table {
         let entropy = crate::entropy::fresh(&[SystemClock.now(), std::process::id().into()]);
         info!(store = %store.kv().describe(), "table open");
+        let local_reads = store.kv().local_reads();
         Table {
             inner: Arc::new(Inner {
                 store,
@@ -185,6 +188,7 @@ impl Table {
                 renderer: Arc::new(tokar_render::Renderer::new()),
                 robot: robot::Robot::new(config.robot),
                 identity,
+                local_reads,
                 claims: Default::default(),
                 outbox_ready: tokio::sync::Notify::new(),
                 leases: Default::default(),
@@ -250,6 +254,12 @@ impl Table {
     /// people who have not typed anything yet read well.
     pub async fn remember_user(&self, user: &UserRef) -> Result<(), String> {
         let named = Named::from(user);
+        // The name is nearly always the one stored: then a read is all.
+        let id = named.id;
+        let known = self.read(move |s| s.user(id)).await?;
+        if known.is_some_and(|u| u.user.name == named.name) {
+            return Ok(());
+        }
         self.blocking(move |s| {
             match s.user(named.id)? {
                 Some(u) if u.user.name == named.name => {}
@@ -269,28 +279,34 @@ impl Table {
         self.inner.clock.now()
     }
 
-    /// Runs storage work off the async executor.
+    /// Runs storage work off the async executor: writes (each waits for its
+    /// flush) and whatever reads a store across the network.
     async fn blocking<T: Send + 'static>(
         &self,
         f: impl FnOnce(&Store) -> Result<T, StoreError> + Send + 'static,
     ) -> Res<T> {
         let store = self.inner.store.clone();
         match tokio::task::spawn_blocking(move || f(&store)).await {
-            Ok(Ok(v)) => Ok(v),
-            Ok(Err(StoreError::Stale)) => Err(
-                "The game changed while your command ran; nothing was done. Look again and retry."
-                    .into(),
-            ),
-            Ok(Err(e)) => {
-                // The detail (sled's text, a record's decoding error) is for
-                // the operator; players get one plain line.
-                error!(error = %e, "storage");
-                Err(STORAGE_FAILED.into())
-            }
+            Ok(done) => stored(done),
             Err(e) => {
                 error!(error = %e, "storage task");
                 Err(STORAGE_FAILED.into())
             }
+        }
+    }
+
+    /// Reads the store. A store in this process (sled) answers from memory or
+    /// the local disk in microseconds, less than the two thread wake-ups of a
+    /// hand-off to a blocking thread and back, so the read runs right here;
+    /// other stores are read as [`Table::blocking`] does. `f` must only read.
+    async fn read<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&Store) -> Result<T, StoreError> + Send + 'static,
+    ) -> Res<T> {
+        if self.inner.local_reads {
+            stored(f(&self.inner.store))
+        } else {
+            self.blocking(f).await
         }
     }
 
@@ -309,13 +325,13 @@ impl Table {
 
     async fn user_record(&self, user: &UserRef) -> Res<UserRecord> {
         let named = Named::from(user);
-        self.blocking(move |s| Ok(s.user(named.id)?.unwrap_or_else(|| UserRecord::new(named))))
+        self.read(move |s| Ok(s.user(named.id)?.unwrap_or_else(|| UserRecord::new(named))))
             .await
     }
 
     /// The name of a user id: the last one seen, or a mention.
     async fn name_of(&self, id: u64) -> Named {
-        let rec = self.blocking(move |s| s.user(id)).await.ok().flatten();
+        let rec = self.read(move |s| s.user(id)).await.ok().flatten();
         Named {
             id,
             name: rec
@@ -327,7 +343,7 @@ impl Table {
     /// Reads a game: the snapshot if it loads, else a replay of the log.
     async fn load(&self, id: u64) -> Res<Loaded> {
         let (rec, log) = self
-            .blocking(move |s| {
+            .read(move |s| {
                 let rec = s.game(id)?;
                 let log = match &rec {
                     Some(r) if r.snapshot.is_none() && r.log_len > 0 => Some(s.log(id)?),
@@ -353,7 +369,7 @@ impl Table {
         }
         let log = match log {
             Some(l) => l,
-            None => self.blocking(move |s| s.log(id)).await?,
+            None => self.read(move |s| s.log(id)).await?,
         };
         let game = replay(&rec, &log).map_err(|e| unloadable(id, &e))?;
         Ok(Loaded {
@@ -384,6 +400,22 @@ impl Table {
                 rng.next_u64()
             }
             None => crate::entropy::fresh(&[self.inner.entropy, self.now(), id]),
+        }
+    }
+}
+
+/// What a storage step did, as players are told it: the detail of a failure
+/// (sled's text, a record's decoding error) is for the operator's log.
+fn stored<T>(done: Result<T, StoreError>) -> Res<T> {
+    match done {
+        Ok(v) => Ok(v),
+        Err(StoreError::Stale) => Err(
+            "The game changed while your command ran; nothing was done. Look again and retry."
+                .into(),
+        ),
+        Err(e) => {
+            error!(error = %e, "storage");
+            Err(STORAGE_FAILED.into())
         }
     }
 }

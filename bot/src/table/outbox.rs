@@ -239,6 +239,11 @@ impl Table {
         Ok(())
     }
 
+    /// Entries accepted by their destination, removed together, durably.
+    pub async fn outbox_delivered_all(&self, ids: Vec<u64>) -> Res<()> {
+        self.blocking(move |s| s.outbox_done_all(&ids)).await
+    }
+
     /// Records a failed or partial delivery (attempts, parts sent, when to
     /// try again).
     pub async fn outbox_progress(&self, entry: OutboxEntry) -> Res<()> {

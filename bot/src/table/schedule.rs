@@ -96,7 +96,7 @@ impl Table {
     /// The waiting users' records.
     pub(super) async fn waiting_users(&self, rec: &GameRecord) -> Res<Vec<UserRecord>> {
         let ids = rec.turn.waiting.clone();
-        self.blocking(move |s| {
+        self.read(move |s| {
             ids.iter()
                 .map(|&u| {
                     Ok(s.user(u)?.unwrap_or_else(|| {

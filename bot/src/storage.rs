@@ -27,8 +27,9 @@
 //! Every write of a game is one transaction on this tree (record, log entries,
 //! schedule and index keys, and the outbox entries announcing the change
 //! together), guarded by a compare-and-swap on the record's version, and
-//! flushed to disk before it returns. All of it is blocking: the table calls it
-//! from `spawn_blocking`.
+//! flushed to disk before it returns. All of it is blocking: the table writes
+//! from `spawn_blocking`, and reads there unless [`Kv::local_reads`] says a
+//! read is cheaper than that hand-off.
 
 mod dump;
 mod leases;

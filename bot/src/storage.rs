@@ -705,12 +705,9 @@ impl Store {
     /// the same transaction (what replaces an entry that cannot be delivered).
     /// Durable. Returns the ids of `then`.
     pub fn outbox_done(&self, id: u64, then: &[NewEntry]) -> Result<Vec<u64>, StoreError> {
-        let pictures = self.kv.keys(MAIN, &key(b'p', &[id]))?;
+        let keys = self.entry_keys(&[id])?;
         transaction(&*self.kv, |tx| {
-            tx.remove(MAIN, &key(b'o', &[id]))?;
-            for k in &pictures {
-                tx.remove(MAIN, k)?;
-            }
+            keys.iter().try_for_each(|k| tx.remove(MAIN, k))?;
             then.iter().map(|e| put_entry(tx, e)).collect()
         })
     }
@@ -718,14 +715,20 @@ impl Store {
     /// Removes several delivered entries and their pictures in one durable
     /// transaction (one flush for a whole batch the console printed).
     pub fn outbox_done_all(&self, ids: &[u64]) -> Result<(), StoreError> {
+        let keys = self.entry_keys(ids)?;
+        transaction(&*self.kv, |tx| {
+            keys.iter().try_for_each(|k| tx.remove(MAIN, k))
+        })
+    }
+
+    /// The keys of outbox entries `ids` and of their pictures.
+    fn entry_keys(&self, ids: &[u64]) -> Result<Vec<Vec<u8>>, StoreError> {
         let mut keys = Vec::new();
         for &id in ids {
             keys.push(key(b'o', &[id]));
             keys.extend(self.kv.keys(MAIN, &key(b'p', &[id]))?);
         }
-        transaction(&*self.kv, |tx| {
-            keys.iter().try_for_each(|k| tx.remove(MAIN, k))
-        })
+        Ok(keys)
     }
 
     /// How many games are being played (started, not finished), for the operator's metrics.

@@ -19,6 +19,7 @@ pub mod migrate;
 pub mod outbox;
 pub mod rating;
 pub mod record;
+pub mod scene;
 pub mod storage;
 pub mod table;
 

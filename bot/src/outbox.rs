@@ -7,16 +7,21 @@
 //! after the destination accepted it. Only the invoker's own acknowledgement of
 //! a command is sent directly.
 //!
-//! An entry stores its pictures as raw PNG bytes beside it (see
-//! [`crate::storage`]), not inside the JSON.
+//! A game picture is stored as its scene inside the entry (format 2, see
+//! [`crate::scene`]) and drawn again when the stored entry is delivered; other
+//! pictures (charts) are stored as raw PNG bytes beside the entry (see
+//! [`crate::storage`]), not inside the JSON. Format 1 entries have only the
+//! latter.
 
 use crate::clock::Millis;
 use crate::record::Named;
+use crate::scene::Scene;
 use crate::table::{Button, ChannelRef, Image, Reply, UserRef};
 use serde::{Deserialize, Serialize};
 
 /// The format of an outbox entry written today; older ones keep loading.
-pub const OUTBOX_FORMAT: u32 = 1;
+/// 1: pictures stored as bytes beside the entry. 2: adds `scenes`.
+pub const OUTBOX_FORMAT: u32 = 2;
 
 /// Where an entry goes.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -66,8 +71,13 @@ pub struct OutboxEntry {
     pub mentions: Vec<Named>,
     /// (custom id, label) of each button.
     pub buttons: Vec<(String, String)>,
-    /// Names of the pictures stored beside the entry, in order.
+    /// Names of the entry's pictures, in order.
     pub images: Vec<String>,
+    /// For each picture in `images`, the scene it is drawn from; a picture
+    /// without one (format 1, or not a position) is stored as bytes beside
+    /// the entry.
+    #[serde(default)]
+    pub scenes: Vec<Option<Scene>>,
     /// How many parts of a message split by length were accepted already.
     #[serde(default)]
     pub parts_sent: u32,
@@ -117,6 +127,11 @@ impl OutboxEntry {
                     .map(|b| (b.custom_id.clone(), b.label.clone()))
                     .collect(),
                 images: reply.images.iter().map(|i| i.name.clone()).collect(),
+                scenes: reply
+                    .images
+                    .iter()
+                    .map(|i| i.scene.as_deref().cloned())
+                    .collect(),
                 parts_sent: 0,
                 attempts: 0,
                 not_before: 0,
@@ -164,6 +179,11 @@ impl OutboxEntry {
         }
     }
 
+    /// The scene picture `n` is drawn from, if it is stored as one.
+    pub fn scene(&self, n: usize) -> Option<&Scene> {
+        self.scenes.get(n).and_then(Option::as_ref)
+    }
+
     /// The thread this entry asks to open, if it is such an entry: (parent, server, name).
     pub fn thread(&self) -> Option<(&Named, Option<u64>, &str)> {
         match &self.target {
@@ -186,7 +206,8 @@ pub fn decode_entry(bytes: &[u8]) -> Result<OutboxEntry, String> {
     let head: Head = serde_json::from_slice(bytes)
         .map_err(|e| format!("outbox entry without a format version: {e}"))?;
     match head.format {
-        1 => serde_json::from_slice(bytes).map_err(|e| format!("outbox entry (format 1): {e}")),
+        1 | 2 => serde_json::from_slice(bytes)
+            .map_err(|e| format!("outbox entry (format {}): {e}", head.format)),
         n => Err(format!(
             "outbox entry of unknown format {n} (this build reads up to {OUTBOX_FORMAT})"
         )),

@@ -12,7 +12,7 @@
 //! | `u` user | [`UserRecord`] |
 //! | `N` kind name | a console name's id (`kind`: `u` user, `c` channel; the name in UTF-8) |
 //! | `o` id | [`OutboxEntry`]: a message to deliver |
-//! | `p` id n | the raw PNG bytes of the entry's n-th picture |
+//! | `p` id n | the raw PNG bytes of the entry's n-th picture, when it has no scene (see [`crate::scene`]) |
 //! | `next-game` | the next game number |
 //! | `store-id` | the store's identity, drawn when it was created |
 //! | `R` ... | ratings ([`ratings`]) |
@@ -27,13 +27,16 @@
 //! Every write of a game is one transaction on this tree (record, log entries,
 //! schedule and index keys, and the outbox entries announcing the change
 //! together), guarded by a compare-and-swap on the record's version, and
-//! flushed to disk before it returns. All of it is blocking: the table writes
+//! flushed to disk before it returns. Delivered outbox entries without
+//! stored pictures are removed key by key, flushed, without a transaction (see
+//! [`kv::Kv::remove_each`]). All of it is blocking: the table writes
 //! from `spawn_blocking`, and reads there unless [`Kv::local_reads`] says a
 //! read is cheaper than that hand-off.
 
 mod dump;
 mod leases;
 pub use leases::Lease;
+mod group_flush;
 pub mod kv;
 pub mod postgres;
 mod server_games;
@@ -207,8 +210,11 @@ fn put_entry(tx: &mut dyn KvTx, e: &NewEntry) -> Result<u64, TxError> {
     let mut entry = e.entry.clone();
     entry.id = id;
     tx.insert(MAIN, &key(b'o', &[id]), &encode(&entry))?;
+    // A picture with a scene is drawn again from it; only the others are bytes.
     for (n, img) in e.images.iter().enumerate() {
-        tx.insert(MAIN, &key(b'p', &[id, n as u64]), &img.png)?;
+        if entry.scene(n).is_none() {
+            tx.insert(MAIN, &key(b'p', &[id, n as u64]), &img.png)?;
+        }
     }
     Ok(id)
 }
@@ -674,15 +680,16 @@ impl Store {
         }
     }
 
-    /// The pictures stored with an entry.
-    pub fn outbox_images(&self, entry: &OutboxEntry) -> Result<Vec<Image>, StoreError> {
+    /// The pictures stored as bytes with an entry, each with its place among
+    /// the entry's pictures (those with a scene are drawn by the caller).
+    pub fn outbox_images(&self, entry: &OutboxEntry) -> Result<Vec<(usize, Image)>, StoreError> {
         let mut out = Vec::new();
         for (n, name) in entry.images.iter().enumerate() {
+            if entry.scene(n).is_some() {
+                continue;
+            }
             if let Some(png) = self.kv.get(MAIN, &key(b'p', &[entry.id, n as u64]))? {
-                out.push(Image {
-                    name: name.clone(),
-                    png,
-                });
+                out.push((n, Image::png(name.clone(), png)));
             }
         }
         Ok(out)
@@ -705,6 +712,10 @@ impl Store {
     /// the same transaction (what replaces an entry that cannot be delivered).
     /// Durable. Returns the ids of `then`.
     pub fn outbox_done(&self, id: u64, then: &[NewEntry]) -> Result<Vec<u64>, StoreError> {
+        if then.is_empty() {
+            self.outbox_done_all(&[id])?;
+            return Ok(Vec::new());
+        }
         let keys = self.entry_keys(&[id])?;
         transaction(&*self.kv, |tx| {
             keys.iter().try_for_each(|k| tx.remove(MAIN, k))?;
@@ -712,10 +723,15 @@ impl Store {
         })
     }
 
-    /// Removes several delivered entries and their pictures in one durable
-    /// transaction (one flush for a whole batch the console printed).
+    /// Removes several delivered entries and their pictures, durably, with one
+    /// flush for a whole batch the console printed. Entries without stored
+    /// pictures are one key each and are removed without a transaction; an
+    /// entry with pictures goes with them in one.
     pub fn outbox_done_all(&self, ids: &[u64]) -> Result<(), StoreError> {
         let keys = self.entry_keys(ids)?;
+        if keys.len() == ids.len() {
+            return self.kv.remove_each(MAIN, &keys);
+        }
         transaction(&*self.kv, |tx| {
             keys.iter().try_for_each(|k| tx.remove(MAIN, k))
         })

@@ -101,6 +101,13 @@ pub trait Kv: Send + Sync + 'static {
         &self,
         f: &mut dyn FnMut(&mut dyn KvTx) -> Result<(), TxError>,
     ) -> Result<(), StoreError>;
+    /// Removes `keys` durably, each on its own: a stop midway may leave some
+    /// removed and some not. For what needs no transaction, such as delivered
+    /// outbox entries without pictures, where each entry is one key; a
+    /// transaction costs sled far more than its writes (see [`SledKv`]).
+    fn remove_each(&self, tree: Tree, keys: &[Vec<u8>]) -> Result<(), StoreError> {
+        self.transact(&mut |tx| keys.iter().try_for_each(|k| tx.remove(tree, k)))
+    }
     /// Makes every later `generate_id` give more than `floor` (a store moved
     /// in from another database keeps its outbox entries' order and ids).
     fn raise_ids(&self, floor: u64) -> Result<(), StoreError>;
@@ -150,11 +157,18 @@ pub fn transaction<T>(
 }
 
 /// sled: the default tree and the named trees of one database.
+///
+/// A sled transaction writes and syncs its log buffer before it starts and a
+/// buffer of its own for the mark that makes it atomic, besides the flush that
+/// makes it durable: three syncs of the disk where a plain write and a flush
+/// take one. Hence [`Kv::remove_each`] outside a transaction.
 pub struct SledKv {
     db: sled::Db,
     /// [`MAIN`] then [`NAMED`], in that order, opened once.
     trees: Vec<sled::Tree>,
     describe: String,
+    /// Transactions that end while a flush runs share the next one.
+    flushes: super::group_flush::GroupFlush,
 }
 
 impl SledKv {
@@ -167,6 +181,7 @@ impl SledKv {
             db,
             trees,
             describe,
+            flushes: Default::default(),
         })
     }
 
@@ -282,7 +297,16 @@ impl Kv for SledKv {
             Err(TransactionError::Abort(e)) => return Err(e),
             Err(TransactionError::Storage(e)) => return Err(e.into()),
         }
-        self.db.flush()?;
+        self.flushes.flush(|| self.db.flush().map(|_| ()))?;
+        Ok(())
+    }
+
+    fn remove_each(&self, tree: Tree, keys: &[Vec<u8>]) -> Result<(), StoreError> {
+        let tree = self.tree(tree);
+        for k in keys {
+            tree.remove(k)?;
+        }
+        self.flushes.flush(|| self.db.flush().map(|_| ()))?;
         Ok(())
     }
 

@@ -58,7 +58,7 @@ pub struct Request {
 }
 
 /// One message to send.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Reply {
     pub channel: ChannelRef,
     /// Shown only to this user (an ephemeral reply, or a direct message).
@@ -77,10 +77,27 @@ pub struct Reply {
     pub outbox: Option<u64>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A picture attached to a reply.
+#[derive(Clone, Debug, PartialEq)]
 pub struct Image {
     pub name: String,
     pub png: Vec<u8>,
+    /// What a game picture was drawn from: an outbox entry stores this
+    /// instead of the bytes, and draws the picture again when the stored entry
+    /// is delivered ([`crate::scene`]). `None` for pictures that are not a
+    /// position (charts, replays), which are stored as they are.
+    pub scene: Option<std::sync::Arc<crate::scene::Scene>>,
+}
+
+impl Image {
+    /// A picture stored as its bytes.
+    pub fn png(name: String, png: Vec<u8>) -> Image {
+        Image {
+            name,
+            png,
+            scene: None,
+        }
+    }
 }
 
 /// A button under a message. The custom id (at most 100 characters) names the

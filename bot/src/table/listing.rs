@@ -365,10 +365,9 @@ fn export_reply(channel: &ChannelRef, id: u64, over: bool, record: String) -> Re
             record.chars().count()
         ),
     );
-    reply.images.push(super::Image {
-        name,
-        png: record.into_bytes(),
-    });
+    reply
+        .images
+        .push(super::Image::png(name, record.into_bytes()));
     reply
 }
 

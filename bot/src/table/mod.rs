@@ -12,6 +12,7 @@ mod autocomplete;
 mod board_text;
 mod channels;
 mod commands;
+mod drawn;
 mod export;
 mod follow;
 mod invitations;
@@ -116,6 +117,8 @@ struct Inner {
     /// Interactions that may still carry their command's announcement (see
     /// `outbox.rs`): the delivery worker leaves their entries alone.
     claims: std::sync::Mutex<std::collections::HashSet<String>>,
+    /// Pictures of entries just stored, for their delivery (see `drawn.rs`).
+    drawn: std::sync::Mutex<drawn::Drawn>,
     /// Woken when outbox entries are stored or released.
     outbox_ready: tokio::sync::Notify,
     /// The store leases this process holds, and until when (see `leases.rs`).
@@ -190,6 +193,7 @@ impl Table {
                 identity,
                 local_reads,
                 claims: Default::default(),
+                drawn: Default::default(),
                 outbox_ready: tokio::sync::Notify::new(),
                 leases: Default::default(),
             }),
@@ -479,8 +483,11 @@ impl Table {
         targets: Vec<tokar_engine::Cell>,
         selected: Option<tokar_engine::Cell>,
     ) -> Vec<Image> {
-        let view = game.view(viewer);
-        let highlights = tokar_render::Highlights {
+        let renderer = self.inner.renderer.clone();
+        let name = format!("game-{}-{}.png", rec.id, rec.log_len);
+        let id = rec.id;
+        let mut scene = crate::scene::Scene {
+            view: game.view(viewer),
             marks: rec
                 .last_marks
                 .iter()
@@ -488,23 +495,25 @@ impl Table {
                 .collect(),
             targets,
             selected,
+            side,
+            clock: None,
         };
-        let renderer = self.inner.renderer.clone();
-        let name = format!("game-{}-{}.png", rec.id, rec.log_len);
-        let id = rec.id;
-        let mut options = tokar_render::RenderOptions::default();
-        options.side = side;
         // The time left on the move, under the header, while someone must act.
         if rec.phase == crate::record::Phase::Playing && !rec.turn.waiting.is_empty() {
             match self.effective_deadline(rec).await {
-                Ok(d) => options.clock = Some(format!("Move deadline: {}", d.describe(self.now()))),
+                Ok(d) => scene.clock = Some(format!("Move deadline: {}", d.describe(self.now()))),
                 Err(e) => warn!(game = id, error = %e, "picture drawn without its clock"),
             }
         }
-        let drawn =
-            tokio::task::spawn_blocking(move || renderer.render_with(&view, &highlights, &options));
+        let scene = std::sync::Arc::new(scene);
+        let to_draw = scene.clone();
+        let drawn = tokio::task::spawn_blocking(move || to_draw.draw(&renderer));
         match drawn.await {
-            Ok(Ok(png)) => vec![Image { name, png }],
+            Ok(Ok(png)) => vec![Image {
+                name,
+                png,
+                scene: Some(scene),
+            }],
             Ok(Err(e)) => {
                 warn!(game = id, error = %e, "picture not drawn");
                 Vec::new()

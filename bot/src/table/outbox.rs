@@ -23,7 +23,6 @@ use super::{Change, Loaded, Reply, Request, Res, Table};
 use crate::outbox::{Carrier, NewEntry, OutboxEntry};
 use crate::record::GameRecord;
 use crate::storage::{GameWrite, Lease};
-use crate::table::Image;
 use tracing::{error, warn};
 
 /// A game write built but not stored yet: `rec` is the record as it will be.
@@ -138,6 +137,12 @@ impl Table {
         for ((i, _), id) in announced.iter().zip(ids.iter().skip(skip)) {
             replies[*i].outbox = Some(*id);
         }
+        self.keep_drawn(
+            ids.iter()
+                .skip(skip)
+                .copied()
+                .zip(announced.into_iter().map(|(_, e)| e)),
+        );
         if !ids.is_empty() {
             self.inner.outbox_ready.notify_one();
         }
@@ -205,18 +210,6 @@ impl Table {
             }
         }
         out
-    }
-
-    /// The pictures stored with an entry.
-    pub async fn outbox_images(&self, entry: &OutboxEntry) -> Vec<Image> {
-        let e = entry.clone();
-        match self.blocking(move |s| s.outbox_images(&e)).await {
-            Ok(v) => v,
-            Err(e) => {
-                warn!(entry = entry.id, error = %e, "outbox pictures unreadable; sent without");
-                Vec::new()
-            }
-        }
     }
 
     /// The entry was accepted by its destination: it is removed, durably,

@@ -54,10 +54,9 @@ impl Table {
         } else {
             Reply::private(&req.channel, &req.user, content)
         };
-        reply.images.push(Image {
-            name: format!("game-{id}-replay.gif"),
-            png: replay.gif,
-        });
+        reply
+            .images
+            .push(Image::png(format!("game-{id}-replay.gif"), replay.gif));
         Ok(vec![reply])
     }
 }

@@ -118,7 +118,7 @@ impl Table {
     pub(super) async fn sheet_image(&self, sheet: Sheet, name: String) -> Option<Image> {
         let renderer = self.inner.renderer.clone();
         match tokio::task::spawn_blocking(move || renderer.sheet(&sheet)).await {
-            Ok(Ok(png)) => Some(Image { name, png }),
+            Ok(Ok(png)) => Some(Image::png(name, png)),
             other => {
                 tracing::warn!(?other, picture = %name, "table picture not drawn");
                 None
@@ -236,10 +236,10 @@ impl Table {
             charts
                 .into_iter()
                 .filter_map(|(kind, c)| {
-                    renderer.chart(&c).ok().map(|png| Image {
-                        name: format!("stats-{user}-{}.png", kind.slug()),
-                        png,
-                    })
+                    renderer
+                        .chart(&c)
+                        .ok()
+                        .map(|png| Image::png(format!("stats-{user}-{}.png", kind.slug()), png))
                 })
                 .collect::<Vec<_>>()
         })

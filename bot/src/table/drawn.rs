@@ -1,0 +1,140 @@
+//! The pictures of outbox entries: kept in memory for a while after the
+//! command that drew them, and drawn again from their scenes when an entry is
+//! delivered later than that (after a restart, or once the few kept here gave
+//! way to newer ones).
+//!
+//! A game picture is stored in its entry as a scene, not as bytes (see
+//! [`crate::scene`]), so a command writes a few kilobytes instead of forty and
+//! more. The command's own answer and the entry it carries use the picture
+//! drawn for the command; the Discord delivery worker, which sends the other
+//! entries a moment later, finds theirs here.
+
+use super::{Image, Table};
+use crate::outbox::{NewEntry, OutboxEntry};
+use std::collections::{HashMap, VecDeque};
+use std::sync::Arc;
+use tracing::warn;
+
+/// How many entries' pictures are kept. The delivery worker takes an entry
+/// within moments of its command; a few dozen cover a burst of commands.
+const KEPT: usize = 32;
+
+/// The pictures of recently stored entries, by entry id, oldest first out.
+#[derive(Default)]
+pub(super) struct Drawn {
+    images: HashMap<u64, Vec<Image>>,
+    order: VecDeque<u64>,
+}
+
+impl Drawn {
+    fn keep(&mut self, id: u64, images: Vec<Image>) {
+        if self.images.insert(id, images).is_none() {
+            self.order.push_back(id);
+        }
+        while self.order.len() > KEPT {
+            if let Some(old) = self.order.pop_front() {
+                self.images.remove(&old);
+            }
+        }
+    }
+
+    fn take(&mut self, id: u64) -> Option<Vec<Image>> {
+        let images = self.images.remove(&id)?;
+        self.order.retain(|&k| k != id);
+        Some(images)
+    }
+}
+
+impl Table {
+    fn drawn(&self) -> std::sync::MutexGuard<'_, Drawn> {
+        self.inner.drawn.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Keeps the pictures of entries just stored under their ids, for their
+    /// delivery. Entries without a scene to draw again need nothing kept:
+    /// their bytes are stored.
+    pub(super) fn keep_drawn(&self, stored: impl IntoIterator<Item = (u64, NewEntry)>) {
+        let mut drawn = self.drawn();
+        for (id, new) in stored {
+            if new.entry.scenes.iter().any(Option::is_some) {
+                drawn.keep(id, new.images);
+            }
+        }
+    }
+
+    /// An entry's pictures, in order: those kept since its command, else the
+    /// stored ones with the others drawn again from their scenes. A picture
+    /// that cannot be read or drawn is logged and left out: the text of the
+    /// message still says everything.
+    pub async fn outbox_images(&self, entry: &OutboxEntry) -> Vec<Image> {
+        if let Some(images) = self.drawn().take(entry.id) {
+            return images;
+        }
+        let e = entry.clone();
+        let mut stored = match self.blocking(move |s| s.outbox_images(&e)).await {
+            Ok(v) => v,
+            Err(e) => {
+                warn!(entry = entry.id, error = %e, "outbox pictures unreadable; sent without");
+                Vec::new()
+            }
+        };
+        let scenes: Vec<_> = (0..entry.images.len())
+            .filter_map(|n| entry.scene(n).map(|s| (n, Arc::new(s.clone()))))
+            .collect();
+        if !scenes.is_empty() {
+            let renderer = self.inner.renderer.clone();
+            let to_draw = scenes.clone();
+            let drawn = tokio::task::spawn_blocking(move || {
+                to_draw
+                    .iter()
+                    .map(|(_, s)| s.draw(&renderer))
+                    .collect::<Vec<_>>()
+            })
+            .await;
+            match drawn {
+                Ok(pictures) => {
+                    for ((n, scene), png) in scenes.into_iter().zip(pictures) {
+                        match png {
+                            Ok(png) => stored.push((
+                                n,
+                                Image {
+                                    name: entry.images[n].clone(),
+                                    png,
+                                    scene: Some(scene),
+                                },
+                            )),
+                            Err(e) => {
+                                warn!(entry = entry.id, error = %e, "outbox picture not drawn")
+                            }
+                        }
+                    }
+                }
+                Err(e) => warn!(entry = entry.id, error = %e, "outbox picture task failed"),
+            }
+        }
+        stored.sort_by_key(|(n, _)| *n);
+        stored.into_iter().map(|(_, image)| image).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn image(n: u64) -> Vec<Image> {
+        vec![Image::png(format!("{n}.png"), vec![n as u8])]
+    }
+
+    #[test]
+    fn the_oldest_pictures_give_way_and_a_taken_one_is_gone() {
+        let mut drawn = Drawn::default();
+        for id in 1..=(KEPT as u64 + 2) {
+            drawn.keep(id, image(id));
+        }
+        assert!(drawn.take(1).is_none() && drawn.take(2).is_none());
+        assert_eq!(drawn.take(3), Some(image(3)));
+        assert!(drawn.take(3).is_none());
+        assert_eq!(drawn.images.len(), KEPT - 1);
+        assert_eq!(drawn.order.len(), KEPT - 1);
+    }
+}

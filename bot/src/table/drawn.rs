@@ -11,6 +11,7 @@
 
 use super::{Image, Table};
 use crate::outbox::{NewEntry, OutboxEntry};
+use crate::scene::Scene;
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 use tracing::warn;
@@ -71,7 +72,7 @@ impl Table {
             return images;
         }
         let e = entry.clone();
-        let mut stored = match self.blocking(move |s| s.outbox_images(&e)).await {
+        let mut pictures = match self.read(move |s| s.outbox_images(&e)).await {
             Ok(v) => v,
             Err(e) => {
                 warn!(entry = entry.id, error = %e, "outbox pictures unreadable; sent without");
@@ -79,41 +80,50 @@ impl Table {
             }
         };
         let scenes: Vec<_> = (0..entry.images.len())
-            .filter_map(|n| entry.scene(n).map(|s| (n, Arc::new(s.clone()))))
+            .filter_map(|n| {
+                let scene = entry.scene(n)?;
+                Some((n, entry.images[n].clone(), Arc::new(scene.clone())))
+            })
             .collect();
         if !scenes.is_empty() {
-            let renderer = self.inner.renderer.clone();
-            let to_draw = scenes.clone();
-            let drawn = tokio::task::spawn_blocking(move || {
-                to_draw
-                    .iter()
-                    .map(|(_, s)| s.draw(&renderer))
-                    .collect::<Vec<_>>()
-            })
-            .await;
-            match drawn {
-                Ok(pictures) => {
-                    for ((n, scene), png) in scenes.into_iter().zip(pictures) {
-                        match png {
-                            Ok(png) => stored.push((
-                                n,
-                                Image {
-                                    name: entry.images[n].clone(),
-                                    png,
-                                    scene: Some(scene),
-                                },
-                            )),
-                            Err(e) => {
-                                warn!(entry = entry.id, error = %e, "outbox picture not drawn")
-                            }
-                        }
-                    }
-                }
-                Err(e) => warn!(entry = entry.id, error = %e, "outbox picture task failed"),
-            }
+            pictures.extend(self.draw(scenes).await);
+            pictures.sort_by_key(|(n, _)| *n);
         }
-        stored.sort_by_key(|(n, _)| *n);
-        stored.into_iter().map(|(_, image)| image).collect()
+        pictures.into_iter().map(|(_, image)| image).collect()
+    }
+
+    /// Draws pictures from their scenes off the async executor, each given
+    /// with its place and name and returned with its place. A picture that
+    /// cannot be drawn is logged and left out.
+    pub(super) async fn draw(
+        &self,
+        scenes: Vec<(usize, String, Arc<Scene>)>,
+    ) -> Vec<(usize, Image)> {
+        let renderer = self.inner.renderer.clone();
+        let drawn = tokio::task::spawn_blocking(move || {
+            scenes
+                .into_iter()
+                .filter_map(|(n, name, scene)| match scene.draw(&renderer) {
+                    Ok(png) => Some((
+                        n,
+                        Image {
+                            name,
+                            png,
+                            scene: Some(scene),
+                        },
+                    )),
+                    Err(e) => {
+                        warn!(picture = %name, error = %e, "picture not drawn");
+                        None
+                    }
+                })
+                .collect()
+        })
+        .await;
+        drawn.unwrap_or_else(|e| {
+            warn!(error = %e, "picture task failed");
+            Vec::new()
+        })
     }
 }
 

@@ -483,9 +483,7 @@ impl Table {
         targets: Vec<tokar_engine::Cell>,
         selected: Option<tokar_engine::Cell>,
     ) -> Vec<Image> {
-        let renderer = self.inner.renderer.clone();
         let name = format!("game-{}-{}.png", rec.id, rec.log_len);
-        let id = rec.id;
         let mut scene = crate::scene::Scene {
             view: game.view(viewer),
             marks: rec
@@ -502,26 +500,13 @@ impl Table {
         if rec.phase == crate::record::Phase::Playing && !rec.turn.waiting.is_empty() {
             match self.effective_deadline(rec).await {
                 Ok(d) => scene.clock = Some(format!("Move deadline: {}", d.describe(self.now()))),
-                Err(e) => warn!(game = id, error = %e, "picture drawn without its clock"),
+                Err(e) => warn!(game = rec.id, error = %e, "picture drawn without its clock"),
             }
         }
-        let scene = std::sync::Arc::new(scene);
-        let to_draw = scene.clone();
-        let drawn = tokio::task::spawn_blocking(move || to_draw.draw(&renderer));
-        match drawn.await {
-            Ok(Ok(png)) => vec![Image {
-                name,
-                png,
-                scene: Some(scene),
-            }],
-            Ok(Err(e)) => {
-                warn!(game = id, error = %e, "picture not drawn");
-                Vec::new()
-            }
-            Err(e) => {
-                warn!(game = id, error = %e, "picture task failed");
-                Vec::new()
-            }
-        }
+        self.draw(vec![(0, name, Arc::new(scene))])
+            .await
+            .into_iter()
+            .map(|(_, image)| image)
+            .collect()
     }
 }

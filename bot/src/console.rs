@@ -634,14 +634,31 @@ impl<W: AsyncWrite + Unpin> Console<W> {
                 if !mentions.is_empty() {
                     text.push_str(&format!("  pings: {}\n", mentions.join(", ")));
                 }
-                // Every button with the line that clicks it.
+                // Every button with the whole line that clicks it, to copy and type as it
+                // is: for each person the message is for (its reader when private, else
+                // each person it pings), their name, the channel, the click (ruling T40).
                 if !r.buttons.is_empty() {
-                    let each: Vec<String> = r
-                        .buttons
-                        .iter()
-                        .map(|b| format!("[{}] /button custom_id:{}", b.label, b.custom_id))
-                        .collect();
-                    text.push_str(&format!("  buttons: {}\n", each.join(" | ")));
+                    let readers: Vec<Option<&str>> = match &private {
+                        Some(p) => vec![Some(p.as_str())],
+                        None if !mentions.is_empty() => {
+                            mentions.iter().map(|m| Some(m.as_str())).collect()
+                        }
+                        None => vec![None],
+                    };
+                    for reader in readers {
+                        let who = reader.map_or("@<name>".to_string(), |n| format!("@{n}"));
+                        let each: Vec<String> = r
+                            .buttons
+                            .iter()
+                            .map(|b| {
+                                format!(
+                                    "[{}] {who} #{} /button custom_id:{}",
+                                    b.label, r.channel.name, b.custom_id
+                                )
+                            })
+                            .collect();
+                        text.push_str(&format!("  buttons: {}\n", each.join(" | ")));
+                    }
                 }
                 for p in &paths {
                     text.push_str(&format!("  image: {p}\n"));

@@ -113,9 +113,11 @@ async fn a_whole_game_from_invitation_to_a_generals_death() {
         plies += 1;
         let next: Vec<&str> = mirror.to_act().iter().map(|s| names[s.index()]).collect();
         if mirror.outcome().is_over() {
-            assert!(
-                r[0].mentions.is_empty(),
-                "nobody is pinged once the game is over"
+            // The end pings both players, once each (ruling T39).
+            assert_eq!(
+                r[0].mentions,
+                vec![user("alice"), user("bob")],
+                "every player is pinged once the game is over"
             );
             break r;
         }

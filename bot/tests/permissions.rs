@@ -119,7 +119,8 @@ async fn a_finished_game_cannot_be_changed() {
     let id = e.start("alice", "bob").await;
     let r = e.ok("@bob /resign confirm:yes").await;
     assert!(r[0].content.contains("is over"), "{}", r[0].content);
-    assert!(r[0].mentions.is_empty());
+    // The end pings both players (ruling T39).
+    assert_eq!(r[0].mentions, vec![user("alice"), user("bob")]);
     for line in [
         "@alice /resign",
         "@alice /draw",

@@ -9,6 +9,20 @@ use crate::record::{GameRecord, LogAction, LogEntry, Phase, TurnClock};
 use tokar_engine::catalog::AnyGame;
 use tokar_engine::{Event, Seat, Viewer};
 
+/// Where [`Table::pick_with`] found the user's games.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Scope {
+    /// Played in the channel typed in, or moved from it into their thread.
+    Here,
+    /// Elsewhere on the channel's server.
+    Server,
+}
+
+/// Whether `channel` is where a game is played or the channel its thread was opened under.
+pub(super) fn at_home(rec: &GameRecord, channel: u64) -> bool {
+    rec.channel.id == channel || rec.thread.as_ref().is_some_and(|t| t.home.id == channel)
+}
+
 /// Which of the user's games a command may mean when none is named.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(super) enum Pick {
@@ -30,8 +44,9 @@ const HELP: &str = "Commands: /new game:<arcana|magic-chess|gladiator|arachne> [
 /server [threads:on|off] [rated-bots:on|off] (Manage Server: whether each game gets its own thread, whether games against Tokar are rated). \
 Add game:<n> when you play several games in a channel.";
 
-/// Sets who the game waits for; the clock restarts when that changes.
-pub(super) fn retime(rec: &mut GameRecord, game: &AnyGame, now: Millis) {
+/// Sets who the game waits for; the clock restarts when that changes. True when this
+/// ends the game (it was not finished before).
+pub(super) fn retime(rec: &mut GameRecord, game: &AnyGame, now: Millis) -> bool {
     let waiting: Vec<u64> = if outcome(rec, game).is_over() {
         Vec::new()
     } else {
@@ -45,9 +60,11 @@ pub(super) fn retime(rec: &mut GameRecord, game: &AnyGame, now: Millis) {
             deadline_told: false,
         };
     }
-    if outcome(rec, game).is_over() {
+    if outcome(rec, game).is_over() && rec.phase != Phase::Finished {
         rec.phase = Phase::Finished;
+        return true;
     }
+    false
 }
 
 impl Table {
@@ -115,7 +132,9 @@ impl Table {
     }
 
     /// As [`Table::pick`], but among several candidates the only one `prefer` holds for
-    /// is meant: the game with the offer to answer, the one whose deadline passed.
+    /// is meant: the game with the offer to answer, the one whose deadline passed. The
+    /// candidates are the user's games here (played here, or moved from here into their
+    /// thread), else their games on this server (ruling T38).
     pub(super) async fn pick_with(
         &self,
         req: &Request,
@@ -126,8 +145,8 @@ impl Table {
         if let Some(g) = given {
             return Ok(g);
         }
-        let here = self.candidates(req, pick).await?;
-        let mut candidates: Vec<&GameRecord> = here.iter().collect();
+        let (found, scope) = self.candidates_scoped(req, pick).await?;
+        let mut candidates: Vec<&GameRecord> = found.iter().collect();
         if candidates.len() > 1 {
             let preferred: Vec<&GameRecord> =
                 candidates.iter().copied().filter(|r| prefer(r)).collect();
@@ -135,36 +154,64 @@ impl Table {
                 candidates = preferred;
             }
         }
-        match candidates.as_slice() {
-            [one] => Ok(one.id),
-            [] if pick == Pick::View => self.shown_in_channel(req).await,
-            [] => Err(
+        let numbers = |many: &[&GameRecord]| {
+            many.iter()
+                .map(|r| format!("#{}", r.id))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        match (candidates.as_slice(), scope) {
+            ([one], _) => Ok(one.id),
+            ([], _) if pick == Pick::View => self.shown_in_channel(req).await,
+            ([], _) => Err(
                 "You are not playing a game in this channel. /games lists yours; /new starts one."
                     .into(),
             ),
-            many => Err(format!(
+            (many, Scope::Here) => Err(format!(
                 "You play several games here ({}): add game:<number>.",
-                many.iter()
-                    .map(|r| format!("#{}", r.id))
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                numbers(many)
+            )),
+            (many, Scope::Server) => Err(format!(
+                "You play several games on this server ({}): add game:<number>.",
+                numbers(many)
             )),
         }
     }
 
-    /// The user's games in this channel that `pick` may mean.
+    /// The user's games in this channel that `pick` may mean, else on this server.
     pub(super) async fn candidates(&self, req: &Request, pick: Pick) -> Res<Vec<GameRecord>> {
+        Ok(self.candidates_scoped(req, pick).await?.0)
+    }
+
+    /// The user's games that `pick` may mean and where they were found: those played in
+    /// this channel or moved from it into their thread; when there are none, those of this
+    /// server (none in a direct message). For [`Pick::View`] the server's are not looked at:
+    /// a viewer who plays nothing here means the game shown here (ruling T38).
+    async fn candidates_scoped(&self, req: &Request, pick: Pick) -> Res<(Vec<GameRecord>, Scope)> {
         let user = req.user.id;
-        Ok(self
+        let mine: Vec<GameRecord> = self
             .records_of_user(user)
             .await?
             .into_iter()
-            .filter(|r| r.channel.id == req.channel.id && is_member(r, user))
+            .filter(|r| is_member(r, user))
             .filter(|r| match pick {
                 Pick::Play => r.phase == Phase::Playing,
                 _ => matches!(r.phase, Phase::Lobby | Phase::Playing),
             })
-            .collect())
+            .collect();
+        let (here, elsewhere): (Vec<GameRecord>, Vec<GameRecord>) =
+            mine.into_iter().partition(|r| at_home(r, req.channel.id));
+        if !here.is_empty() || pick == Pick::View {
+            return Ok((here, Scope::Here));
+        }
+        let server: Vec<GameRecord> = match req.channel.guild {
+            Some(g) => elsewhere
+                .into_iter()
+                .filter(|r| r.guild == Some(g))
+                .collect(),
+            None => Vec::new(),
+        };
+        Ok((server, Scope::Server))
     }
 
     /// The game a viewer who plays none here means: the only one being played in the
@@ -254,21 +301,64 @@ impl Table {
         reply
     }
 
-    /// Refuses changes to a game from another channel than its own.
+    /// Refuses an answer to a game's invitation from another channel than the game's own:
+    /// the lobby keeps its channel (ruling T38).
     pub(super) fn own_channel(rec: &GameRecord, req: &Request) -> Res<()> {
-        if rec.channel_lost.is_some() {
-            Err(format!(
-                "Game #{} lost its channel #{}: run /resume game:{} in the channel where it should go on.",
-                rec.id, rec.channel.name, rec.id
-            ))
-        } else if rec.channel.id == req.channel.id {
+        Self::not_lost(rec)?;
+        if rec.channel.id == req.channel.id {
             Ok(())
         } else {
-            Err(format!(
-                "Game #{} is played in {}; act there.",
-                rec.id,
-                super::threads::place(rec)
-            ))
+            Err(Self::elsewhere(rec))
+        }
+    }
+
+    /// Refuses a change to a game that lost its channel: only `/resume` moves it on (T12).
+    fn not_lost(rec: &GameRecord) -> Res<()> {
+        match rec.channel_lost {
+            Some(_) => Err(format!(
+                "Game #{} lost its channel #{}: run /resume game:{} in the channel where it should go on.",
+                rec.id, rec.channel.name, rec.id
+            )),
+            None => Ok(()),
+        }
+    }
+
+    fn elsewhere(rec: &GameRecord) -> String {
+        format!(
+            "Game #{} is played in {}; act there.",
+            rec.id,
+            super::threads::place(rec)
+        )
+    }
+
+    /// Refuses a change to a game from where it may not be reached: a game is changed from
+    /// its own channel (its thread once it has one), from the channel it was created in, and
+    /// from any channel of its server; never from another server or a direct message
+    /// (ruling T38). Discord refuses application commands in an archived thread
+    /// (discord-api-docs, topics/threads.mdx, "Active & Archived Threads": users "cannot …
+    /// use application commands … in archived threads"), so a game whose thread Discord
+    /// archived after a quiet week must be playable from its channel.
+    pub(super) fn reachable(rec: &GameRecord, req: &Request) -> Res<()> {
+        Self::not_lost(rec)?;
+        let same_server = rec.guild.is_some() && rec.guild == req.channel.guild;
+        if at_home(rec, req.channel.id) || same_server {
+            Ok(())
+        } else {
+            Err(Self::elsewhere(rec))
+        }
+    }
+
+    /// Where a game's public messages go: its own channel (its thread once it has one),
+    /// whatever channel the command was typed in (ruling T38).
+    pub(super) fn game_channel(rec: &GameRecord, req: &Request) -> ChannelRef {
+        if rec.channel.id == req.channel.id {
+            return req.channel.clone();
+        }
+        ChannelRef {
+            id: rec.channel.id,
+            name: rec.channel.name.clone(),
+            guild: rec.guild.or(req.channel.guild),
+            parent: rec.thread.as_ref().map(|t| t.home.id),
         }
     }
 
@@ -299,7 +389,7 @@ impl Table {
         if !is_member(&l.rec, req.user.id) {
             return Err(format!("You are not playing in game #{id}."));
         }
-        Self::own_channel(&l.rec, req)?;
+        Self::reachable(&l.rec, req)?;
         Ok((guard, l))
     }
 
@@ -325,11 +415,12 @@ impl Table {
                 .map(|e| format!("· {}", e.text)),
         );
         lines.push(text::status(rec, game));
+        let channel = Self::game_channel(rec, req);
         let message = if picture {
-            self.turn_message(&req.channel, rec, game, lines.join("\n"), before)
+            self.turn_message(&channel, rec, game, lines.join("\n"), before)
                 .await
         } else {
-            self.turn_words(&req.channel, rec, game, lines.join("\n"), before)
+            self.turn_words(&channel, rec, game, lines.join("\n"), before)
         };
         let mut out = vec![message];
         // A bot seat's secrets (its drawn cards) are for nobody: the bot reads
@@ -362,19 +453,22 @@ impl Table {
         rec.log_len += append.len() as u64;
         rec.draw_offer = None;
         rec.undo_offer = None;
-        retime(&mut rec, game, self.now());
-        self.stage(
-            Loaded {
-                rec,
-                game: Some(game.clone()),
-            },
-            Some(version),
-            Change {
-                append,
-                truncate_from: None,
-            },
-        )
-        .await
+        let ended = retime(&mut rec, game, self.now());
+        let mut staged = self
+            .stage(
+                Loaded {
+                    rec,
+                    game: Some(game.clone()),
+                },
+                Some(version),
+                Change {
+                    append,
+                    truncate_from: None,
+                },
+            )
+            .await?;
+        staged.ended = ended;
+        Ok(staged)
     }
 }
 

@@ -9,19 +9,39 @@ use super::args::Args;
 use super::{Change, Reply, Request, Res, Table, UserRef};
 use crate::record::{GameRecord, Named, Phase};
 
+/// The announcement of a game's end among `replies`: the first public one in the game's
+/// channel, else the first public one.
+fn ending(rec: &GameRecord, replies: &mut [Reply]) -> Option<usize> {
+    let channel = rec.channel.id;
+    let public = |r: &Reply| r.ok && r.ephemeral_to.is_none();
+    replies
+        .iter()
+        .position(|r| public(r) && r.channel.id == channel)
+        .or_else(|| replies.iter().position(public))
+}
+
+/// Adds every person seated in a game that just ended to the mentions of its ending
+/// announcement, once each (a user holding several seats is one mention), leaving out the
+/// bot's own seats (`robot`): a game may last months, and the players who did not make the
+/// last move learn that it is over from this ping (ruling T39).
+pub(super) fn ping_players(rec: &GameRecord, replies: &mut [Reply], robot: impl Fn(u64) -> bool) {
+    let Some(end) = ending(rec, replies).map(|i| &mut replies[i]) else {
+        return;
+    };
+    for m in &rec.members {
+        if !robot(m.user.id) && !end.mentions.iter().any(|x| x.id == m.user.id) {
+            end.mentions.push(UserRef::from(&m.user));
+        }
+    }
+}
+
 /// Adds the game's followers to the mentions of its ending announcement and forgets them;
 /// nothing happens while the game goes on.
 pub(super) fn ping_followers(rec: &mut GameRecord, replies: &mut [Reply]) {
     if !matches!(rec.phase, Phase::Finished | Phase::Cancelled) || rec.followers.is_empty() {
         return;
     }
-    let channel = rec.channel.id;
-    let public = |r: &Reply| r.ok && r.ephemeral_to.is_none();
-    let at = replies
-        .iter()
-        .position(|r| public(r) && r.channel.id == channel)
-        .or_else(|| replies.iter().position(public));
-    let Some(end) = at.map(|i| &mut replies[i]) else {
+    let Some(end) = ending(rec, replies).map(|i| &mut replies[i]) else {
         return;
     };
     for f in rec.followers.drain(..) {

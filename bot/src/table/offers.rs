@@ -25,7 +25,7 @@ impl Table {
         if !is_member(&l.rec, req.user.id) {
             return Err(format!("You are not playing in game #{id}."));
         }
-        Self::own_channel(&l.rec, req)?;
+        Self::reachable(&l.rec, req)?;
         let version = l.rec.version;
         match l.rec.phase {
             Phase::Finished => return Err(format!("Game #{id} is over; it cannot be changed.")),
@@ -43,7 +43,7 @@ impl Table {
                     )
                 };
                 let staged = self.stage(l, Some(version), Change::none()).await?;
-                let reply = Reply::public(&req.channel, content);
+                let reply = Reply::public(&Self::game_channel(&staged.rec, req), content);
                 return self.store(Some(req), staged, vec![reply]).await;
             }
             // A game in play ends only on a confirmation (T23).
@@ -150,7 +150,7 @@ impl Table {
                     l.rec.undo_offer = None
                 }
                 let staged = self.stage(l, Some(version), Change::none()).await?;
-                let reply = Reply::public(&req.channel, content);
+                let reply = Reply::public(&Self::game_channel(&staged.rec, req), content);
                 return self.store(Some(req), staged, vec![reply]).await;
             }
             (Some(o), _) if o.agreed.contains(&user) => {
@@ -210,7 +210,7 @@ impl Table {
                 l.rec.undo_offer = Some(offer)
             }
             let staged = self.stage(l, Some(version), Change::none()).await?;
-            let mut reply = Reply::public(&req.channel, content);
+            let mut reply = Reply::public(&Self::game_channel(&staged.rec, req), content);
             reply.mentions = names;
             reply.buttons = super::answers::offer_buttons(&staged.rec, kind);
             return self.store(Some(req), staged, vec![reply]).await;
@@ -223,12 +223,13 @@ impl Table {
                 reason: "agreed by the players".into(),
             });
             let game = l.game.clone().ok_or("The game has not started.")?;
-            retime(&mut l.rec, &game, self.now());
-            let staged = self.stage(l, Some(version), Change::none()).await?;
+            let ended = retime(&mut l.rec, &game, self.now());
+            let mut staged = self.stage(l, Some(version), Change::none()).await?;
+            staged.ended = ended;
             let saved = &staged.rec;
             let reply = self
                 .turn_message(
-                    &req.channel,
+                    &Self::game_channel(saved, req),
                     saved,
                     &game,
                     text::status(saved, &game),
@@ -265,7 +266,13 @@ impl Table {
             text::status(saved, &game)
         );
         let reply = self
-            .turn_message(&req.channel, saved, &game, content, &before)
+            .turn_message(
+                &Self::game_channel(saved, req),
+                saved,
+                &game,
+                content,
+                &before,
+            )
             .await;
         self.store(Some(req), staged, vec![reply]).await
     }

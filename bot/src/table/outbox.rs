@@ -32,6 +32,8 @@ pub(super) struct Staged {
     change: Change,
     /// The request for the game's thread, stored first (ruling T19).
     pub(super) open_thread: Option<NewEntry>,
+    /// This write ends the game: its announcement pings every player (ruling T39).
+    pub(super) ended: bool,
 }
 
 impl Table {
@@ -62,6 +64,7 @@ impl Table {
             version,
             change,
             open_thread: None,
+            ended: false,
         })
     }
 
@@ -75,7 +78,11 @@ impl Table {
         mut staged: Staged,
         mut replies: Vec<Reply>,
     ) -> Res<Vec<Reply>> {
-        // A game that ends pings its followers once, in its ending announcement (T26).
+        // A game that ends pings its players (T39) and its followers (T26) once, in its
+        // ending announcement.
+        if staged.ended {
+            super::follow::ping_players(&staged.rec, &mut replies, |u| self.is_robot(u));
+        }
         super::follow::ping_followers(&mut staged.rec, &mut replies);
         let now = self.now();
         let game = staged.rec.id;
@@ -157,6 +164,10 @@ impl Table {
                     format!("Game #{game} is starting in its own thread under this channel; the channel gets its link."),
                 ));
             }
+        }
+        // Typed away from the game's channel: the invoker is told where its message went (T38).
+        if let (Some(req), false) = (req, thread_entry) {
+            replies.extend(pointer(req, game, &replies));
         }
         // A league's last game ending ends the league (T36).
         if ended {
@@ -288,4 +299,32 @@ impl Table {
         }
         out
     }
+}
+
+/// The invoker's line saying where a command's public message went, when it went to the
+/// game's channel (its thread) and not to the channel the command was typed in (T38).
+fn pointer(req: &Request, game: u64, replies: &[Reply]) -> Option<Reply> {
+    let public = |r: &&Reply| r.ok && r.ephemeral_to.is_none() && r.outbox.is_some();
+    if replies
+        .iter()
+        .filter(public)
+        .any(|r| r.channel.id == req.channel.id)
+    {
+        return None;
+    }
+    let to = replies.iter().find(public)?.channel.id;
+    // Only a player's own command on a game: a league acting for a player (T34) has
+    // nobody typing who could be told.
+    let verb = match req.command.trim_start_matches('/') {
+        "play" => "Played",
+        "resign" => "Resigned",
+        "claim" => "Claimed",
+        "draw" | "undo" => "Sent",
+        _ => return None,
+    };
+    Some(Reply::private(
+        &req.channel,
+        &req.user,
+        format!("{verb} in <#{to}> (game #{game})."),
+    ))
 }

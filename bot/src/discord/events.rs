@@ -32,14 +32,10 @@ pub(crate) async fn on_event(
     let table = &framework.user_data.table;
     match event {
         // Claimed first, as a slash command is (see `deliver::claim`): a click that another
-        // session of the shard claimed is left to it, unanswered here.
+        // session of the shard claimed is left to it, unanswered here (the last arm).
         serenity::FullEvent::InteractionCreate {
             interaction: serenity::Interaction::Component(click),
-        } => {
-            if claim(framework.user_data, click.id).await? {
-                on_click(framework, click).await?
-            }
-        }
+        } if claim(framework.user_data, click.id).await? => on_click(framework, click).await?,
         serenity::FullEvent::ChannelDelete { channel, .. } => {
             info!(channel = channel.id.get(), "channel deleted");
             table.channel_deleted(channel.id.get()).await;

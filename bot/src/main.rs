@@ -20,6 +20,7 @@ usage:
 settings (environment):
   DISCORD_TOKEN        the bot's token; set, tokar connects to Discord
   DISCORD_GUILD_ID     registers the commands in this server only (instant updates)
+  DISCORD_APPLICATION_ID  the application's id (default: asked of Discord at each start)
   TOKAR_DATA           the data folder (default ./tokar-data)
   TOKAR_TICK_SECONDS   how often reminders and deadlines are looked at (default 60)
   TOKAR_DRAIN_SECONDS  at a stop, time to finish commands and deliver messages (default 10)
@@ -108,7 +109,10 @@ async fn run_discord(token: String) -> Result<(), String> {
     config.storage = tokar_bot::storage::StoreSettings::from_env()?;
     let keep = tokar_bot::backup::service::keep_from_env()?;
     // Read before the store opens: a bad setting is refused with nothing touched.
-    let settings = tokar_bot::discord::DiscordSettings::from_env().map_err(|e| e.to_string())?;
+    let mut settings =
+        tokar_bot::discord::DiscordSettings::from_env().map_err(|e| e.to_string())?;
+    // Failed starts are remembered there, so that a loop of restarts slows down.
+    settings.data_dir = Some(std::path::PathBuf::from(&data));
     // The computer opponent plays as the bot's own Discord account.
     if let Some(robot) = tokar_bot::table::robot::RobotConfig::for_discord_token(&token, "Tokar") {
         config.robot = robot;

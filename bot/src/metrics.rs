@@ -15,6 +15,11 @@
 //! | `tokar_games_in_play` | gauge | games started and not finished, counted every 10 minutes |
 //! | `tokar_gateway_ready` | gauge | 1 while the gateway is connected and ready |
 //! | `tokar_gateway_shards{range,total}` | gauge | gateway shards this process runs (`range` of `total`) |
+//! | `tokar_discord_identify_total` | counter | IDENTIFYs the shards sent (each spends one of the day's session starts) |
+//! | `tokar_discord_sessions_ready_total` | counter | READYs received: IDENTIFYs Discord accepted |
+//! | `tokar_discord_session_starts_remaining` | gauge | session starts Discord had left at this process's start (`session_start_limit.remaining`) |
+//! | `tokar_discord_start_refusals_total{reason}` | counter | starts refused before any IDENTIFY (`token`, `registration`, `session_starts`, `gateway`) |
+//! | `tokar_discord_invalid_requests_total{status}` | counter | answers of 401, 403 or 429 to the bot's own requests (Discord bans the IP at 10,000 in 10 minutes) |
 //!
 //! A scrape that answers is the health check: the process is up; `tokar_gateway_ready` and the
 //! outbox's age say whether it is doing its work.
@@ -68,4 +73,33 @@ pub fn gateway_shards(range: std::ops::Range<u32>, total: u32) {
     let label = format!("{}..{}", range.start, range.end);
     metrics::gauge!("tokar_gateway_shards", "range" => label, "total" => total.to_string())
         .set(f64::from(range.end - range.start));
+}
+
+/// One IDENTIFY sent by a shard: Discord allows a bot a fixed number a day (1,000 for most
+/// bots, `session_start_limit`) and resets its token when they run out.
+pub fn identify_attempt(_shard: u32) {
+    metrics::counter!("tokar_discord_identify_total").increment(1);
+}
+
+/// One READY received: an IDENTIFY Discord accepted.
+pub fn session_ready(_shard: u32) {
+    metrics::counter!("tokar_discord_sessions_ready_total").increment(1);
+}
+
+/// The session starts Discord said were left, read before connecting.
+pub fn session_starts_remaining(remaining: u64) {
+    metrics::gauge!("tokar_discord_session_starts_remaining").set(remaining as f64);
+}
+
+/// A start refused before any IDENTIFY, and why (`token`, `registration`, `session_starts`,
+/// `gateway`).
+pub fn start_refused(reason: &'static str) {
+    metrics::counter!("tokar_discord_start_refusals_total", "reason" => reason).increment(1);
+}
+
+/// One answer Discord counts as an invalid request (401, 403 or 429): at 10,000 of them in 10
+/// minutes Discord bans the bot's IP address for a while.
+pub fn invalid_request(status: u16) {
+    metrics::counter!("tokar_discord_invalid_requests_total", "status" => status.to_string())
+        .increment(1);
 }

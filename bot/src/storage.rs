@@ -17,6 +17,7 @@
 //! | `store-id` | the store's identity, drawn when it was created |
 //! | `R` ... | ratings ([`ratings`]) |
 //! | `q` ... | leases, when processes share the store ([`leases`]) |
+//! | `i` / `I` ... | interaction claims, each interaction run once ([`claims`]) |
 //!
 //! Leagues live in a tree of their own (`storage/leagues.rs`).
 //!
@@ -33,6 +34,8 @@
 //! from `spawn_blocking`, and reads there unless [`Kv::local_reads`] says a
 //! read is cheaper than that hand-off.
 
+mod claims;
+pub use claims::{Claim, CLAIM_KEPT};
 mod dump;
 mod leases;
 pub use leases::Lease;

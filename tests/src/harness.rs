@@ -82,6 +82,7 @@ impl Bot {
             test_api_base: Some(fake.api_base()),
             stop: Some(rx),
             retry_first: start.retry_first,
+            application_id: Some(crate::fake::APPLICATION_ID),
             ..DiscordSettings::default()
         };
         let task = tokio::spawn(discord::run(table, TOKEN.to_owned(), settings));

@@ -26,6 +26,7 @@ pub(crate) async fn on_click(
         channel: channel.clone(),
         // Today's buttons (hand, moves) answer the clicker only.
         private: true,
+        loading: Default::default(),
     };
     let request = Request {
         user,

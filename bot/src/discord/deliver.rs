@@ -39,7 +39,16 @@ pub(crate) struct Responder<'a> {
     pub channel: ChannelRef,
     /// The answer is for the invoker only: a deferral is ephemeral.
     pub private: bool,
+    /// Set by [`Responder::defer`] and cleared once the deferral's "thinking…" message is
+    /// filled in: while set, a follow-up would not be a message of its own but the edit of that
+    /// message (see [`Responder::tell`]).
+    pub loading: AtomicBool,
 }
+
+/// What the public "thinking…" of a command that failed is turned into: the reason goes to the
+/// invoker privately, and the channel is told no more than that.
+pub(crate) const FAILED_IN_PUBLIC: &str =
+    "This command did not go through; its author was told why.";
 
 impl Responder<'_> {
     fn is_acknowledged(&self) -> bool {
@@ -53,14 +62,37 @@ impl Responder<'_> {
             CreateInteractionResponseMessage::new().ephemeral(self.private),
         )
         .execute(self.http, (self.id, self.token))
-        .await?;
+        .await
+        .inspect_err(count_invalid)?;
         self.acknowledged.store(true, Ordering::SeqCst);
+        self.loading.store(true, Ordering::SeqCst);
         Ok(())
     }
 
     /// Sends one private line to the invoker, whatever was sent before.
+    ///
+    /// After a deferral whose "thinking…" message is not filled in yet, a follow-up is no
+    /// message of its own: "When using this endpoint directly after responding to an interaction
+    /// with DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE, this endpoint will function as Edit Original
+    /// Interaction Response ... The ephemeral flag will be ignored, and the value you provided in
+    /// the initial defer response will be preserved" (Create Followup Message,
+    /// developers/interactions/receiving-and-responding.mdx). So a private deferral is filled
+    /// with the line itself, and a public one is first turned into a neutral line
+    /// ([`FAILED_IN_PUBLIC`]); only then is the line sent, as an ephemeral follow-up of its own.
+    /// The public message is edited rather than deleted: "Delete Original Interaction Response"
+    /// is allowed, but the fake Discord and Discord answer a follow-up after it with 10008
+    /// (Unknown Message), which would lose the line. When the neutral edit fails, the line is
+    /// not sent: it would land in public.
     pub async fn tell(&self, text: &str) -> Result<(), serenity::Error> {
         let out = Outgoing::text(text, true);
+        if self.loading.load(Ordering::SeqCst) {
+            if self.private {
+                return self.edit_deferred(out).await;
+            }
+            self.edit_deferred(Outgoing::text(FAILED_IN_PUBLIC, false))
+                .await?;
+            return self.follow_up(out).await;
+        }
         if self.is_acknowledged() {
             self.follow_up(out).await
         } else {
@@ -77,7 +109,8 @@ impl Responder<'_> {
             .add_files(out.files);
         CreateInteractionResponse::Message(msg)
             .execute(self.http, (self.id, self.token))
-            .await?;
+            .await
+            .inspect_err(count_invalid)?;
         self.acknowledged.store(true, Ordering::SeqCst);
         Ok(())
     }
@@ -92,7 +125,10 @@ impl Responder<'_> {
         for file in out.files {
             edit = edit.new_attachment(file);
         }
-        edit.execute(self.http, self.token).await?;
+        edit.execute(self.http, self.token)
+            .await
+            .inspect_err(count_invalid)?;
+        self.loading.store(false, Ordering::SeqCst);
         Ok(())
     }
 
@@ -103,10 +139,73 @@ impl Responder<'_> {
             .allowed_mentions(mentions(&out.ping))
             .components(out.rows)
             .add_files(out.files);
-        msg.execute(self.http, (None, self.token)).await?;
+        msg.execute(self.http, (None, self.token))
+            .await
+            .inspect_err(count_invalid)?;
         Ok(())
     }
 }
+
+/// Counts a refused answer that Discord counts against the bot's invalid requests (see
+/// [`crate::metrics::invalid_request`]).
+pub(crate) fn count_invalid(e: &serenity::Error) {
+    if let Some(status) = invalid_status(e) {
+        crate::metrics::invalid_request(status);
+    }
+}
+
+/// The status of an answer Discord counts as an invalid request: "Invalid requests are those
+/// resulting in 401, 403, or 429 statuses" (developers/topics/rate-limits.mdx, "Invalid Request
+/// Limit"); `None` for any other outcome. A 429 that serenity's own rate limiter absorbed and
+/// retried never reaches here, so it is not counted.
+pub(crate) fn invalid_status(e: &serenity::Error) -> Option<u16> {
+    let serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r)) = e else {
+        return None;
+    };
+    let status = r.status_code.as_u16();
+    matches!(status, 401 | 403 | 429).then_some(status)
+}
+
+/// This process's number in the claims it makes, drawn once.
+fn claim_owner() -> u64 {
+    static OWNER: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *OWNER.get_or_init(|| crate::entropy::fresh(&[u64::from(std::process::id())]))
+}
+
+/// How long a stopping process waits before it claims an interaction: in a blue/green deploy
+/// the new process received it too and answers it properly; a process stopping alone answers
+/// that it is restarting, well within Discord's 3 s.
+const STOPPING_GRACE: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// Claims interaction `id` for this process before anything answers it (see
+/// `crate::storage`'s `claims.rs`): true when this process runs it; false when another session
+/// of the shard claimed it first, and answers it, so this one does nothing at all with it.
+pub(crate) async fn claim(data: &Data, id: serenity::InteractionId) -> Result<bool, CommandError> {
+    if data.gate.enter().is_none() {
+        tokio::time::sleep(STOPPING_GRACE).await;
+    }
+    let store = data.table.store_handle();
+    let now = data.table.now();
+    let owner = claim_owner();
+    let id = id.get();
+    let claimed = tokio::task::spawn_blocking(move || store.claim_interaction(id, owner, now))
+        .await
+        .map_err(|e| CommandError::TableGone(format!("claiming interaction {id}: {e}")))?
+        .map_err(|e| CommandError::TableGone(format!("claiming interaction {id}: {e}")))?;
+    if !claimed {
+        debug!(
+            interaction = id,
+            "interaction claimed by another session of its shard; left to it"
+        );
+    }
+    Ok(claimed)
+}
+
+/// Work done before the table is asked, inside the defer timer: extra options (a record file's
+/// text), or a one-line refusal for the invoker.
+pub(crate) type Prepare = std::pin::Pin<
+    Box<dyn std::future::Future<Output = Result<Vec<(String, String)>, String>> + Send>,
+>;
 
 /// Runs one request on the table and answers the interaction with its replies.
 ///
@@ -120,6 +219,17 @@ pub(crate) async fn serve(
     data: &Data,
     request: Request,
 ) -> Result<(), CommandError> {
+    serve_prepared(responder, data, request, None).await
+}
+
+/// [`serve`], with `prepare` run first inside the same timer: work that may be slow (a
+/// download) defers the interaction in time as the table's work does.
+pub(crate) async fn serve_prepared(
+    responder: &Responder<'_>,
+    data: &Data,
+    mut request: Request,
+    prepare: Option<Prepare>,
+) -> Result<(), CommandError> {
     let Some(_pass) = data.gate.enter() else {
         return Err(CommandError::Stopping);
     };
@@ -130,7 +240,15 @@ pub(crate) async fn serve(
     let table = data.table.clone();
     let command = request.command.clone();
     let started = std::time::Instant::now();
-    let mut work = tokio::spawn(async move { table.handle(request).await });
+    let mut work = tokio::spawn(async move {
+        if let Some(prepare) = prepare {
+            match prepare.await {
+                Ok(extra) => request.options.extend(extra),
+                Err(why) => return vec![refusal(&request, why)],
+            }
+        }
+        table.handle(request).await
+    });
     // A zero `defer_after` defers every answer, however fast the table is.
     let early = if data.defer_after.is_zero() {
         None
@@ -225,6 +343,20 @@ async fn deliver(
         first = false;
     }
     Ok(())
+}
+
+/// A private refusal made before the table was asked, as the table's own refusals look.
+fn refusal(request: &Request, why: String) -> Reply {
+    Reply {
+        channel: request.channel.clone(),
+        ephemeral_to: Some(request.user.clone()),
+        content: why,
+        mentions: Vec::new(),
+        images: Vec::new(),
+        buttons: Vec::new(),
+        ok: false,
+        outbox: None,
+    }
 }
 
 /// A line for a response that carries none of the replies: what happened, without pings.

@@ -7,7 +7,7 @@ use poise::FrameworkError;
 use tracing::{error, warn};
 
 use super::data::{channel_ref, user_ref, CommandError, Context, Data};
-use super::deliver::{truncate, Responder};
+use super::deliver::{claim, truncate, Responder};
 
 /// poise's error hook: everything that fails in or around a command lands here.
 pub(crate) async fn on_error(err: FrameworkError<'_, Data, CommandError>) {
@@ -69,6 +69,11 @@ pub(crate) async fn report(responder: &Responder<'_>, error: &CommandError) {
 }
 
 /// Sends a private one-line message about a slash command, whatever was answered before.
+///
+/// What lands here failed before the command's own code claimed the interaction (poise could
+/// not read an option, the command is not offered here, the claim itself failed), so it is
+/// claimed here: a second session of the shard says nothing. When claiming fails, the line is
+/// sent all the same: a reason told twice beats silence.
 async fn tell(ctx: Context<'_>, text: &str) {
     let poise::Context::Application(actx) = ctx else {
         return;
@@ -77,6 +82,9 @@ async fn tell(ctx: Context<'_>, text: &str) {
         return;
     }
     let i = actx.interaction;
+    if let Ok(false) = claim(ctx.data(), i.id).await {
+        return;
+    }
     let responder = Responder {
         http: &actx.serenity_context().http,
         id: i.id,
@@ -85,6 +93,7 @@ async fn tell(ctx: Context<'_>, text: &str) {
         invoker: user_ref(&i.user, i.member.as_deref()),
         channel: channel_ref(i.channel_id, i.channel.as_ref(), i.guild_id),
         private: true,
+        loading: Default::default(),
     };
     if let Err(e) = responder.tell(text).await {
         warn!(error = %e, "could not tell the player about the failure");

@@ -7,12 +7,22 @@
 //!   `unavailable`): every channel of that server is lost the same way.
 //!
 //! All of them come with the non-privileged GUILDS intent.
+//!
+//! Autocomplete requests are not claimed (see `deliver::claim`): an autocomplete answer reads
+//! the table and changes nothing, so two sessions answering one is harmless; Discord keeps the
+//! first answer and refuses the second ("Interaction has already been acknowledged", code
+//! 40060, a 400: not one of the 401, 403 and 429 answers that count as invalid requests). A
+//! claim would cost a flushed write on every keystroke of every player.
+//!
+//! Besides poise's events, [`GatewayCounter`] counts the shards' IDENTIFYs and READYs, which
+//! serenity gives only to an event handler of its own.
 
 use poise::serenity_prelude as serenity;
 use tracing::info;
 
 use super::buttons::on_click;
 use super::data::{CommandError, Data};
+use super::deliver::claim;
 
 /// poise's event hook.
 pub(crate) async fn on_event(
@@ -21,9 +31,11 @@ pub(crate) async fn on_event(
 ) -> Result<(), CommandError> {
     let table = &framework.user_data.table;
     match event {
+        // Claimed first, as a slash command is (see `deliver::claim`): a click that another
+        // session of the shard claimed is left to it, unanswered here (the last arm).
         serenity::FullEvent::InteractionCreate {
             interaction: serenity::Interaction::Component(click),
-        } => on_click(framework, click).await?,
+        } if claim(framework.user_data, click.id).await? => on_click(framework, click).await?,
         serenity::FullEvent::ChannelDelete { channel, .. } => {
             info!(channel = channel.id.get(), "channel deleted");
             table.channel_deleted(channel.id.get()).await;
@@ -50,4 +62,34 @@ pub(crate) async fn on_event(
         _ => {}
     }
     Ok(())
+}
+
+/// Counts what the gateway costs of Discord's session-start budget (see `crate::metrics`).
+///
+/// Serenity 0.12 sets a shard's stage to `Identifying` right after it sent an IDENTIFY
+/// (`Shard::identify`) and reports the change as a `ShardStageUpdate`; a RESUME goes through
+/// `Resuming` instead, and does not spend the budget ("Session Start Limit": only IDENTIFY
+/// counts, developers/events/gateway.mdx). A READY comes only after an accepted IDENTIFY.
+/// Serenity compares the stage before and after each gateway event, so an IDENTIFY whose stage
+/// was gone again within one event would go uncounted; READY counts the accepted ones exactly.
+pub(crate) struct GatewayCounter;
+
+#[serenity::async_trait]
+impl serenity::EventHandler for GatewayCounter {
+    async fn shard_stage_update(
+        &self,
+        _ctx: serenity::Context,
+        event: serenity::ShardStageUpdateEvent,
+    ) {
+        if event.new == serenity::ConnectionStage::Identifying
+            && event.old != serenity::ConnectionStage::Identifying
+        {
+            crate::metrics::identify_attempt(event.shard_id.0);
+        }
+    }
+
+    async fn ready(&self, _ctx: serenity::Context, ready: serenity::Ready) {
+        let shard = ready.shard.map_or(0, |s| s.id.0);
+        crate::metrics::session_ready(shard);
+    }
 }

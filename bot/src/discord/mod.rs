@@ -15,8 +15,10 @@ mod errors;
 mod events;
 mod outbox;
 mod outgoing;
+mod restarts;
 mod settings;
 mod shards;
+mod startup;
 mod threads;
 mod ticker;
 
@@ -44,20 +46,30 @@ pub enum DiscordError {
     /// Serenity failed to connect or lost the connection for good.
     #[error("discord client: {0}")]
     Client(#[from] Box<serenity::Error>),
-    /// Connected, but start-up failed (command registration refused).
+    /// Start-up failed before the gateway opened (command registration refused, Discord not
+    /// reachable).
     #[error("start-up failed: {0}")]
     Startup(String),
+    /// Discord refused the token (401): it was reset or mistyped. Nothing was sent to the
+    /// gateway.
+    #[error("Discord refused DISCORD_TOKEN (reset it in the Developer Portal's Bot tab and set the new one): {0}")]
+    TokenRefused(String),
+    /// Too few IDENTIFYs are left today to start this process's shards safely.
+    #[error("not enough session starts left: {0}")]
+    SessionStarts(String),
 }
 
 /// Runs the bot until it is stopped (Ctrl-C, SIGTERM or `settings.stop`) or the gateway
 /// connection fails for good.
 ///
-/// Start-up that fails (a token Discord refuses, command registration refused) is an error, so
-/// the process exits non-zero and a supervisor restarts it. The outbox's delivery worker and
-/// the scheduler start only once the gateway is ready and the commands are registered. At a
-/// stop: new commands are refused with a line, those in flight finish, the outbox drains (each
-/// for at most `settings.drain`), then the gateway closes; all of this also when no shard is
-/// connected at the time.
+/// Before the gateway opens, a start that cannot work stops, with one log line and an error
+/// (so the process exits non-zero), having spent no IDENTIFY: a refused token, too few
+/// session starts left today, a refused registration (see `startup.rs`). With a data folder
+/// (`settings.data_dir`), a start that follows failed ones first waits, longer each time (see
+/// `restarts.rs`). The outbox's delivery worker and the scheduler start once the gateway is
+/// ready. At a stop: new commands are refused with a line, those in flight finish, the outbox
+/// drains (each for at most `settings.drain`), then the gateway closes; all of this also when
+/// no shard is connected at the time.
 pub async fn run(
     table: Table,
     token: String,
@@ -81,14 +93,56 @@ pub async fn run(
         None => serenity::HttpBuilder::new(&token).build(),
     };
 
-    let guild_id = settings.guild_id;
+    let starts = settings.data_dir.as_deref().map(restarts::Starts::new);
+    if let Some(starts) = &starts {
+        let (wait, failures) = starts.pending_wait(crate::marker::now_ms());
+        if !wait.is_zero() {
+            warn!(
+                failures,
+                wait_seconds = wait.as_secs(),
+                "the last starts did not reach Discord's READY; waiting before this one connects"
+            );
+            tokio::select! {
+                _ = tokio::time::sleep(wait) => {}
+                _ = wait_for_stop(settings.stop.clone()) => {
+                    info!("stopped while waiting to connect");
+                    return Ok(());
+                }
+            }
+        }
+        if let Err(e) = starts.begin(crate::marker::now_ms()) {
+            // Only the slowing down of later starts is lost; this one may go on.
+            warn!(error = %e, "cannot record this start");
+        }
+    }
+
+    prune_claims(&table).await;
+    let shard_count = settings.shards.map_or(1, |s| s.count());
+    let commands = commands::all();
+    let asked = startup::before_gateway(
+        &http,
+        &commands,
+        settings.guild_id,
+        settings.application_id,
+        shard_count,
+    );
+    tokio::select! {
+        r = asked => if let Err(e) = r {
+            error!(error = %e, "not connecting to Discord");
+            return Err(e);
+        },
+        _ = wait_for_stop(settings.stop.clone()) => {
+            info!("stopped before connecting");
+            return Ok(());
+        }
+    }
+
     let gate = Arc::new(data::Gate::default());
     let data = Data::new(table.clone(), &settings, gate.clone());
-    // Set by the setup when the bot is registered; read after the client stops.
-    let (ready_tx, mut ready_rx) = tokio::sync::watch::channel(Readiness::Starting);
-    let ready_check = ready_rx.clone();
+    // Set by the setup when the first shard is ready; read by the lifecycle below.
+    let (ready_tx, mut ready_rx) = tokio::sync::watch::channel(false);
     let options = poise::FrameworkOptions {
-        commands: commands::all(),
+        commands,
         on_error: |err| Box::pin(errors::on_error(err)),
         event_handler: |framework, event| Box::pin(events::on_event(framework, event)),
         // Only the users each reply names may be pinged; never @everyone or roles.
@@ -99,31 +153,10 @@ pub async fn run(
     let framework = poise::Framework::builder()
         .options(options)
         .initialize_owners(false)
-        .setup(move |ctx, ready, framework| {
+        .setup(move |_ctx, ready, _framework| {
             Box::pin(async move {
                 info!(bot = %ready.user.name, "connected to Discord");
-                let commands = &framework.options().commands;
-                let registered = match guild_id
-                    .and_then(std::num::NonZeroU64::new)
-                    .map(serenity::GuildId::from)
-                {
-                    Some(guild) => poise::builtins::register_in_guild(&ctx.http, commands, guild)
-                        .await
-                        .map(|()| format!("in guild {guild}")),
-                    None => poise::builtins::register_globally(&ctx.http, commands)
-                        .await
-                        .map(|()| "globally".to_owned()),
-                };
-                match registered {
-                    Ok(scope) => {
-                        info!(count = commands.len(), %scope, "commands registered");
-                        let _ = ready_tx.send(Readiness::Ready);
-                    }
-                    Err(e) => {
-                        let _ = ready_tx.send(Readiness::Failed(e.to_string()));
-                        return Err(e.into());
-                    }
-                }
+                let _ = ready_tx.send(true);
                 Ok::<Data, CommandError>(data)
             })
         })
@@ -134,6 +167,7 @@ pub async fn run(
     let intents = serenity::GatewayIntents::GUILDS;
     let mut client = serenity::ClientBuilder::new_with_http(http, intents)
         .framework(framework)
+        .event_handler(events::GatewayCounter)
         .await
         .map_err(Box::new)?;
 
@@ -151,16 +185,25 @@ pub async fn run(
         });
     let embedder_stop = settings.stop.clone();
     let mut lifecycle = tokio::spawn(async move {
-        // Nothing is sent before the bot is registered: an outage or a bad token at start-up
-        // leaves every stored message to deliver.
+        // Nothing is sent before the gateway is ready: an outage at start-up leaves every
+        // stored message to deliver.
         let started = tokio::select! {
-            r = ready_rx.wait_for(|r| *r != Readiness::Starting) => r.map(|r| *r == Readiness::Ready).unwrap_or(false),
+            r = ready_rx.wait_for(|ready| *ready) => r.is_ok(),
             _ = wait_for_stop(embedder_stop.clone()) => false,
         };
         let mut worker = None;
         let mut ticker = None;
+        let mut pruner = None;
         if started {
             crate::metrics::gateway_ready(true);
+            if let Some(starts) = &starts {
+                if let Err(e) = starts.reached_ready() {
+                    warn!(error = %e, "cannot record that this start reached READY");
+                }
+            }
+            pruner = Some(AbortOnDrop(tokio::spawn(prune_claims_hourly(
+                table.clone(),
+            ))));
             worker = Some(outbox::spawn(
                 table.clone(),
                 http.clone(),
@@ -174,6 +217,7 @@ pub async fn run(
         }
         info!("stopping: no new commands; finishing those in flight");
         drop(ticker);
+        drop(pruner);
         let left = gate.close(drain).await;
         if left > 0 {
             warn!(left, "commands still running at the stop");
@@ -223,10 +267,6 @@ pub async fn run(
         }
     };
     crate::metrics::gateway_ready(false);
-    if let Readiness::Failed(why) = &*ready_check.borrow() {
-        error!(error = %why, "start-up failed");
-        return Err(DiscordError::Startup(why.clone()));
-    }
     if let Err(e) = &result {
         error!(error = %e, "Discord client stopped with an error");
     }
@@ -234,14 +274,40 @@ pub async fn run(
     result.map_err(|e| DiscordError::from(Box::new(e)))
 }
 
-/// How far start-up got.
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum Readiness {
-    Starting,
-    /// Connected and the commands registered.
-    Ready,
-    /// Registration failed.
-    Failed(String),
+/// Removes the interaction claims older than a day (see `crate::storage`'s `claims.rs`), in
+/// batches, so that no one call holds the store long. A failure is logged and left for the
+/// next time: old claims cost only their bytes.
+async fn prune_claims(table: &Table) {
+    const BATCH: usize = 1_000;
+    let store = table.store_handle();
+    let before = table.now().saturating_sub(crate::storage::CLAIM_KEPT);
+    let pruned = tokio::task::spawn_blocking(move || {
+        let mut total = 0;
+        loop {
+            let n = store.prune_claims(before, BATCH)?;
+            total += n;
+            if n < BATCH {
+                return Ok::<_, crate::storage::StoreError>(total);
+            }
+        }
+    })
+    .await;
+    match pruned {
+        Ok(Ok(0)) => {}
+        Ok(Ok(n)) => info!(claims = n, "old interaction claims pruned"),
+        Ok(Err(e)) => warn!(error = %e, "cannot prune old interaction claims"),
+        Err(e) => warn!(error = %e, "pruning old interaction claims failed"),
+    }
+}
+
+/// [`prune_claims`] every hour while the bot runs: a process may run for months.
+async fn prune_claims_hourly(table: Table) {
+    let mut every = tokio::time::interval(Duration::from_secs(3_600));
+    every.tick().await; // the first tick is now: pruned at the start already
+    loop {
+        every.tick().await;
+        prune_claims(&table).await;
+    }
 }
 
 /// Resolves on Ctrl-C, SIGTERM, or when the embedder's stop signal turns true.

@@ -39,6 +39,15 @@ pub struct DiscordSettings {
     /// The gateway shards this process runs; `None`: one shard, as a community's bot needs
     /// (see [`Shards`]). From `TOKAR_SHARDS` and `TOKAR_SHARD_RANGE`.
     pub shards: Option<Shards>,
+    /// The application's id, for registering the commands before the gateway opens. From
+    /// `DISCORD_APPLICATION_ID`; unset, it is asked of Discord (GET /oauth2/applications/@me).
+    /// The token's first part names the bot's user, whose id is the application's only for
+    /// applications made since 2016 or so, so the token is not read for it.
+    pub application_id: Option<u64>,
+    /// The data folder, where failed starts are remembered so that a loop of restarts slows
+    /// down (see `restarts.rs`); `None`: every start connects at once (embedders and tests
+    /// that restart the bot on purpose). `tokar` sets it to `TOKAR_DATA`.
+    pub data_dir: Option<std::path::PathBuf>,
 }
 
 impl Default for DiscordSettings {
@@ -53,16 +62,29 @@ impl Default for DiscordSettings {
             metrics_addr: None,
             retry_first: crate::outbox::RETRY_FIRST,
             shards: None,
+            application_id: None,
+            data_dir: None,
         }
     }
 }
 
 impl DiscordSettings {
-    /// Reads `DISCORD_GUILD_ID`, `TOKAR_TICK_SECONDS`, `TOKAR_DRAIN_SECONDS`,
-    /// `TOKAR_METRICS_ADDR`, `TOKAR_SHARDS` and `TOKAR_SHARD_RANGE`; anything unset keeps its
-    /// default.
+    /// Reads `DISCORD_GUILD_ID`, `DISCORD_APPLICATION_ID`, `TOKAR_TICK_SECONDS`,
+    /// `TOKAR_DRAIN_SECONDS`, `TOKAR_METRICS_ADDR`, `TOKAR_SHARDS` and `TOKAR_SHARD_RANGE`;
+    /// anything unset keeps its default.
     pub fn from_env() -> Result<Self, DiscordError> {
         let mut settings = Self::default();
+        if let Some(raw) = non_empty_var("DISCORD_APPLICATION_ID") {
+            let id = raw
+                .parse::<u64>()
+                .ok()
+                .filter(|id| *id != 0)
+                .ok_or_else(|| DiscordError::Setting {
+                    name: "DISCORD_APPLICATION_ID",
+                    reason: format!("`{raw}` is not an application id (a positive number)"),
+                })?;
+            settings.application_id = Some(id);
+        }
         if let Some(raw) = non_empty_var("DISCORD_GUILD_ID") {
             let id = raw
                 .parse::<u64>()

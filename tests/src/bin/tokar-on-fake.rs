@@ -19,7 +19,7 @@ use std::sync::Arc;
 use tokar_bot::discord::{self, DiscordSettings};
 use tokar_bot::storage::StoreSettings;
 use tokar_bot::Table;
-use tokar_tests::fake::GUILD_ID;
+use tokar_tests::fake::{APPLICATION_ID, GUILD_ID};
 use tokar_tests::harness::{bot_table_config, SharedSkew, RETRY_FIRST, TOKEN};
 
 #[tokio::main]
@@ -48,6 +48,8 @@ async fn run() -> Result<(), String> {
         guild_id: (!global).then_some(GUILD_ID),
         test_api_base: Some(api_base.clone()),
         retry_first: RETRY_FIRST,
+        // The fake serves no GET /oauth2/applications/@me: its application's id is given.
+        application_id: Some(APPLICATION_ID),
         ..DiscordSettings::from_env().map_err(|e| e.to_string())?
     };
     let mut config = bot_table_config(&PathBuf::from(data));

@@ -4,7 +4,8 @@ use poise::serenity_prelude as serenity;
 
 use super::super::autocomplete as ac;
 use super::super::data::{CommandError, Context};
-use super::{invoke, GameKind, Options};
+use super::super::deliver::Prepare;
+use super::{invoke, invoke_prepared, GameKind, Options};
 
 /// Challenge players to a new game in this channel.
 // Each argument is one slash-command option: Discord's form, not a design choice.
@@ -43,15 +44,24 @@ pub(crate) async fn new(
     #[description = "Start from an exported game record sent as a .txt file (long records)"]
     record_file: Option<serenity::Attachment>,
 ) -> Result<(), CommandError> {
-    let record = match (record, record_file) {
-        (Some(_), Some(_)) => {
-            return refuse(ctx, "Give the record as text or as a file, not both.").await;
-        }
-        (None, Some(file)) => match read_record(&file).await {
-            Ok(text) => Some(text),
-            Err(why) => return refuse(ctx, &why).await,
-        },
-        (text, None) => text,
+    // A record file is read inside the defer timer (see `serve_prepared`): a slow download
+    // defers the interaction in time instead of missing Discord's 3 s.
+    let (record, prepare): (Option<String>, Option<Prepare>) = match (record, record_file) {
+        (Some(_), Some(_)) => (
+            None,
+            Some(Box::pin(async {
+                Err("Give the record as text or as a file, not both.".to_owned())
+            })),
+        ),
+        (None, Some(file)) => (
+            None,
+            Some(Box::pin(async move {
+                read_record(&file)
+                    .await
+                    .map(|text| vec![("record".to_owned(), text)])
+            })),
+        ),
+        (text, None) => (text, None),
     };
     let options = Options::new()
         .choice("game", Some(game))
@@ -70,7 +80,7 @@ pub(crate) async fn new(
         .with("rated", rated)
         .with("record", record)
         .pairs(options.as_deref());
-    invoke(ctx, "new", options).await
+    invoke_prepared(ctx, "new", options, prepare).await
 }
 
 /// A record file's text. Discord caps a string option at 6000 characters; a long game's record
@@ -99,13 +109,6 @@ async fn read_record(file: &serenity::Attachment) -> Result<String, String> {
         )
     })?;
     Ok(text.trim().to_owned())
-}
-
-/// A private one-line refusal made before the table is asked.
-async fn refuse(ctx: Context<'_>, text: &str) -> Result<(), CommandError> {
-    ctx.send(poise::CreateReply::default().content(text).ephemeral(true))
-        .await?;
-    Ok(())
 }
 
 /// Accept a challenge.

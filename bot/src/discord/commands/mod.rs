@@ -11,11 +11,28 @@ mod turns;
 use poise::serenity_prelude as serenity;
 
 use super::data::{channel_ref, user_ref, CommandError, Context, Data};
-use super::deliver::{serve, Responder};
+use super::deliver::{claim, serve_prepared, Prepare, Responder};
+use super::errors::report;
 use crate::table::Request;
 
-/// Every command the bot registers.
+/// Every command the bot registers, each installable in servers only.
+///
+/// "`integration_types`: Installation contexts where the command is available, only for
+/// globally-scoped commands. Defaults to your app's configured contexts" (Application Command
+/// Object, developers/interactions/application-commands.mdx). An app that allows user installs
+/// would otherwise offer `/new` wherever its user is, in servers the bot is not in, where no
+/// game can be posted. `GUILD_INSTALL` alone keeps every command to where the bot was added.
+/// Discord ignores the field for guild commands (`DISCORD_GUILD_ID`); sending it there is
+/// harmless.
 pub(crate) fn all() -> Vec<poise::Command<Data, CommandError>> {
+    let mut commands = listed();
+    for c in &mut commands {
+        c.install_context = Some(vec![serenity::InstallationContext::Guild]);
+    }
+    commands
+}
+
+fn listed() -> Vec<poise::Command<Data, CommandError>> {
     vec![
         games::new(),
         games::accept(),
@@ -105,10 +122,30 @@ pub(crate) async fn invoke(
     command: &str,
     options: Options,
 ) -> Result<(), CommandError> {
+    invoke_prepared(ctx, command, options, None).await
+}
+
+/// [`invoke`], with `prepare` run before the table is asked, inside the defer timer (see
+/// [`serve_prepared`]).
+///
+/// The interaction is claimed first: when another session of its shard claimed it, nothing
+/// here answers it. Once claimed, a failure is told to the invoker here, with the responder
+/// that knows whether a public "thinking…" is waiting (see [`Responder::tell`]), and never
+/// returned to poise: its error hook would claim the interaction again, find it taken, and say
+/// nothing.
+pub(crate) async fn invoke_prepared(
+    ctx: Context<'_>,
+    command: &str,
+    options: Options,
+    prepare: Option<Prepare>,
+) -> Result<(), CommandError> {
     let poise::Context::Application(actx) = ctx else {
         return Err(CommandError::Unsupported("prefix command"));
     };
     let i = actx.interaction;
+    if !claim(ctx.data(), i.id).await? {
+        return Ok(());
+    }
     let user = user_ref(&i.user, i.member.as_deref());
     let channel = channel_ref(i.channel_id, i.channel.as_ref(), i.guild_id);
     let responder = Responder {
@@ -119,6 +156,7 @@ pub(crate) async fn invoke(
         invoker: user.clone(),
         channel: channel.clone(),
         private: PRIVATE.contains(&command),
+        loading: Default::default(),
     };
     let request = Request {
         user,
@@ -135,11 +173,16 @@ pub(crate) async fn invoke(
     };
     if command == "new" {
         if let Some(missing) = missing_permissions(i.app_permissions, i.channel.as_ref()) {
-            responder.tell(&missing).await?;
+            if let Err(e) = responder.tell(&missing).await {
+                tracing::warn!(error = %e, "could not tell the player what /new lacks");
+            }
             return Ok(());
         }
     }
-    serve(&responder, ctx.data(), request).await
+    if let Err(e) = serve_prepared(&responder, ctx.data(), request, prepare).await {
+        report(&responder, &e).await;
+    }
+    Ok(())
 }
 
 /// What the bot needs in a channel to run a game there: to see it, to post in it (in a thread,

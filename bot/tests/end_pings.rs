@@ -235,3 +235,39 @@ async fn the_bots_seat_is_not_pinged() {
     let r = e.ok("@alice /resign game:1 confirm:yes").await;
     everyone_once(&r, &["alice"]);
 }
+
+/// A rated game's result says each player's rating change, as the leaderboard then holds it
+/// (ruling T39; the numbers are those of `tests/ratings.rs`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rated_result_says_the_rating_change() {
+    let e = env("end-rating").await;
+    let (id, mover, other) = e.duel().await;
+    for _ in 0..4 {
+        let who = e.to_act(id, &["alice", "bob"]).await.unwrap();
+        let action = e.actions(who, id).await.remove(0);
+        e.ok(&format!("@{who} /play game:{id} action:\"{action}\""))
+            .await;
+    }
+    let r = e
+        .ok(&format!("@{other} /resign game:{id} confirm:yes"))
+        .await;
+    let text = &result(&r).content;
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("Rating (Arcana, all servers): "))
+        .unwrap_or_else(|| panic!("no rating line: {text}"));
+    assert!(line.contains(&format!("{mover} 1500? → 1662?")), "{line}");
+    assert!(line.contains(&format!("{other} 1500? → 1338?")), "{line}");
+    let board = e.ok("@alice /leaderboard game:arcana").await;
+    assert!(
+        board[0].content.contains(&format!("1. {mover} 1662?")),
+        "{}",
+        board[0].content
+    );
+    // An unrated game's result has no such line.
+    let (id, mover, _) = e.duel().await;
+    let r = e
+        .ok(&format!("@{mover} /resign game:{id} confirm:yes"))
+        .await;
+    assert!(!result(&r).content.contains("Rating ("), "{r:#?}");
+}

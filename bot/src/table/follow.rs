@@ -11,7 +11,7 @@ use crate::record::{GameRecord, Named, Phase};
 
 /// The announcement of a game's end among `replies`: the first public one in the game's
 /// channel, else the first public one.
-fn ending(rec: &GameRecord, replies: &mut [Reply]) -> Option<usize> {
+pub(super) fn ending(rec: &GameRecord, replies: &[Reply]) -> Option<usize> {
     let channel = rec.channel.id;
     let public = |r: &Reply| r.ok && r.ephemeral_to.is_none();
     replies

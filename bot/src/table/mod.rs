@@ -25,6 +25,7 @@ mod moves_list;
 mod names;
 mod offers;
 mod outbox;
+mod rating_line;
 mod replay;
 pub mod robot;
 mod schedule;

@@ -82,6 +82,11 @@ impl Table {
         // ending announcement.
         if staged.ended {
             super::follow::ping_players(&staged.rec, &mut replies, |u| self.is_robot(u));
+            let line = self.rating_line(&staged.rec, &staged.change.append).await;
+            if let (Some(line), Some(i)) = (line, super::follow::ending(&staged.rec, &replies)) {
+                replies[i].content.push('\n');
+                replies[i].content.push_str(&line);
+            }
         }
         super::follow::ping_followers(&mut staged.rec, &mut replies);
         let now = self.now();

@@ -2,8 +2,6 @@
 //! definitions (refusing what the client would not let a user type), types into autocomplete,
 //! clicks buttons, and sends the interactions to the bot.
 
-use std::time::Instant;
-
 use serde_json::{json, Value};
 
 use super::payloads::{self, Resolved, Source};
@@ -11,6 +9,7 @@ use super::rest;
 use super::state::{
     ChannelKind, FakeChannel, FakeFile, FakeInteraction, FakeUser, Kind, Upload, GUILD_ID,
 };
+use super::world::archive_due;
 use super::{gateway, FakeDiscord, WAIT};
 
 /// The longest string option value a user can enter: an option's `max_length` is at most
@@ -64,7 +63,12 @@ impl FakeDiscord {
     /// The channel a user acts in, if the client lets them: it exists, the bot is still in
     /// the guild, and it is not an archived thread ("Users cannot edit messages, add
     /// reactions, use application commands, or join archived threads", Topics > Threads).
+    ///
+    /// Threads inactive past their `auto_archive_duration` on the fake clock are archived
+    /// first, so a command in one fails here and is never dispatched. A category or a forum
+    /// has no message box to type a command in.
     fn usable_channel(&self, channel: u64) -> Result<FakeChannel, String> {
+        archive_due(&self.shared);
         let st = self.shared.lock();
         let c = st
             .channels
@@ -76,7 +80,15 @@ impl FakeDiscord {
             return Err("the bot is no longer in the guild".into());
         }
         if c.archived {
-            return Err(format!("thread {channel} is archived"));
+            return Err(format!(
+                "thread {channel} is archived: the Discord client offers no application commands there"
+            ));
+        }
+        if matches!(c.kind, ChannelKind::Category | ChannelKind::Forum) {
+            return Err(format!(
+                "channel {channel} is a {:?}: the Discord client has no message box there",
+                c.kind
+            ));
         }
         Ok(c)
     }
@@ -234,6 +246,7 @@ impl FakeDiscord {
         let mut st = self.shared.lock();
         let id = st.fresh_id();
         let token = format!("token-{id}");
+        let now = st.now();
         st.interactions.insert(
             id,
             FakeInteraction {
@@ -242,13 +255,14 @@ impl FakeDiscord {
                 kind,
                 user: user.clone(),
                 channel_id: channel.id,
-                dispatched: Instant::now(),
+                dispatched: now,
                 first_response: None,
                 deferred: false,
                 original: None,
                 choices: None,
                 ephemeral: false,
                 context: if channel.in_guild() { 0 } else { 1 },
+                delivered_to: 0,
                 ack_lost: false,
                 callback_refused: false,
             },
@@ -259,11 +273,20 @@ impl FakeDiscord {
     fn send(&self, id: u64, payload: Value) -> Result<(), String> {
         payloads::check_interaction(&payload)?;
         // The 3 s clock starts when the event leaves for the bot.
-        if let Some(i) = self.shared.lock().interactions.get_mut(&id) {
-            i.dispatched = Instant::now();
+        {
+            let mut st = self.shared.lock();
+            let now = st.now();
+            if let Some(i) = st.interactions.get_mut(&id) {
+                i.dispatched = now;
+            }
         }
         let guild = payload["guild_id"].as_str().and_then(|g| g.parse().ok());
-        if gateway::dispatch(&self.shared, guild, "INTERACTION_CREATE", payload) {
+        let (sessions, attached) =
+            gateway::dispatch_counted(&self.shared, guild, "INTERACTION_CREATE", payload);
+        if let Some(i) = self.shared.lock().interactions.get_mut(&id) {
+            i.delivered_to = attached;
+        }
+        if sessions > 0 {
             Ok(())
         } else {
             Err("no bot is connected to the gateway on the shard of this guild".into())
@@ -285,16 +308,21 @@ impl FakeDiscord {
         let def = self.offered(command, channel)?;
         let typed = self.typed_options(&def, options, files, focused)?;
         let (id, token) = self.register_interaction(kind, user, channel);
-        let (app_permissions, base_url) = {
+        let (app_permissions, base_url, clock) = {
             let mut st = self.shared.lock();
             for u in &typed.uploads {
                 st.uploads.insert(u.id, u.clone());
             }
-            (st.bot_permissions(channel.id), st.base_url.clone())
+            (
+                st.bot_permissions(channel.id),
+                st.base_url.clone(),
+                st.clock.clone(),
+            )
         };
         let src = Source {
             channel,
             app_permissions,
+            clock,
         };
         let resolved = Resolved {
             users: typed.users,
@@ -431,10 +459,14 @@ impl FakeDiscord {
         }
         let c = self.usable_channel(message.channel_id)?;
         let (id, token) = self.register_interaction(Kind::Component, user, &c);
-        let app_permissions = self.shared.lock().bot_permissions(c.id);
+        let (app_permissions, clock) = {
+            let st = self.shared.lock();
+            (st.bot_permissions(c.id), st.clock.clone())
+        };
         let src = Source {
             channel: &c,
             app_permissions,
+            clock,
         };
         let payload = payloads::component_interaction(
             id,

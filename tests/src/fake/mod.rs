@@ -24,6 +24,8 @@ mod state;
 #[cfg(test)]
 mod tests;
 mod world;
+#[cfg(test)]
+mod world_tests;
 
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
@@ -37,12 +39,22 @@ use tokio::sync::watch;
 
 pub use client::MAX_STRING_OPTION;
 pub use faults::{Fault, FaultCounts, Faults, RouteFilter};
+pub use gateway::CLOSE_AUTHENTICATION_FAILED;
+pub use rest::ratelimits::RouteLimit;
 pub use shards::{guild_on_shard, shard_of, CLOSE_INVALID_SHARD};
 use state::State;
 pub use state::{
-    ChannelKind, FakeButton, FakeChannel, FakeFile, FakeInteraction, FakeMessage, FakeUser, Kind,
-    Origin, APPLICATION_ID, GUILD_ID, NONCE_WINDOW, TOKEN_LIFETIME,
+    snowflake_at, snowflake_time, ChannelKind, FakeButton, FakeChannel, FakeFile, FakeInteraction,
+    FakeMessage, FakeUser, GatewaySession, Kind, Limits, Origin, SessionStartLimit, APPLICATION_ID,
+    DEFAULT_AUTO_ARCHIVE_MINUTES, DISCORD_EPOCH_MS, GUILD_ID, NONCE_WINDOW, TOKEN_LIFETIME,
 };
+
+/// The names of the rate-limited routes, for [`FakeDiscord::set_rate_limit`].
+pub mod rate_limit_routes {
+    pub use super::rest::ratelimits::{
+        CREATE_MESSAGE, CREATE_THREAD, GET_CHANNEL, GET_MESSAGES, OPEN_DM, WEBHOOK,
+    };
+}
 pub use world::{CLOSE_SESSION_TIMED_OUT, CLOSE_UNKNOWN_ERROR};
 
 /// The fake's state and a change signal that waiters listen to.
@@ -133,6 +145,9 @@ impl FakeDiscord {
         let router = Router::new()
             .route("/gateway", get(ws_upgrade))
             .fallback(rest::handle)
+            // Multipart bodies up to 64 MiB reach the handler, which applies Discord's own
+            // upload limits (10 MiB a file, 25 MiB a request) instead of axum's 2 MB.
+            .layer(axum::extract::DefaultBodyLimit::max(64 << 20))
             .with_state(app);
         let server = tokio::spawn(async move {
             // Without TCP_NODELAY a small gateway frame written while an earlier

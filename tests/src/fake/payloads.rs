@@ -5,7 +5,8 @@ use serde_json::{json, Value};
 use serenity::all as model;
 
 use super::state::{
-    ChannelKind, FakeChannel, FakeMessage, FakeUser, State, Upload, APPLICATION_ID, GUILD_ID,
+    snowflake_time, ChannelKind, Clock, FakeChannel, FakeMessage, FakeUser, State, Upload,
+    APPLICATION_ID, GUILD_ID,
 };
 
 pub const TIMESTAMP: &str = "2026-01-01T12:00:00.000000+00:00";
@@ -73,15 +74,45 @@ pub fn ready(session_id: &str, resume_url: &str, shard: [u32; 2], guilds: &[u64]
     })
 }
 
-/// A thread's `thread_metadata`.
-fn thread_metadata(c: &FakeChannel) -> Value {
-    json!({
+/// An ISO8601 timestamp (as Discord writes them, `2026-01-01T12:00:00.000000+00:00`) of the
+/// Unix time `ms` in milliseconds.
+pub fn iso(ms: u64) -> String {
+    let secs = ms / 1000;
+    let (days, rem) = ((secs / 86_400) as i64, secs % 86_400);
+    // Civil from days (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}000+00:00",
+        rem / 3600,
+        rem / 60 % 60,
+        rem % 60,
+        ms % 1000
+    )
+}
+
+/// A thread's `thread_metadata`: "`archived`, `archive_timestamp`, `auto_archive_duration`,
+/// `locked`. `archive_timestamp` is changed when creating, archiving, or unarchiving a thread"
+/// (Topics > Threads > Thread Fields), times on the fake clock.
+fn thread_metadata(c: &FakeChannel, clock: &Clock) -> Value {
+    let mut v = json!({
         "archived": c.archived,
-        "auto_archive_duration": 1440,
-        "archive_timestamp": TIMESTAMP,
+        "auto_archive_duration": c.auto_archive_minutes,
+        "archive_timestamp": iso(clock.wall_ms(c.archive_changed)),
         "locked": c.locked,
-        "create_timestamp": TIMESTAMP,
-    })
+        "create_timestamp": iso(clock.wall_ms(c.created)),
+    });
+    if c.kind == ChannelKind::PrivateThread {
+        v["invitable"] = json!(true);
+    }
+    v
 }
 
 /// A channel as GET /channels/{id} returns it.
@@ -114,12 +145,30 @@ pub fn channel(st: &State, c: &FakeChannel) -> Value {
                 "nsfw": false,
             });
             match kind {
-                ChannelKind::PublicThread => {
-                    v["owner_id"] = json!(APPLICATION_ID.to_string());
-                    v["message_count"] = json!(0);
+                k if k.is_thread() => {
+                    let count = st
+                        .messages
+                        .iter()
+                        .filter(|m| m.channel_id == c.id && !m.deleted)
+                        .count();
+                    v["owner_id"] = json!(c.owner_id.to_string());
+                    v["message_count"] = json!(count);
                     v["member_count"] = json!(1);
-                    v["total_message_sent"] = json!(0);
-                    v["thread_metadata"] = thread_metadata(c);
+                    v["total_message_sent"] = json!(count);
+                    v["thread_metadata"] = thread_metadata(c, &st.clock);
+                }
+                ChannelKind::Category => {
+                    v["position"] = json!(0);
+                    v["permission_overwrites"] = json!([]);
+                }
+                ChannelKind::Forum => {
+                    v["position"] = json!(0);
+                    v["permission_overwrites"] = json!([]);
+                    v["topic"] = Value::Null;
+                    v["available_tags"] = json!([]);
+                    v["default_reaction_emoji"] = Value::Null;
+                    v["default_sort_order"] = Value::Null;
+                    v["default_forum_layout"] = json!(0);
                 }
                 ChannelKind::Voice => {
                     v["bitrate"] = json!(64000);
@@ -141,7 +190,7 @@ pub fn channel(st: &State, c: &FakeChannel) -> Value {
 /// The partial channel an interaction carries: "Partial `Channel` objects only have `id`,
 /// `name`, `type`, `permissions`, … `parent_id`, `guild_id`, … Threads will also have the
 /// `thread_metadata` field." (Interactions > Receiving and Responding > Interaction Object).
-pub fn partial_channel(c: &FakeChannel, user_permissions: u64) -> Value {
+pub fn partial_channel(c: &FakeChannel, user_permissions: u64, clock: &Clock) -> Value {
     let mut v = json!({
         "id": c.id.to_string(),
         "type": c.kind.number(),
@@ -157,7 +206,7 @@ pub fn partial_channel(c: &FakeChannel, user_permissions: u64) -> Value {
         v["parent_id"] = json!(c.parent_id.map(|p| p.to_string()));
     }
     if c.is_thread() {
-        v["thread_metadata"] = thread_metadata(c);
+        v["thread_metadata"] = thread_metadata(c, clock);
     }
     v
 }
@@ -169,7 +218,8 @@ pub fn message(m: &FakeMessage, author: Value) -> Value {
         .iter()
         .enumerate()
         .map(|(n, f)| {
-            let id = m.id * 100 + n as u64;
+            // Ids the fake skipped for them when it stored the message.
+            let id = m.id + 1 + n as u64;
             json!({
                 "id": id.to_string(),
                 "filename": f.name,
@@ -198,7 +248,8 @@ pub fn message(m: &FakeMessage, author: Value) -> Value {
         "channel_id": m.channel_id.to_string(),
         "author": author,
         "content": m.content,
-        "timestamp": TIMESTAMP,
+        // The snowflake's own time: "(snowflake >> 22) + 1420070400000" (Reference > Snowflakes).
+        "timestamp": iso(snowflake_time(m.id)),
         "edited_timestamp": null,
         "tts": false,
         "mention_everyone": m.pinged_everyone_or_roles,
@@ -219,10 +270,23 @@ pub fn message(m: &FakeMessage, author: Value) -> Value {
     })
 }
 
+/// A message as Discord stores it and GET /channels/{id}/messages returns it: without the
+/// `nonce`, which only the create response and the MESSAGE_CREATE event carry ("Value will
+/// appear in the Message Create event", Create Message > JSON/Form Params).
+pub fn stored_message(m: &FakeMessage, author: Value) -> Value {
+    let mut v = message(m, author);
+    if let Some(o) = v.as_object_mut() {
+        o.remove("nonce");
+    }
+    v
+}
+
 /// Where an interaction comes from: the channel and the bot's permissions there.
 pub struct Source<'a> {
     pub channel: &'a FakeChannel,
     pub app_permissions: u64,
+    /// The fake clock, for the times in a thread's metadata.
+    pub clock: Clock,
 }
 
 /// The permissions of the invoking member (the fake's users hold what the bot holds).
@@ -242,7 +306,7 @@ fn interaction_base(id: u64, token: &str, kind: u8, u: &FakeUser, src: &Source) 
         "application_id": APPLICATION_ID.to_string(),
         "type": kind,
         "channel_id": c.id.to_string(),
-        "channel": partial_channel(c, MEMBER_PERMISSIONS),
+        "channel": partial_channel(c, MEMBER_PERMISSIONS, &src.clock),
         "token": token,
         "version": 1,
         "app_permissions": src.app_permissions.to_string(),
@@ -391,17 +455,14 @@ mod tests {
     use super::*;
 
     fn text(id: u64) -> FakeChannel {
-        FakeChannel {
+        FakeChannel::new(
             id,
-            name: "general".into(),
-            kind: ChannelKind::Text,
-            parent_id: None,
-            guild_id: Some(GUILD_ID),
-            recipient: None,
-            archived: false,
-            locked: false,
-            deleted: false,
-        }
+            "general",
+            ChannelKind::Text,
+            Some(GUILD_ID),
+            None,
+            Instant::now(),
+        )
     }
 
     #[test]
@@ -414,6 +475,7 @@ mod tests {
         let src = Source {
             channel: &ch,
             app_permissions: 1 << 11,
+            clock: Clock::default(),
         };
         let upload = Upload {
             id: 77,
@@ -452,6 +514,7 @@ mod tests {
             let src = Source {
                 channel: c,
                 app_permissions: 0,
+                clock: Clock::default(),
             };
             let i = command_interaction(
                 8,

@@ -13,6 +13,7 @@ pub const USE_APPLICATION_COMMANDS: u64 = 1 << 31;
 /// Lets its holder unarchive a locked thread and post in it.
 pub const MANAGE_THREADS: u64 = 1 << 34;
 pub const CREATE_PUBLIC_THREADS: u64 = 1 << 35;
+pub const CREATE_PRIVATE_THREADS: u64 = 1 << 36;
 /// "The `SEND_MESSAGES` permission is not inherited; users must have
 /// `SEND_MESSAGES_IN_THREADS` to send a message in a thread" (Topics > Permissions >
 /// Inherited Permissions (Threads)).

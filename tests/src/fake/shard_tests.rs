@@ -160,10 +160,10 @@ async fn a_client_running_one_shard_gets_only_its_guilds() {
 
 /// A bare websocket client (RFC 6455), enough to identify and to read the fake's answer,
 /// close frames included, which serenity keeps to itself.
-struct Ws(tokio::net::TcpStream);
+pub(super) struct Ws(tokio::net::TcpStream);
 
 impl Ws {
-    async fn connect(fake: &FakeDiscord) -> Ws {
+    pub(super) async fn connect(fake: &FakeDiscord) -> Ws {
         use tokio::io::{AsyncReadExt, AsyncWriteExt};
         let addr = fake.api_base().trim_start_matches("http://").to_owned();
         let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
@@ -184,7 +184,7 @@ impl Ws {
     }
 
     /// Sends a text frame, masked as a client must (with a zero key).
-    async fn send(&mut self, text: &str) {
+    pub(super) async fn send(&mut self, text: &str) {
         use tokio::io::AsyncWriteExt;
         let n = text.len();
         let mut frame = vec![0x81];
@@ -200,7 +200,7 @@ impl Ws {
     }
 
     /// The next frame: (opcode, payload).
-    async fn next(&mut self) -> (u8, Vec<u8>) {
+    pub(super) async fn next(&mut self) -> (u8, Vec<u8>) {
         use tokio::io::AsyncReadExt;
         let b0 = self.0.read_u8().await.unwrap();
         let len = match self.0.read_u8().await.unwrap() & 0x7f {

@@ -14,8 +14,8 @@
 
 use serde_json::Value;
 
-use super::state::{State, GUILD_ID};
-use super::{FakeDiscord, WAIT};
+use super::state::{GatewaySession, IdentifyBudget, SessionStartLimit, State, GUILD_ID};
+use super::{gateway, FakeDiscord, WAIT};
 
 /// Gateway close code 4010, "Invalid shard"; the client should not reconnect with it.
 pub const CLOSE_INVALID_SHARD: u16 = 4010;
@@ -114,6 +114,92 @@ impl FakeDiscord {
                     .then_some(())
             })
             .await
+    }
+
+    /// Every gateway session the fake holds: its id, shard, and whether a connection is
+    /// attached (a session whose connection dropped waits for a RESUME).
+    pub fn gateway_sessions(&self) -> Vec<GatewaySession> {
+        self.shared
+            .lock()
+            .sessions
+            .iter()
+            .map(|s| GatewaySession {
+                id: s.id.clone(),
+                shard: s.shard,
+                connected: s.tx.is_some(),
+            })
+            .collect()
+    }
+
+    /// Waits until `n` sessions of `shard` have a connection attached.
+    pub async fn wait_sessions(&self, shard: [u32; 2], n: usize) -> Result<(), String> {
+        self.shared
+            .wait_for(WAIT, &format!("{n} sessions of shard {shard:?}"), |st| {
+                let live = st
+                    .sessions
+                    .iter()
+                    .filter(|s| s.shard == shard && s.tx.is_some())
+                    .count();
+                (live >= n).then_some(())
+            })
+            .await
+    }
+
+    /// The old shape, opt-in: a new session of a shard replaces the shard's older one (its
+    /// connection stays open but receives nothing more). Off by default: "You can establish
+    /// multiple sessions with the same `[shard_id, num_shards]`" (Events > Gateway > Sharding)
+    /// and each receives the shard's events.
+    pub fn replace_sessions_per_shard(&self, on: bool) {
+        self.shared.lock().replace_sessions = on;
+    }
+
+    /// Every IDENTIFY received, refused ones included ([`FakeDiscord::identifies`] counts
+    /// those that got READY).
+    pub fn identify_attempts(&self) -> usize {
+        self.shared.lock().identify_attempts
+    }
+
+    /// GET /gateway/bot's `session_start_limit` now (`reset_after` on the fake clock).
+    pub fn session_start_limit(&self) -> SessionStartLimit {
+        let mut st = self.shared.lock();
+        let now = st.now();
+        st.budget().limit(now)
+    }
+
+    /// Sets the identify budget: `total`, `remaining`, when it resets (`reset_after` from now on
+    /// the fake clock, after which `remaining` is `total` again) and `max_concurrency`
+    /// (identifies per 5 s, by `shard_id % max_concurrency`).
+    pub fn set_session_start_limit(&self, limit: SessionStartLimit) {
+        let mut st = self.shared.lock();
+        let now = st.now();
+        let keep = st.budget().enforce_concurrency;
+        let mut b = IdentifyBudget::new(limit, now);
+        b.enforce_concurrency = keep;
+        st.identify_budget = Some(b);
+    }
+
+    /// Whether identifies beyond `max_concurrency` per 5 s get Invalid Session (on by default,
+    /// as Discord does).
+    pub fn enforce_identify_concurrency(&self, on: bool) {
+        self.shared.lock().budget().enforce_concurrency = on;
+    }
+
+    /// The bot's token is reset (as Discord does when the identify budget runs out, or an
+    /// operator regenerates it): every open gateway connection closes with 4004 Authentication
+    /// failed and its session ends, every IDENTIFY or RESUME is closed with 4004, and every
+    /// REST call answers 401 `{"message": "401: Unauthorized", "code": 0}`.
+    pub fn refuse_token(&self) {
+        gateway::reset_token(&self.shared);
+    }
+
+    /// The token works again (the operator put the new one in place).
+    pub fn accept_token(&self) {
+        self.shared.lock().token_refused = false;
+    }
+
+    /// Whether the token is refused now.
+    pub fn token_refused(&self) -> bool {
+        self.shared.lock().token_refused
     }
 
     /// Close codes the fake's gateway sent, in order (4010 for an invalid shard).

@@ -133,6 +133,9 @@ pub struct FakeInteraction {
     pub ephemeral: bool,
     /// The interaction context type: 0 GUILD, 1 BOT_DM.
     pub context: u8,
+    /// How many gateway connections the interaction was sent on (several sessions of its
+    /// shard each receive it).
+    pub delivered_to: usize,
     /// The first callback was performed but its answer was "lost" by an injected fault: a
     /// repeat gets Discord's 40060 without counting as a rule broken.
     pub ack_lost: bool,
@@ -168,7 +171,9 @@ pub struct Session {
     pub log: Vec<(u64, String)>,
 }
 
-/// The kind of a channel, with Discord's type numbers.
+/// The kind of a channel, with Discord's type numbers ("Channel Types", Resources > Channel >
+/// Channel Object: GUILD_TEXT 0, DM 1, GUILD_VOICE 2, GUILD_CATEGORY 4, GUILD_ANNOUNCEMENT 5,
+/// ANNOUNCEMENT_THREAD 10, PUBLIC_THREAD 11, PRIVATE_THREAD 12, GUILD_FORUM 15).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ChannelKind {
     /// GUILD_TEXT (0).
@@ -177,8 +182,21 @@ pub enum ChannelKind {
     Dm,
     /// GUILD_VOICE (2): cannot hold threads or (in the fake) text messages.
     Voice,
-    /// PUBLIC_THREAD (11).
+    /// GUILD_CATEGORY (4): "an organizational category that contains up to 50 channels"; no
+    /// messages, no threads.
+    Category,
+    /// GUILD_ANNOUNCEMENT (5): messages like a text channel; its threads are
+    /// ANNOUNCEMENT_THREAD (10) only.
+    Announcement,
+    /// ANNOUNCEMENT_THREAD (10): "a temporary sub-channel within a GUILD_ANNOUNCEMENT channel".
+    AnnouncementThread,
+    /// PUBLIC_THREAD (11): "a temporary sub-channel within a GUILD_TEXT or GUILD_FORUM channel".
     PublicThread,
+    /// PRIVATE_THREAD (12): "a temporary sub-channel within a GUILD_TEXT channel that is only
+    /// viewable by those invited and those with the MANAGE_THREADS permission".
+    PrivateThread,
+    /// GUILD_FORUM (15): "Channel that can only contain threads".
+    Forum,
 }
 
 impl ChannelKind {
@@ -187,10 +205,45 @@ impl ChannelKind {
             ChannelKind::Text => 0,
             ChannelKind::Dm => 1,
             ChannelKind::Voice => 2,
+            ChannelKind::Category => 4,
+            ChannelKind::Announcement => 5,
+            ChannelKind::AnnouncementThread => 10,
             ChannelKind::PublicThread => 11,
+            ChannelKind::PrivateThread => 12,
+            ChannelKind::Forum => 15,
         }
     }
+
+    /// The kind with Discord's type number `n`, if the fake has it.
+    pub fn from_number(n: u64) -> Option<ChannelKind> {
+        Some(match n {
+            0 => ChannelKind::Text,
+            1 => ChannelKind::Dm,
+            2 => ChannelKind::Voice,
+            4 => ChannelKind::Category,
+            5 => ChannelKind::Announcement,
+            10 => ChannelKind::AnnouncementThread,
+            11 => ChannelKind::PublicThread,
+            12 => ChannelKind::PrivateThread,
+            15 => ChannelKind::Forum,
+            _ => return None,
+        })
+    }
+
+    /// Types 10, 11 and 12.
+    pub fn is_thread(self) -> bool {
+        matches!(
+            self,
+            ChannelKind::AnnouncementThread
+                | ChannelKind::PublicThread
+                | ChannelKind::PrivateThread
+        )
+    }
 }
+
+/// A thread's `auto_archive_duration` unless its creator set one: 24 hours (one of "60, 1440,
+/// 4320, 10080", Resources > Channel > Start Thread without Message).
+pub const DEFAULT_AUTO_ARCHIVE_MINUTES: u32 = 1440;
 
 /// A channel as the fake holds it.
 #[derive(Clone, Debug)]
@@ -198,7 +251,7 @@ pub struct FakeChannel {
     pub id: u64,
     pub name: String,
     pub kind: ChannelKind,
-    /// For threads: the channel it was created in.
+    /// For threads: the channel it was created in; for a channel in a category: the category.
     pub parent_id: Option<u64>,
     /// The guild of a guild channel or thread; `None` for DMs.
     pub guild_id: Option<u64>,
@@ -207,14 +260,57 @@ pub struct FakeChannel {
     pub archived: bool,
     pub locked: bool,
     pub deleted: bool,
+    /// For threads: minutes of inactivity after which the thread archives (60, 1440, 4320 or
+    /// 10080).
+    pub auto_archive_minutes: u32,
+    /// When the channel was created, on the fake clock.
+    pub created: Instant,
+    /// For threads: the last activity ("sending a message, unarchiving a thread, or changing
+    /// the auto-archive time", Topics > Threads), on the fake clock.
+    pub last_activity: Instant,
+    /// For threads: when `archived` last changed (the creation at first), on the fake clock;
+    /// sent as `thread_metadata.archive_timestamp`.
+    pub archive_changed: Instant,
+    /// Who started a thread (the bot for threads it created).
+    pub owner_id: u64,
 }
 
 impl FakeChannel {
+    /// A channel of `kind` created `now` (on the fake clock).
+    pub fn new(
+        id: u64,
+        name: &str,
+        kind: ChannelKind,
+        guild_id: Option<u64>,
+        parent_id: Option<u64>,
+        now: Instant,
+    ) -> Self {
+        Self {
+            id,
+            name: name.to_owned(),
+            kind,
+            parent_id,
+            guild_id,
+            recipient: None,
+            archived: false,
+            locked: false,
+            deleted: false,
+            auto_archive_minutes: DEFAULT_AUTO_ARCHIVE_MINUTES,
+            created: now,
+            last_activity: now,
+            archive_changed: now,
+            owner_id: APPLICATION_ID,
+        }
+    }
     pub fn is_thread(&self) -> bool {
-        self.kind == ChannelKind::PublicThread
+        self.kind.is_thread()
     }
     pub fn in_guild(&self) -> bool {
         self.kind != ChannelKind::Dm
+    }
+    /// When an active thread archives by itself if nothing happens in it.
+    pub fn archives_at(&self) -> Instant {
+        self.last_activity + Duration::from_secs(u64::from(self.auto_archive_minutes) * 60)
     }
 }
 
@@ -225,9 +321,193 @@ pub struct Upload {
     pub file: FakeFile,
 }
 
+/// "Milliseconds since Discord Epoch, the first second of 2015 or 1420070400000" (Reference >
+/// Snowflakes).
+pub const DISCORD_EPOCH_MS: u64 = 1_420_070_400_000;
+
+/// The smallest snowflake of the Unix time `unix_ms` (milliseconds): its timestamp part, worker,
+/// process and increment zero. `after=` this id finds what was created from then on.
+pub fn snowflake_at(unix_ms: u64) -> u64 {
+    unix_ms.saturating_sub(DISCORD_EPOCH_MS) << 22
+}
+
+/// The Unix time in milliseconds a snowflake was made at: `(snowflake >> 22) + 1420070400000`.
+pub fn snowflake_time(id: u64) -> u64 {
+    (id >> 22) + DISCORD_EPOCH_MS
+}
+
+/// The fake's clock: the machine's monotonic clock plus an offset tests move forward
+/// ([`super::FakeDiscord::advance`]); wall-clock time (for snowflakes and timestamps) is the
+/// machine's at the fake's start plus the fake time passed since.
+#[derive(Clone, Debug)]
+pub struct Clock {
+    base: Instant,
+    base_wall_ms: u64,
+    pub offset: Duration,
+}
+
+impl Default for Clock {
+    fn default() -> Self {
+        let wall = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as u64);
+        Self {
+            base: Instant::now(),
+            base_wall_ms: wall,
+            offset: Duration::ZERO,
+        }
+    }
+}
+
+impl Clock {
+    pub fn now(&self) -> Instant {
+        Instant::now() + self.offset
+    }
+
+    /// The Unix time in milliseconds of the fake-clock instant `t`.
+    pub fn wall_ms(&self, t: Instant) -> u64 {
+        match t.checked_duration_since(self.base) {
+            Some(d) => self.base_wall_ms + d.as_millis() as u64,
+            None => self
+                .base_wall_ms
+                .saturating_sub(self.base.duration_since(t).as_millis() as u64),
+        }
+    }
+}
+
+/// Limits tests may set ([`super::FakeDiscord::set_limits`]); the defaults are Discord's.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Active threads (types 11 and 12) a guild may hold: past it 160006. Discord does not
+    /// document the number; the fake uses 1000.
+    pub active_threads: usize,
+    /// Active announcement threads (type 10) a guild may hold: past it 160007.
+    pub active_announcement_threads: usize,
+    /// Bytes of one uploaded file: "The default limit is `10 MiB`" (Reference > Uploading
+    /// Files).
+    pub upload_per_file: usize,
+    /// Bytes of all files of one request: "The maximum request size when sending a message is
+    /// **25 MiB**" (Resources > Message > Create Message).
+    pub upload_per_request: usize,
+    /// Invalid requests (401, 403, 429) in 10 minutes before every request gets 429: "this
+    /// limit is **10,000 per 10 minutes**" (Topics > Rate Limits > Invalid Request Limit).
+    pub invalid_requests: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self {
+            active_threads: 1000,
+            active_announcement_threads: 1000,
+            upload_per_file: 10 << 20,
+            upload_per_request: 25 << 20,
+            invalid_requests: 10_000,
+        }
+    }
+}
+
+/// "Session Start Limit Object" (Events > Gateway): `total`, `remaining`, `reset_after`
+/// ("Number of milliseconds after which the limit resets") and `max_concurrency` ("Number of
+/// identify requests allowed per 5 seconds").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SessionStartLimit {
+    pub total: u32,
+    pub remaining: u32,
+    pub reset_after: Duration,
+    pub max_concurrency: u32,
+}
+
+impl Default for SessionStartLimit {
+    /// Discord's: "Clients are limited to 1000 `IDENTIFY` calls to the websocket in a 24-hour
+    /// period" (Events > Gateway > Identifying), one at a time.
+    fn default() -> Self {
+        Self {
+            total: 1000,
+            remaining: 1000,
+            reset_after: Duration::from_secs(24 * 3600),
+            max_concurrency: 1,
+        }
+    }
+}
+
+/// The identify budget as the fake keeps it: the limit and when it resets (fake clock).
+#[derive(Clone, Debug)]
+pub struct IdentifyBudget {
+    pub total: u32,
+    pub remaining: u32,
+    pub resets_at: Instant,
+    pub max_concurrency: u32,
+    /// Whether identifies beyond `max_concurrency` per 5 s are refused (Discord's way, on
+    /// unless a test turns it off).
+    pub enforce_concurrency: bool,
+    /// Accepted identifies: (when, `rate_limit_key = shard_id % max_concurrency`).
+    pub recent: Vec<(Instant, u32)>,
+}
+
+impl IdentifyBudget {
+    pub fn new(limit: SessionStartLimit, now: Instant) -> Self {
+        Self {
+            total: limit.total,
+            remaining: limit.remaining,
+            resets_at: now + limit.reset_after,
+            max_concurrency: limit.max_concurrency.max(1),
+            enforce_concurrency: true,
+            recent: Vec::new(),
+        }
+    }
+
+    /// Refills the budget once its reset time passed.
+    pub fn refresh(&mut self, now: Instant) {
+        if now >= self.resets_at {
+            self.remaining = self.total;
+            self.resets_at = now + Duration::from_secs(24 * 3600);
+        }
+    }
+
+    pub fn limit(&self, now: Instant) -> SessionStartLimit {
+        SessionStartLimit {
+            total: self.total,
+            remaining: self.remaining,
+            reset_after: self.resets_at.saturating_duration_since(now),
+            max_concurrency: self.max_concurrency,
+        }
+    }
+}
+
+/// A gateway session as tests see it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GatewaySession {
+    pub id: String,
+    pub shard: [u32; 2],
+    /// Whether a connection is attached now (else it waits for a RESUME).
+    pub connected: bool,
+}
+
 /// Everything the fake holds, behind one lock.
 #[derive(Default)]
 pub struct State {
+    /// When each invalid request (401, 403, 429) of the last 10 minutes was answered (fake
+    /// clock), oldest first.
+    pub invalid_requests: std::collections::VecDeque<Instant>,
+    /// Invalid requests ever answered.
+    pub invalid_total: usize,
+    /// Requests refused because the invalid-request limit was exceeded.
+    pub invalid_refusals: usize,
+    /// Per-route rate limits and their buckets.
+    pub rate_limits: super::rest::ratelimits::RateLimits,
+    /// IDENTIFY's budget (GET /gateway/bot's `session_start_limit`).
+    pub identify_budget: Option<IdentifyBudget>,
+    /// Every IDENTIFY received, accepted or not.
+    pub identify_attempts: usize,
+    /// The bot's token was reset: every REST call answers 401, the gateway closes with 4004.
+    pub token_refused: bool,
+    /// The old shape: a new session of a shard replaces the shard's older one (off: every
+    /// session of a shard receives its events, as Discord does).
+    pub replace_sessions: bool,
+    pub clock: Clock,
+    pub limits: Limits,
+    /// How long `enforce_nonce` remembers a nonce ([`NONCE_WINDOW`] unless a test sets it).
+    pub nonce_window: Duration,
     pub next_id: u64,
     /// http://127.0.0.1:port, for URLs the fake serves itself.
     pub base_url: String,
@@ -271,6 +551,7 @@ impl State {
     pub fn new() -> Self {
         Self {
             next_id: 1_000_000_000_000,
+            nonce_window: NONCE_WINDOW,
             bot_in_guild: true,
             recommended_shards: 1,
             ..Default::default()
@@ -298,9 +579,21 @@ impl State {
         }
     }
 
+    /// A new id: a snowflake whose timestamp part is the fake clock's time ("Milliseconds since
+    /// Discord Epoch, the first second of 2015 or 1420070400000" in bits 63 to 22, Reference >
+    /// Snowflakes), above every id given before (the increment bits count up within one
+    /// millisecond).
     pub fn fresh_id(&mut self) -> u64 {
-        self.next_id += 1;
+        // Worker 1, so that an id is above the bare snowflake of its millisecond, which
+        // `after=` excludes.
+        let stamp = snowflake_at(self.clock.wall_ms(self.now())) | 1 << 17;
+        self.next_id = stamp.max(self.next_id + 1);
         self.next_id
+    }
+
+    /// Now on the fake clock: the machine's monotonic clock plus what tests advanced it by.
+    pub fn now(&self) -> Instant {
+        self.clock.now()
     }
 
     pub fn violation(&mut self, text: String) {
@@ -314,6 +607,16 @@ impl State {
 
     pub fn message_mut(&mut self, id: u64) -> Option<&mut FakeMessage> {
         self.messages.iter_mut().find(|m| m.id == id)
+    }
+
+    /// The identify budget, made with Discord's defaults on first use and refilled when due.
+    pub fn budget(&mut self) -> &mut IdentifyBudget {
+        let now = self.now();
+        let b = self
+            .identify_budget
+            .get_or_insert_with(|| IdentifyBudget::new(SessionStartLimit::default(), now));
+        b.refresh(now);
+        b
     }
 
     pub fn interaction_by_token(&mut self, token: &str) -> Option<&mut FakeInteraction> {

@@ -16,7 +16,7 @@ use super::permissions as perm;
 use super::state::{Outgoing, Session};
 use super::*;
 
-const TOKEN: &str = "MTAwMDAwMDAwMDAwMDAwMDAx.fake.tokar-unit";
+pub(super) const TOKEN: &str = "MTAwMDAwMDAwMDAwMDAwMDAx.fake.tokar-unit";
 
 pub(super) fn http(fake: &FakeDiscord) -> Http {
     HttpBuilder::new(TOKEN)
@@ -27,7 +27,7 @@ pub(super) fn http(fake: &FakeDiscord) -> Http {
 }
 
 /// The Discord status and JSON error code of a failed request.
-fn code_of(e: &serenity::Error) -> (u16, isize) {
+pub(super) fn code_of(e: &serenity::Error) -> (u16, isize) {
     match e {
         serenity::Error::Http(serenity::http::HttpError::UnsuccessfulRequest(r)) => {
             (r.status_code.as_u16(), r.error.code)
@@ -37,7 +37,7 @@ fn code_of(e: &serenity::Error) -> (u16, isize) {
 }
 
 /// A gateway session whose frames land in a channel the test reads.
-fn capture_gateway(fake: &FakeDiscord) -> mpsc::UnboundedReceiver<Outgoing> {
+pub(super) fn capture_gateway(fake: &FakeDiscord) -> mpsc::UnboundedReceiver<Outgoing> {
     let (tx, rx) = mpsc::unbounded_channel();
     fake.shared.lock().sessions = vec![Session {
         id: "captured".into(),
@@ -50,7 +50,7 @@ fn capture_gateway(fake: &FakeDiscord) -> mpsc::UnboundedReceiver<Outgoing> {
 }
 
 /// The next dispatched event: (name, data).
-fn next_event(rx: &mut mpsc::UnboundedReceiver<Outgoing>) -> (String, Value) {
+pub(super) fn next_event(rx: &mut mpsc::UnboundedReceiver<Outgoing>) -> (String, Value) {
     match rx.try_recv() {
         Ok(Outgoing::Frame(f)) => {
             let v: Value = serde_json::from_str(&f).unwrap();
@@ -61,7 +61,12 @@ fn next_event(rx: &mut mpsc::UnboundedReceiver<Outgoing>) -> (String, Value) {
 }
 
 /// One request by hand, for what serenity hides (headers, the CDN): (status, headers, body).
-async fn raw(fake: &FakeDiscord, method: &str, path: &str, body: &str) -> (u16, String, String) {
+pub(super) async fn raw(
+    fake: &FakeDiscord,
+    method: &str,
+    path: &str,
+    body: &str,
+) -> (u16, String, String) {
     let addr = fake.api_base().trim_start_matches("http://").to_owned();
     let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
     let req = format!(
@@ -82,7 +87,7 @@ async fn raw(fake: &FakeDiscord, method: &str, path: &str, body: &str) -> (u16, 
     (status, head.to_ascii_lowercase(), body.to_owned())
 }
 
-async fn setup() -> (FakeDiscord, Http, FakeUser, u64) {
+pub(super) async fn setup() -> (FakeDiscord, Http, FakeUser, u64) {
     let fake = FakeDiscord::start().await.unwrap();
     let http = http(&fake);
     let bob = fake.add_user(22, "bob");
@@ -574,6 +579,11 @@ async fn interactions_carry_their_source_and_contexts_are_honoured() {
         (perm::VIEW_CHANNEL | perm::SEND_MESSAGES_IN_THREADS).to_string()
     );
     fake.archive_thread(t);
+    let (event, d) = next_event(&mut gw);
+    assert_eq!(
+        (event.as_str(), &d["thread_metadata"]["archived"]),
+        ("THREAD_UPDATE", &json!(true))
+    );
     assert!(fake
         .slash_in(&alice, t, "new", &[("opponent", "<@22>")])
         .await

@@ -12,7 +12,8 @@ use super::super::limits;
 use super::super::payloads;
 use super::super::permissions as perm;
 use super::super::state::{
-    ChannelKind, FakeChannel, FakeUser, Origin, State, GUILD_ID, NONCE_WINDOW,
+    ChannelKind, FakeChannel, FakeFile, FakeMessage, FakeUser, Origin, State,
+    DEFAULT_AUTO_ARCHIVE_MINUTES, GUILD_ID,
 };
 use super::super::Shared;
 use super::store::{is_ephemeral, store_message, Placement};
@@ -73,6 +74,84 @@ pub(super) fn get_channel(shared: &Shared, channel: &str) -> Response {
     }
 }
 
+/// GET /channels/{id}/messages ("Get Channel Messages", Resources > Message): "Returns an
+/// array of message objects from newest to oldest"; "this endpoint requires the current user to
+/// have the `VIEW_CHANNEL` permission" (403, 50001 otherwise, as every channel route here);
+/// "If the current user is missing the `READ_MESSAGE_HISTORY` permission in the channel, then
+/// no messages will be returned"; "The `before`, `after`, and `around` parameters are mutually
+/// exclusive"; `limit` "Max number of messages to return (1-100)", default 50. Ephemeral
+/// messages are no part of a channel's history, and stored messages carry no `nonce`.
+pub(super) fn get_messages(shared: &Shared, channel: &str, query: &str) -> Response {
+    let mut st = shared.lock();
+    let what = "get channel messages";
+    let c = match reachable(&mut st, channel, what) {
+        Ok(c) => c,
+        Err(r) => return *r,
+    };
+    let mut limit = 50usize;
+    let mut anchor: Option<(&str, u64)> = None;
+    let mut anchors = 0;
+    for pair in query.split('&').filter(|p| !p.is_empty()) {
+        let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+        match key {
+            "limit" => match value.parse::<usize>() {
+                Ok(n) if (1..=100).contains(&n) => limit = n,
+                _ => return invalid_form(&mut st, what, &format!("limit {value} (1-100)")),
+            },
+            "before" | "after" | "around" => {
+                let Ok(id) = value.parse::<u64>() else {
+                    return invalid_form(&mut st, what, &format!("{key} {value} is no snowflake"));
+                };
+                anchors += 1;
+                anchor = Some((key, id));
+            }
+            _ => {}
+        }
+    }
+    if anchors > 1 {
+        return invalid_form(
+            &mut st,
+            what,
+            "before, after and around are mutually exclusive",
+        );
+    }
+    if st.bot_permissions(c.id) & perm::READ_MESSAGE_HISTORY == 0 {
+        return Json(Value::Array(Vec::new())).into_response();
+    }
+    let mut history: Vec<&FakeMessage> = st
+        .messages
+        .iter()
+        .filter(|m| m.channel_id == c.id && !m.deleted)
+        .filter(|m| m.origin == Origin::Channel || m.ephemeral_to.is_none())
+        .collect();
+    history.sort_by_key(|m| m.id);
+    let page: Vec<&FakeMessage> = match anchor {
+        None => history[history.len().saturating_sub(limit)..].to_vec(),
+        Some(("before", id)) => {
+            let older: Vec<_> = history.into_iter().filter(|m| m.id < id).collect();
+            older[older.len().saturating_sub(limit)..].to_vec()
+        }
+        Some(("after", id)) => history
+            .into_iter()
+            .filter(|m| m.id > id)
+            .take(limit)
+            .collect(),
+        Some((_, id)) => {
+            let at = history.partition_point(|m| m.id < id);
+            let start = at.saturating_sub(limit / 2);
+            let end = (start + limit).min(history.len());
+            let start = end.saturating_sub(limit).min(start);
+            history[start..end].to_vec()
+        }
+    };
+    let list: Vec<Value> = page
+        .iter()
+        .rev()
+        .map(|m| payloads::stored_message(m, payloads::bot_user()))
+        .collect();
+    Json(Value::Array(list)).into_response()
+}
+
 /// A nonce as Discord takes it: "integer or string", "up to 25 characters" (Resources >
 /// Message > Create Message > JSON/Form Params).
 fn nonce_of(body: &Value) -> Result<Option<String>, String> {
@@ -103,13 +182,24 @@ pub(super) fn channel_message(shared: &Shared, channel: &str, body: Body2) -> Re
     };
     let perms = st.bot_permissions(c.id);
     match c.kind {
-        ChannelKind::Voice => {
+        ChannelKind::Voice | ChannelKind::Category => {
             return reject(
                 &mut st,
                 what,
                 StatusCode::BAD_REQUEST,
                 50008,
                 "Cannot send messages in a non-text channel",
+            )
+        }
+        // A forum "can only contain threads" (Channel Types); 40058 "Cannot send a message in
+        // a forum channel" (JSON Error Codes).
+        ChannelKind::Forum => {
+            return reject(
+                &mut st,
+                "message in a forum channel",
+                StatusCode::BAD_REQUEST,
+                40058,
+                "Cannot send a message in a forum channel",
             )
         }
         ChannelKind::Dm => {
@@ -125,44 +215,24 @@ pub(super) fn channel_message(shared: &Shared, channel: &str, body: Body2) -> Re
                 );
             }
         }
-        ChannelKind::Text => {
+        ChannelKind::Text | ChannelKind::Announcement => {
             // "When operating on a guild channel, the current user must have the
             // `SEND_MESSAGES` permission." (Create Message > Limitations)
             if perms & perm::SEND_MESSAGES == 0 {
                 return missing_permissions(&mut st, "channel message without SEND_MESSAGES");
             }
         }
-        ChannelKind::PublicThread => {
+        ChannelKind::PublicThread
+        | ChannelKind::PrivateThread
+        | ChannelKind::AnnouncementThread => {
             if perms & perm::SEND_MESSAGES_IN_THREADS == 0 {
                 return missing_permissions(
                     &mut st,
                     "thread message without SEND_MESSAGES_IN_THREADS",
                 );
             }
-            // "Sending a message will automatically unarchive the thread, unless the thread
-            // has been locked by a moderator." (Topics > Threads > Active & Archived
-            // Threads). A locked archived thread answers 400, 50083 "Thread is archived";
-            // "Users won't be able to create or update messages in locked threads" (Locked
-            // Threads) without MANAGE_THREADS: 160005 "Thread is locked".
-            let moderator = perms & perm::MANAGE_THREADS != 0;
-            if c.locked && !moderator {
-                return if c.archived {
-                    reject(
-                        &mut st,
-                        "message in a locked archived thread",
-                        StatusCode::BAD_REQUEST,
-                        50083,
-                        "Thread is archived",
-                    )
-                } else {
-                    reject(
-                        &mut st,
-                        "message in a locked thread",
-                        StatusCode::FORBIDDEN,
-                        160005,
-                        "Thread is locked",
-                    )
-                };
+            if let Err(r) = thread_writable(&mut st, &c, perms) {
+                return *r;
             }
         }
     }
@@ -179,6 +249,9 @@ pub(super) fn channel_message(shared: &Shared, channel: &str, body: Body2) -> Re
     if let Err(e) = limits::check_message(&body.json, body.files.len(), false) {
         return invalid_form(&mut st, what, &e);
     }
+    if let Err(r) = upload_sizes(&mut st, &body.files) {
+        return *r;
+    }
     // "If true and nonce is present, it will be checked for uniqueness in the past few
     // minutes. If another message was created by the same author with the same nonce, that
     // message will be returned and no new message will be created." (Create Message). Every
@@ -186,25 +259,20 @@ pub(super) fn channel_message(shared: &Shared, channel: &str, body: Body2) -> Re
     // the channel's own refusals (permissions, closed DMs), which a retry meets again.
     if body.json["enforce_nonce"].as_bool() == Some(true) {
         if let Some(n) = &nonce {
-            let now = Instant::now();
+            let (now, window) = (st.now(), st.nonce_window);
             let earlier = st
                 .messages
                 .iter()
                 .find(|m| {
                     m.origin == Origin::Channel
                         && m.nonce.as_ref() == Some(n)
-                        && now.saturating_duration_since(m.received_at) <= NONCE_WINDOW
+                        && now.saturating_duration_since(m.received_at) <= window
                 })
                 .cloned();
             if let Some(m) = earlier {
                 st.nonce_dedupes += 1;
                 return Json(payloads::message(&m, payloads::bot_user())).into_response();
             }
-        }
-    }
-    if c.archived {
-        if let Some(t) = st.channels.get_mut(&c.id) {
-            t.archived = false;
         }
     }
     let at = Placement {
@@ -217,7 +285,114 @@ pub(super) fn channel_message(shared: &Shared, channel: &str, body: Body2) -> Re
         nonce,
     };
     let m = store_message(&mut st, at, &body.json, body.files);
-    Json(payloads::message(&m, payloads::bot_user())).into_response()
+    let reply = Json(payloads::message(&m, payloads::bot_user())).into_response();
+    drop(st);
+    // "Sending a message will automatically unarchive the thread" (Topics > Threads).
+    thread_activity(shared, c.id);
+    reply
+}
+
+/// Whether the bot may post in thread `c` now (`perms` its permissions there):
+/// - "Users won't be able to create or update messages in locked threads" without
+///   MANAGE_THREADS (Topics > Threads > Locked Threads): a locked active thread answers 403,
+///   160005 "Thread is locked"; a locked archived one 400, 50083 "Tried to perform an operation
+///   on an archived thread" ("Threads that have `locked` set to true can only be unarchived by
+///   a user with the `MANAGE_THREADS` permission", Active & Archived Threads);
+/// - an archived thread that is not locked is unarchived by the message ("Sending a message
+///   will automatically unarchive the thread, unless the thread has been locked by a
+///   moderator"), which the guild's active-thread limit must allow (160006).
+pub(super) fn thread_writable(
+    st: &mut State,
+    c: &FakeChannel,
+    perms: u64,
+) -> Result<(), Box<Response>> {
+    let moderator = perms & perm::MANAGE_THREADS != 0;
+    if c.locked && !moderator {
+        return Err(Box::new(if c.archived {
+            reject(
+                st,
+                "message in a locked archived thread",
+                StatusCode::BAD_REQUEST,
+                50083,
+                "Thread is archived",
+            )
+        } else {
+            reject(
+                st,
+                "message in a locked thread",
+                StatusCode::FORBIDDEN,
+                160005,
+                "Thread is locked",
+            )
+        }));
+    }
+    if c.archived {
+        active_thread_room(st, c.guild_id, c.kind, "unarchive a thread by a message")?;
+    }
+    Ok(())
+}
+
+/// A message was posted in `channel`: if it is a thread, that is activity, and an archived
+/// thread is unarchived (THREAD_UPDATE on the gateway).
+pub(crate) fn thread_activity(shared: &Shared, channel: u64) {
+    let event = {
+        let mut st = shared.lock();
+        let now = st.now();
+        let Some(t) = st.channels.get_mut(&channel).filter(|t| t.is_thread()) else {
+            return;
+        };
+        t.last_activity = now;
+        if !t.archived {
+            return;
+        }
+        t.archived = false;
+        t.archive_changed = now;
+        let t = t.clone();
+        (t.guild_id, payloads::channel(&st, &t))
+    };
+    gateway::dispatch(shared, event.0, "THREAD_UPDATE", event.1);
+}
+
+/// Room for one more active thread of `kind` in `guild`: "guilds are capped at a certain
+/// number of active threads" (Topics > Threads > Active & Archived Threads); past the cap
+/// 400, 160006 "Maximum number of active threads reached", or 160007 "Maximum number of
+/// active announcement threads reached" for announcement threads (JSON Error Codes).
+pub(super) fn active_thread_room(
+    st: &mut State,
+    guild: Option<u64>,
+    kind: ChannelKind,
+    what: &str,
+) -> Result<(), Box<Response>> {
+    let announcement = kind == ChannelKind::AnnouncementThread;
+    let active = st
+        .channels
+        .values()
+        .filter(|t| t.is_thread() && !t.archived && !t.deleted && t.guild_id == guild)
+        .filter(|t| (t.kind == ChannelKind::AnnouncementThread) == announcement)
+        .count();
+    let (limit, code, message) = if announcement {
+        (
+            st.limits.active_announcement_threads,
+            160007,
+            "Maximum number of active announcement threads reached",
+        )
+    } else {
+        (
+            st.limits.active_threads,
+            160006,
+            "Maximum number of active threads reached",
+        )
+    };
+    if active >= limit {
+        return Err(Box::new(reject(
+            st,
+            what,
+            StatusCode::BAD_REQUEST,
+            code,
+            message,
+        )));
+    }
+    Ok(())
 }
 
 /// POST /users/@me/channels: the DM channel with a user (the same one every time). A user
@@ -251,29 +426,51 @@ pub(crate) fn open_dm(st: &mut State, user: &FakeUser) -> FakeChannel {
         return c.clone();
     }
     let id = st.fresh_id();
-    let c = FakeChannel {
-        id,
-        name: String::new(),
-        kind: ChannelKind::Dm,
-        parent_id: None,
-        guild_id: None,
-        recipient: Some(user.id),
-        archived: false,
-        locked: false,
-        deleted: false,
-    };
+    let now = st.now();
+    let mut c = FakeChannel::new(id, "", ChannelKind::Dm, None, None, now);
+    c.recipient = Some(user.id);
     st.dm_channels.insert(user.id, id);
     st.channels.insert(id, c.clone());
     c
 }
 
-/// POST /channels/{id}/threads (Start Thread without Message) and
-/// POST /channels/{id}/messages/{message}/threads (Start Thread from Message).
+/// 50024 "Cannot execute action on this channel type" (JSON Error Codes): the fake's answer
+/// for a thread asked of a channel that cannot hold that kind of thread. (The documentation
+/// says which parents take which threads, not which code the refusal carries.)
+fn wrong_channel_type(st: &mut State, what: &str) -> Response {
+    reject(
+        st,
+        what,
+        StatusCode::BAD_REQUEST,
+        50024,
+        "Cannot execute action on this channel type",
+    )
+}
+
+/// POST /channels/{id}/threads (Start Thread without Message, or Start Thread in Forum or Media
+/// Channel) and POST /channels/{id}/messages/{message}/threads (Start Thread from Message), as
+/// Resources > Channel and Topics > Threads say:
+/// - from a message: "When called on a `GUILD_TEXT` channel, creates a `PUBLIC_THREAD`. When
+///   called on a `GUILD_ANNOUNCEMENT` channel, creates a `ANNOUNCEMENT_THREAD`. Does not work
+///   on a `GUILD_FORUM`"; "The id of the created thread will be the same as the id of the source
+///   message, and as such a message can only have a single thread created from it" (160004);
+/// - without a message: "`type` currently defaults to `PRIVATE_THREAD`"; "Private threads …
+///   can only be created in `GUILD_TEXT` channels"; "`GUILD_ANNOUNCEMENT` channels create
+///   `ANNOUNCEMENT_THREAD`" ("The type of thread created matches the type of the parent
+///   channel", Public & Private Threads);
+/// - in a forum: a first `message` is required ("contents of the first message in the
+///   forum/media thread"), "The type of the created thread is `PUBLIC_THREAD`", and "The
+///   current user must have the `SEND_MESSAGES` permission (`CREATE_PUBLIC_THREADS` is
+///   ignored)"; the answer is the channel "with a nested message object";
+/// - a voice channel, a category, a thread or a DM holds no threads (50024);
+/// - `name` "1-100 character channel name"; `auto_archive_duration` "can be set to: 60, 1440,
+///   4320, 10080" (minutes);
+/// - past the guild's active-thread cap: 160006 (160007 for announcement threads).
 pub(super) fn start_thread(
     shared: &Shared,
     channel: &str,
     message: Option<&str>,
-    body: &Value,
+    body: Body2,
 ) -> Response {
     let mut st = shared.lock();
     let what = "start thread";
@@ -281,34 +478,82 @@ pub(super) fn start_thread(
         Ok(c) => c,
         Err(r) => return *r,
     };
-    // Threads grow in text channels only: elsewhere 50024 "Cannot execute action on this
-    // channel type" (JSON Error Codes).
-    if c.kind != ChannelKind::Text {
-        return reject(
-            &mut st,
-            &format!("{what} in a channel of type {}", c.kind.number()),
-            StatusCode::BAD_REQUEST,
-            50024,
-            "Cannot execute action on this channel type",
-        );
-    }
-    // "`type` currently defaults to `PRIVATE_THREAD`" (Start Thread without Message); the
-    // fake has public threads only, so the type must be said. From a message the thread is
-    // public ("When called on a `GUILD_TEXT` channel, creates a `PUBLIC_THREAD`").
-    if message.is_none() && body["type"].as_u64() != Some(11) {
-        return invalid_form(
-            &mut st,
-            what,
-            "type must be 11 (PUBLIC_THREAD); it defaults to PRIVATE_THREAD",
-        );
-    }
-    let name = body["name"].as_str().unwrap_or("");
+    let kinds = format!("{what} in a channel of type {}", c.kind.number());
+    let json = &body.json;
+    let kind = match (message.is_some(), c.kind) {
+        (true, ChannelKind::Text) => ChannelKind::PublicThread,
+        (true, ChannelKind::Announcement) => ChannelKind::AnnouncementThread,
+        (false, ChannelKind::Forum) => ChannelKind::PublicThread,
+        (false, ChannelKind::Text | ChannelKind::Announcement) => {
+            let asked = json["type"].as_u64().unwrap_or(12);
+            let Some(kind) = ChannelKind::from_number(asked).filter(|k| k.is_thread()) else {
+                return invalid_form(
+                    &mut st,
+                    what,
+                    &format!("type {asked} is not a thread type (10, 11, 12)"),
+                );
+            };
+            let allowed = match c.kind {
+                ChannelKind::Text => {
+                    matches!(kind, ChannelKind::PublicThread | ChannelKind::PrivateThread)
+                }
+                _ => kind == ChannelKind::AnnouncementThread,
+            };
+            if !allowed {
+                return wrong_channel_type(&mut st, &format!("{kinds}: a thread of type {asked}"));
+            }
+            kind
+        }
+        _ => return wrong_channel_type(&mut st, &kinds),
+    };
+    let forum = c.kind == ChannelKind::Forum;
+    let name = json["name"].as_str().unwrap_or("");
     let n = name.chars().count();
     if !(1..=100).contains(&n) {
         return invalid_form(&mut st, what, &format!("name is {n} characters (1-100)"));
     }
-    if st.bot_permissions(c.id) & perm::CREATE_PUBLIC_THREADS == 0 {
-        return missing_permissions(&mut st, "start thread without CREATE_PUBLIC_THREADS");
+    let minutes = match &json["auto_archive_duration"] {
+        Value::Null => DEFAULT_AUTO_ARCHIVE_MINUTES,
+        v => match v.as_u64() {
+            Some(m @ (60 | 1440 | 4320 | 10080)) => m as u32,
+            _ => {
+                return invalid_form(
+                    &mut st,
+                    what,
+                    &format!("auto_archive_duration {v} is not one of 60, 1440, 4320, 10080"),
+                )
+            }
+        },
+    };
+    let first = if forum {
+        let m = json.get("message").filter(|m| m.is_object()).cloned();
+        let Some(m) = m else {
+            return invalid_form(
+                &mut st,
+                what,
+                "message: a thread in a forum channel needs its first message",
+            );
+        };
+        if let Err(e) = limits::check_message(&m, body.files.len(), false) {
+            return invalid_form(&mut st, what, &format!("message: {e}"));
+        }
+        if let Err(r) = upload_sizes(&mut st, &body.files) {
+            return *r;
+        }
+        Some(m)
+    } else {
+        None
+    };
+    let perms = st.bot_permissions(c.id);
+    let (needed, bit) = match (forum, kind) {
+        (true, _) => ("SEND_MESSAGES", perm::SEND_MESSAGES),
+        (false, ChannelKind::PrivateThread) => {
+            ("CREATE_PRIVATE_THREADS", perm::CREATE_PRIVATE_THREADS)
+        }
+        _ => ("CREATE_PUBLIC_THREADS", perm::CREATE_PUBLIC_THREADS),
+    };
+    if perms & bit == 0 {
+        return missing_permissions(&mut st, &format!("start thread without {needed}"));
     }
     let id = match message {
         None => st.fresh_id(),
@@ -328,8 +573,6 @@ pub(super) fn start_thread(
                     "Unknown Message",
                 );
             };
-            // "The id of the created thread will be the same as the id of the source
-            // message, and as such a message can only have a single thread created from it."
             if st.channels.contains_key(&id) {
                 return reject(
                     &mut st,
@@ -342,30 +585,50 @@ pub(super) fn start_thread(
             id
         }
     };
-    let thread = new_thread(id, &c, name);
+    if let Err(r) = active_thread_room(&mut st, c.guild_id, kind, what) {
+        return *r;
+    }
+    let now = st.now();
+    let mut thread = new_thread(id, &c, name, kind, now);
+    thread.auto_archive_minutes = minutes;
     st.channels.insert(id, thread.clone());
-    let payload = payloads::channel(&st, &thread);
+    let mut payload = payloads::channel(&st, &thread);
     if let Err(e) = payloads::check_channel(&payload) {
         st.violation(e);
     }
+    let created = payload.clone();
+    if let Some(m) = first {
+        // The forum post's first message carries the thread's id, as Discord's does.
+        let at = Placement {
+            channel_id: id,
+            origin: Origin::Channel,
+            interaction_id: None,
+            ephemeral_to: None,
+            settled: true,
+            nonce: None,
+        };
+        let stored = store_message(&mut st, at, &m, body.files);
+        if let Some(x) = st.message_mut(stored.id) {
+            x.id = id;
+        }
+        let mut stored = stored;
+        stored.id = id;
+        payload["message"] = payloads::message(&stored, payloads::bot_user());
+    }
     drop(st);
-    gateway::dispatch(shared, thread.guild_id, "THREAD_CREATE", payload.clone());
+    gateway::dispatch(shared, thread.guild_id, "THREAD_CREATE", created);
     (StatusCode::CREATED, Json(payload)).into_response()
 }
 
-/// A thread in `parent`'s guild.
-pub(crate) fn new_thread(id: u64, parent: &FakeChannel, name: &str) -> FakeChannel {
-    FakeChannel {
-        id,
-        name: name.to_owned(),
-        kind: ChannelKind::PublicThread,
-        parent_id: Some(parent.id),
-        guild_id: parent.guild_id,
-        recipient: None,
-        archived: false,
-        locked: false,
-        deleted: false,
-    }
+/// A thread of `kind` in `parent`'s guild, created `now` (fake clock).
+pub(crate) fn new_thread(
+    id: u64,
+    parent: &FakeChannel,
+    name: &str,
+    kind: ChannelKind,
+    now: Instant,
+) -> FakeChannel {
+    FakeChannel::new(id, name, kind, parent.guild_id, Some(parent.id), now)
 }
 
 /// GET /guilds/{id}/threads/active (List Active Guild Threads): "Returns all active threads
@@ -400,4 +663,27 @@ pub(super) fn active_threads(shared: &Shared, guild: &str) -> Response {
     threads.sort_by_key(|c| std::cmp::Reverse(c.id));
     let threads: Vec<Value> = threads.iter().map(|c| payloads::channel(&st, c)).collect();
     Json(serde_json::json!({ "threads": threads, "members": [] })).into_response()
+}
+
+/// Discord's upload limits: "The file upload size limit applies to each file in a request. The
+/// default limit is `10 MiB`" (Reference > Uploading Files), and "The maximum request size when
+/// sending a message is **25 MiB**" (Resources > Message > Create Message). Past either: 413,
+/// 40005 "Request entity too large" (JSON Error Codes). Tests may set smaller limits.
+pub(crate) fn upload_sizes(st: &mut State, files: &[FakeFile]) -> Result<(), Box<Response>> {
+    let (per_file, per_request) = (st.limits.upload_per_file, st.limits.upload_per_request);
+    let biggest = files.iter().map(|f| f.bytes.len()).max().unwrap_or(0);
+    let total: usize = files.iter().map(|f| f.bytes.len()).sum();
+    if biggest > per_file || total > per_request {
+        return Err(Box::new(reject(
+            st,
+            &format!(
+                "upload of {total} bytes in {} files (largest {biggest}; limits {per_file} a file, {per_request} a request)",
+                files.len()
+            ),
+            StatusCode::PAYLOAD_TOO_LARGE,
+            40005,
+            "Request entity too large",
+        )));
+    }
+    Ok(())
 }

@@ -1,7 +1,5 @@
 //! Interaction callbacks and the interaction webhook: the original response and follow-ups.
 
-use std::time::Instant;
-
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -19,8 +17,8 @@ use super::{discord_error, invalid_form, refuse, reject, Body2};
 const UNKNOWN_MESSAGE: (StatusCode, u32, &str) = (StatusCode::NOT_FOUND, 10008, "Unknown Message");
 
 pub(super) fn callback(shared: &Shared, id: &str, token: &str, body: Body2) -> Response {
-    let now = Instant::now();
     let mut st = shared.lock();
+    let now = st.now();
     let id: u64 = id.parse().unwrap_or(0);
     let Some(i) = st.interactions.get(&id).cloned() else {
         return refuse(
@@ -46,8 +44,10 @@ pub(super) fn callback(shared: &Shared, id: &str, token: &str, body: Body2) -> R
             40060,
             "Interaction has already been acknowledged.",
         );
-        // Repeating a callback whose answer was lost is what a careful client does.
-        if i.ack_lost {
+        // Repeating a callback whose answer was lost is what a careful client does; so is a
+        // second bot process that received the same interaction on another session of the
+        // shard and lost the race.
+        if i.ack_lost || i.delivered_to > 1 {
             return reject(
                 &mut st,
                 "repeated interaction callback",
@@ -155,7 +155,7 @@ fn by_token(st: &mut State, token: &str, what: &str) -> Result<FakeInteraction, 
             "Unknown Webhook",
         )));
     };
-    let age = Instant::now().saturating_duration_since(i.dispatched);
+    let age = st.now().saturating_duration_since(i.dispatched);
     if age > TOKEN_LIFETIME {
         return Err(Box::new(reject(
             st,
@@ -328,5 +328,9 @@ pub(super) fn followup(shared: &Shared, token: &str, body: Body2) -> Response {
         nonce: None,
     };
     let m = store_message(&mut st, at, &body.json, body.files);
-    Json(payloads::message(&m, payloads::bot_user())).into_response()
+    let reply = Json(payloads::message(&m, payloads::bot_user())).into_response();
+    drop(st);
+    // A follow-up is a message posted in the channel: activity, and it unarchives a thread.
+    super::thread_activity(shared, i.channel_id);
+    reply
 }

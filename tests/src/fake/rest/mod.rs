@@ -4,6 +4,8 @@
 mod channels;
 mod commands;
 mod interactions;
+pub(crate) mod invalid;
+pub(crate) mod ratelimits;
 mod store;
 
 use axum::body::{to_bytes, Body};
@@ -18,7 +20,7 @@ use super::faults::{self, Fault, RouteGroup};
 use super::state::{FakeFile, State};
 use super::{AppState, Shared};
 
-pub(crate) use channels::{new_thread, open_dm};
+pub(crate) use channels::{new_thread, open_dm, thread_activity};
 
 /// Discord's JSON error shape.
 fn discord_error(status: StatusCode, code: u32, message: &str) -> Response {
@@ -103,10 +105,52 @@ async fn read_body(req: Request) -> Result<Body2, String> {
     }
 }
 
-/// Every request lands here and is routed by hand (paths like `@original` and `@me` are
-/// simplest matched as segments).
+/// Every request lands here. Before it is served, threads due to archive on the fake clock
+/// archive, and an API request is refused while the invalid-request limit is exceeded or its
+/// rate-limit bucket is empty; after it, an invalid answer (401, 403, 429) is counted and the
+/// bucket's headers are added.
 pub async fn handle(AxState(app): AxState<AppState>, req: Request<Body>) -> Response {
+    let shared = app.shared.clone();
+    super::world::archive_due(&shared);
+    let api = req
+        .uri()
+        .path()
+        .strip_prefix("/api/v10/")
+        .map(str::to_owned);
+    let Some(api) = api else {
+        return serve(app, req).await;
+    };
+    if let Some(banned) = invalid::banned(&shared) {
+        return banned;
+    }
+    let bucket = {
+        let segs: Vec<&str> = api.split('/').collect();
+        let mut st = shared.lock();
+        match ratelimits::take(&mut st, req.method().as_str(), &segs) {
+            Ok(b) => b,
+            Err(limited) => {
+                let r = *limited;
+                invalid::count(&mut st, &r);
+                return r;
+            }
+        }
+    };
+    let mut response = serve(app, req).await;
+    let mut st = shared.lock();
+    // An injected 429 keeps the headers it was given.
+    let own = response.headers().contains_key("x-ratelimit-bucket");
+    if let Some(b) = bucket.filter(|_| !own) {
+        ratelimits::headers(&st, &b, &mut response);
+    }
+    invalid::count(&mut st, &response);
+    response
+}
+
+/// Routes a request by hand (paths like `@original` and `@me` are simplest matched as
+/// segments).
+async fn serve(app: AppState, req: Request<Body>) -> Response {
     let method = req.method().clone();
+    let query = req.uri().query().unwrap_or("").to_owned();
     let path = req.uri().path().to_owned();
     let shared = app.shared.clone();
     let authorized = req
@@ -134,6 +178,11 @@ pub async fn handle(AxState(app): AxState<AppState>, req: Request<Body>) -> Resp
     if !authorized && segs.first() != Some(&"interactions") {
         return discord_error(StatusCode::UNAUTHORIZED, 0, "401: Unauthorized");
     }
+    // A reset token: "401 (UNAUTHORIZED): The `Authorization` header was missing or invalid"
+    // (Topics > Opcodes and Status Codes > HTTP Response Codes), for every call.
+    if shared.lock().token_refused {
+        return discord_error(StatusCode::UNAUTHORIZED, 0, "401: Unauthorized");
+    }
     let body = match read_body(req).await {
         Ok(b) => b,
         Err(e) => {
@@ -154,14 +203,14 @@ pub async fn handle(AxState(app): AxState<AppState>, req: Request<Body>) -> Resp
         Some((Fault::ServerError, variant)) => faults::server_error(variant),
         Some((Fault::RateLimited { retry_after }, _)) => faults::rate_limited(retry_after, group),
         Some((Fault::LostResponse, _)) => {
-            let performed = route(&app, &method, &segs, body);
+            let performed = route(&app, &method, &segs, &query, body);
             if group == RouteGroup::InteractionCallbacks {
                 mark_ack_lost(&shared, segs.get(1).copied());
             }
             debug!(target: "fake_discord", "lost the answer {} to {method} {path}", performed.status());
             faults::lost_response()
         }
-        None => route(&app, &method, &segs, body),
+        None => route(&app, &method, &segs, &query, body),
     };
     shared.changed();
     response
@@ -229,17 +278,28 @@ fn attachment(shared: &Shared, rest: &str) -> Response {
     }
 }
 
-fn route(app: &AppState, method: &Method, segs: &[&str], body: Body2) -> Response {
+fn route(app: &AppState, method: &Method, segs: &[&str], query: &str, body: Body2) -> Response {
     let shared = &app.shared;
     match (method.as_str(), segs) {
         ("GET", ["gateway"]) => Json(json!({"url": app.gateway_url})).into_response(),
-        ("GET", ["gateway", "bot"]) => Json(json!({
-            "url": app.gateway_url,
-            // "Recommended number of shards to use when connecting" (see shards.rs).
-            "shards": shared.lock().recommended_shards,
-            "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1},
-        }))
-        .into_response(),
+        ("GET", ["gateway", "bot"]) => {
+            let mut st = shared.lock();
+            let now = st.now();
+            let limit = st.budget().limit(now);
+            Json(json!({
+                "url": app.gateway_url,
+                // "Recommended number of shards to use when connecting" (see shards.rs).
+                "shards": st.recommended_shards,
+                // "Session Start Limit Object" (Events > Gateway).
+                "session_start_limit": {
+                    "total": limit.total,
+                    "remaining": limit.remaining,
+                    "reset_after": limit.reset_after.as_millis() as u64,
+                    "max_concurrency": limit.max_concurrency,
+                },
+            }))
+            .into_response()
+        }
         ("PUT", ["applications", app_id, "commands"]) => {
             commands::register(shared, app_id, None, body.json)
         }
@@ -261,14 +321,17 @@ fn route(app: &AppState, method: &Method, segs: &[&str], body: Body2) -> Respons
         }
         ("POST", ["webhooks", _app, token]) => interactions::followup(shared, token, body),
         ("GET", ["channels", channel]) => channels::get_channel(shared, channel),
+        ("GET", ["channels", channel, "messages"]) => {
+            channels::get_messages(shared, channel, query)
+        }
         ("POST", ["channels", channel, "messages"]) => {
             channels::channel_message(shared, channel, body)
         }
         ("POST", ["channels", channel, "threads"]) => {
-            channels::start_thread(shared, channel, None, &body.json)
+            channels::start_thread(shared, channel, None, body)
         }
         ("POST", ["channels", channel, "messages", message, "threads"]) => {
-            channels::start_thread(shared, channel, Some(message), &body.json)
+            channels::start_thread(shared, channel, Some(message), body)
         }
         ("POST", ["users", "@me", "channels"]) => channels::dm_channel(shared, &body.json),
         ("GET", ["guilds", guild, "threads", "active"]) => channels::active_threads(shared, guild),

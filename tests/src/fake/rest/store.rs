@@ -1,7 +1,5 @@
 //! Messages as Discord stores them: mentions, who gets notified, buttons.
 
-use std::time::Instant;
-
 use serde_json::Value;
 
 use super::super::state::{ChannelKind, FakeButton, FakeFile, FakeMessage, Origin, State};
@@ -118,8 +116,11 @@ pub(super) fn store_message(
             }
         }
     }
+    let id = st.fresh_id();
+    // The ids of its attachments (`id + 1 + n`, payloads.rs) are given to nothing else.
+    st.next_id += files.len() as u64;
     let m = FakeMessage {
-        id: st.fresh_id(),
+        id,
         channel_id: at.channel_id,
         content,
         origin: at.origin,
@@ -130,13 +131,22 @@ pub(super) fn store_message(
         pinged_users,
         pinged_everyone_or_roles: loud,
         notified,
-        received_at: Instant::now(),
+        received_at: st.now(),
         nonce: at.nonce,
         edits: 0,
         settled: at.settled,
         deleted: false,
         raw: body.clone(),
     };
+    let now = st.now();
+    if let Some(t) = st
+        .channels
+        .get_mut(&m.channel_id)
+        .filter(|t| t.is_thread() && !t.archived)
+    {
+        // "Activity is defined as sending a message" (Topics > Threads).
+        t.last_activity = now;
+    }
     st.messages.push(m.clone());
     m
 }

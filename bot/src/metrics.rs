@@ -15,6 +15,7 @@
 //! | `tokar_games_in_play` | gauge | games started and not finished, counted every 10 minutes |
 //! | `tokar_gateway_ready` | gauge | 1 while the gateway is connected and ready |
 //! | `tokar_gateway_shards{range,total}` | gauge | gateway shards this process runs (`range` of `total`) |
+//! | `tokar_discord_invalid_requests_total{status}` | counter | the delivery worker's requests Discord answered 401, 403 or 429: Discord bans an IP for a while past 10,000 of them in 10 minutes |
 //!
 //! A scrape that answers is the health check: the process is up; `tokar_gateway_ready` and the
 //! outbox's age say whether it is doing its work.
@@ -68,4 +69,14 @@ pub fn gateway_shards(range: std::ops::Range<u32>, total: u32) {
     let label = format!("{}..{}", range.start, range.end);
     metrics::gauge!("tokar_gateway_shards", "range" => label, "total" => total.to_string())
         .set(f64::from(range.end - range.start));
+}
+
+/// One request Discord counts as invalid: "An invalid request is one that results in **401**,
+/// **403**, or **429** statuses", and an IP making 10,000 of them in 10 minutes is restricted
+/// for a while (Topics > Rate Limits > Invalid Request Limit). Other statuses are not counted.
+pub fn invalid_request(status: u16) {
+    if matches!(status, 401 | 403 | 429) {
+        metrics::counter!("tokar_discord_invalid_requests_total", "status" => status.to_string())
+            .increment(1);
+    }
 }

@@ -554,6 +554,7 @@ impl<W: AsyncWrite + Unpin> Console<W> {
                 name: channel.to_string(),
                 guild: Some(CONSOLE_SERVER),
                 parent: self.threads.get(&cid).copied(),
+                threads: crate::table::ThreadSupport::Unknown,
             },
             command,
             options: opts,

@@ -19,7 +19,7 @@
 //! | `tokar_discord_sessions_ready_total` | counter | READYs received: IDENTIFYs Discord accepted |
 //! | `tokar_discord_session_starts_remaining` | gauge | session starts Discord had left at this process's start (`session_start_limit.remaining`) |
 //! | `tokar_discord_start_refusals_total{reason}` | counter | starts refused before any IDENTIFY (`token`, `registration`, `session_starts`, `gateway`) |
-//! | `tokar_discord_invalid_requests_total{status}` | counter | answers of 401, 403 or 429 to the bot's own requests (Discord bans the IP at 10,000 in 10 minutes) |
+//! | `tokar_discord_invalid_requests_total{status}` | counter | the bot's own requests (start-up, answers, delivery) Discord answered 401, 403 or 429: Discord bans an IP for a while past 10,000 of them in 10 minutes |
 //!
 //! A scrape that answers is the health check: the process is up; `tokar_gateway_ready` and the
 //! outbox's age say whether it is doing its work.
@@ -97,9 +97,12 @@ pub fn start_refused(reason: &'static str) {
     metrics::counter!("tokar_discord_start_refusals_total", "reason" => reason).increment(1);
 }
 
-/// One answer Discord counts as an invalid request (401, 403 or 429): at 10,000 of them in 10
-/// minutes Discord bans the bot's IP address for a while.
+/// One request Discord counts as invalid: "An invalid request is one that results in **401**,
+/// **403**, or **429** statuses", and an IP making 10,000 of them in 10 minutes is restricted
+/// for a while (Topics > Rate Limits > Invalid Request Limit). Other statuses are not counted.
 pub fn invalid_request(status: u16) {
-    metrics::counter!("tokar_discord_invalid_requests_total", "status" => status.to_string())
-        .increment(1);
+    if matches!(status, 401 | 403 | 429) {
+        metrics::counter!("tokar_discord_invalid_requests_total", "status" => status.to_string())
+            .increment(1);
+    }
 }

@@ -11,7 +11,8 @@
 //! [`crate::scene`]) and drawn again when the stored entry is delivered; other
 //! pictures (charts) are stored as raw PNG bytes beside the entry (see
 //! [`crate::storage`]), not inside the JSON. Format 1 entries have only the
-//! latter.
+//! latter. Format 3 adds what exactly-once delivery needs past Discord's
+//! nonce window ([`Sending`]) and the kind of a thread asked for.
 
 use crate::clock::Millis;
 use crate::record::Named;
@@ -20,8 +21,9 @@ use crate::table::{Button, ChannelRef, Image, Reply, UserRef};
 use serde::{Deserialize, Serialize};
 
 /// The format of an outbox entry written today; older ones keep loading.
-/// 1: pictures stored as bytes beside the entry. 2: adds `scenes`.
-pub const OUTBOX_FORMAT: u32 = 2;
+/// 1: pictures stored as bytes beside the entry. 2: adds `scenes`. 3: adds
+/// `sending` and a thread target's `announcement`.
+pub const OUTBOX_FORMAT: u32 = 3;
 
 /// Where an entry goes.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -43,7 +45,30 @@ pub enum Target {
         /// The server of `parent`: where a thread an earlier attempt created is looked for.
         guild: Option<u64>,
         name: String,
+        /// `parent` is an announcement channel, whose threads are of Discord's type 10
+        /// (ANNOUNCEMENT_THREAD) rather than 11 (PUBLIC_THREAD). False in entries before
+        /// format 3, which asked for public threads.
+        #[serde(default)]
+        announcement: bool,
     },
+}
+
+/// A message part that may have reached Discord: a request for it was made
+/// and no answer said whether Discord created it (the answer was lost, timed
+/// out, a 5xx, or the process stopped during the request). Written, flushed,
+/// before the part's first request, so that a crash in the middle is known
+/// after a restart. Discord's nonce answers a repeated send with the message
+/// it created only "in the past few minutes" (Resources > Message > Create
+/// Message, `enforce_nonce`); past that, the delivery worker first looks in
+/// the channel for the message before sending it again.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Sending {
+    /// The part (`parts_sent` when it was written).
+    pub part: u32,
+    /// When its first request was made, in real time (milliseconds since the
+    /// Unix epoch by the machine's clock, which is what Discord's own clock and
+    /// its message ids count in), not the table's clock, which may be virtual.
+    pub since: Millis,
 }
 
 /// An interaction that may carry an entry as its first response: the answer
@@ -92,6 +117,9 @@ pub struct OutboxEntry {
     pub last_error: Option<String>,
     #[serde(default)]
     pub carrier: Option<Carrier>,
+    /// The part whose request may have reached Discord, if any (format 3).
+    #[serde(default)]
+    pub sending: Option<Sending>,
 }
 
 /// An entry to store, with its pictures.
@@ -137,6 +165,7 @@ impl OutboxEntry {
                 not_before: 0,
                 last_error: None,
                 carrier: None,
+                sending: None,
             },
             images: reply.images.clone(),
         }
@@ -191,9 +220,29 @@ impl OutboxEntry {
                 parent,
                 guild,
                 name,
+                ..
             } => Some((parent, *guild, name)),
             _ => None,
         }
+    }
+
+    /// Whether the thread this entry asks for is an announcement channel's (type 10).
+    pub fn announcement_thread(&self) -> bool {
+        matches!(
+            self.target,
+            Target::Thread {
+                announcement: true,
+                ..
+            }
+        )
+    }
+
+    /// When the request for the part to send next may have reached Discord first, if it may.
+    pub fn unknown_since(&self) -> Option<Millis> {
+        self.sending
+            .as_ref()
+            .filter(|s| s.part == self.parts_sent)
+            .map(|s| s.since)
     }
 }
 
@@ -206,7 +255,7 @@ pub fn decode_entry(bytes: &[u8]) -> Result<OutboxEntry, String> {
     let head: Head = serde_json::from_slice(bytes)
         .map_err(|e| format!("outbox entry without a format version: {e}"))?;
     match head.format {
-        1 | 2 => serde_json::from_slice(bytes)
+        1..=3 => serde_json::from_slice(bytes)
             .map_err(|e| format!("outbox entry (format {}): {e}", head.format)),
         n => Err(format!(
             "outbox entry of unknown format {n} (this build reads up to {OUTBOX_FORMAT})"
@@ -256,6 +305,39 @@ mod tests {
         );
         let quick = backoff(0, std::time::Duration::from_millis(50), 7);
         assert!((50..100).contains(&quick), "a shorter first wait: {quick}");
+    }
+
+    #[test]
+    fn a_request_under_way_counts_for_its_part_only() {
+        let ch = ChannelRef::new(5, "games");
+        let mut e = OutboxEntry::from_reply(&Reply::public(&ch, "x"), Some(1), 10).entry;
+        assert_eq!(e.unknown_since(), None);
+        e.sending = Some(Sending { part: 0, since: 99 });
+        assert_eq!(e.unknown_since(), Some(99));
+        e.parts_sent = 1;
+        assert_eq!(
+            e.unknown_since(),
+            None,
+            "an earlier part's request says nothing"
+        );
+        let bytes = serde_json::to_vec(&e).expect("encodes");
+        assert_eq!(decode_entry(&bytes).expect("decodes"), e);
+    }
+
+    #[test]
+    fn older_entries_load_without_the_new_fields() {
+        let old = r##"{"format":2,"id":3,"game":1,"created_at":5,
+            "target":{"Thread":{"parent":{"id":5,"name":"table"},"guild":7,"name":"#1 Arcana"}},
+            "content":"","mentions":[],"buttons":[],"images":[]}"##;
+        let e = decode_entry(old.as_bytes()).expect("format 2 loads");
+        assert_eq!(e.sending, None);
+        assert!(e.thread().is_some());
+        assert!(
+            !e.announcement_thread(),
+            "format 2 asked for public threads"
+        );
+        let unknown = old.replace(r#""format":2"#, r#""format":4"#);
+        assert!(decode_entry(unknown.as_bytes()).is_err());
     }
 
     #[test]

@@ -25,6 +25,7 @@ fn thread() -> ChannelRef {
         name: "#1 Arcana · alice vs bob".into(),
         guild: Some(SERVER),
         parent: Some(in_server("table").id),
+        ..in_server("table")
     }
 }
 

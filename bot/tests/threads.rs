@@ -28,6 +28,7 @@ fn thread() -> ChannelRef {
         name: "#1 Arcana · alice vs bob".into(),
         guild: Some(SERVER),
         parent: Some(in_server("table").id),
+        threads: tokar_bot::table::ThreadSupport::Unknown,
     }
 }
 

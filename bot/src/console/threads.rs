@@ -42,6 +42,7 @@ impl<W: AsyncWrite + Unpin> Console<W> {
                     name: handle.clone(),
                     guild,
                     parent: Some(parent.id),
+                    threads: crate::table::ThreadSupport::Unknown,
                 };
                 let opened = Reply::public(
                     &ChannelRef::from(parent),

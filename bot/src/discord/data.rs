@@ -5,7 +5,7 @@ use std::time::Duration;
 use poise::serenity_prelude as serenity;
 
 use super::settings::DiscordSettings;
-use crate::table::{ChannelRef, Table, UserRef};
+use crate::table::{ChannelRef, Table, ThreadRefusal, ThreadSupport, UserRef};
 
 /// Shared by every command and event handler.
 pub(crate) struct Data {
@@ -131,16 +131,110 @@ pub(crate) fn user_ref(user: &serenity::User, member: Option<&serenity::Member>)
 }
 
 /// The channel an interaction came from, with its name when Discord sent one,
-/// its server, and for a thread the channel it was opened under.
+/// its server, for a thread the channel it was opened under, and what it offers
+/// a game's own thread.
+///
+/// A thread is known by its type, not by having a parent: "Threads ... have a
+/// `parent_id` of the channel they were created in", but a channel inside a
+/// category has the category as its `parent_id` too (Resources > Channel >
+/// Channel Object: `parent_id` is "for guild channels: id of the parent category
+/// for a channel ... for threads: id of the text channel this thread was created").
+/// Only types 10, 11 and 12 are threads (Channel Types).
 pub(crate) fn channel_ref(
     id: serenity::ChannelId,
     partial: Option<&serenity::PartialChannel>,
     guild: Option<serenity::GuildId>,
 ) -> ChannelRef {
+    let kind = partial.map(|c| c.kind);
     ChannelRef {
         id: id.get(),
         name: partial.and_then(|c| c.name.clone()).unwrap_or_default(),
         guild: guild.map(|g| g.get()),
-        parent: partial.and_then(|c| c.parent_id).map(|p| p.get()),
+        parent: partial
+            .filter(|c| is_thread(c.kind))
+            .and_then(|c| c.parent_id)
+            .map(|p| p.get()),
+        threads: kind.map_or(ThreadSupport::Unknown, thread_support),
+    }
+}
+
+/// Discord's thread types: ANNOUNCEMENT_THREAD (10), PUBLIC_THREAD (11), PRIVATE_THREAD (12).
+pub(crate) fn is_thread(kind: serenity::ChannelType) -> bool {
+    use serenity::ChannelType as T;
+    matches!(kind, T::NewsThread | T::PublicThread | T::PrivateThread)
+}
+
+/// What a channel of this type offers a game's thread: a public thread under a text channel,
+/// an announcement thread under an announcement channel ("ANNOUNCEMENT_THREAD: a temporary
+/// sub-channel within a GUILD_ANNOUNCEMENT channel", Channel Types), none elsewhere.
+pub(crate) fn thread_support(kind: serenity::ChannelType) -> ThreadSupport {
+    use serenity::ChannelType as T;
+    match kind {
+        T::Text => ThreadSupport::Public,
+        T::News => ThreadSupport::Announcement,
+        T::Voice => ThreadSupport::Refused(ThreadRefusal::Voice),
+        T::Stage => ThreadSupport::Refused(ThreadRefusal::Stage),
+        T::Forum => ThreadSupport::Refused(ThreadRefusal::Forum),
+        // GUILD_MEDIA (16), which serenity 0.12 does not name, is a forum's kind.
+        T::Unknown(16) => ThreadSupport::Refused(ThreadRefusal::Forum),
+        T::Category => ThreadSupport::Refused(ThreadRefusal::Category),
+        // A thread asks for none (it has a parent); a DM, a directory, anything newer: none.
+        _ => ThreadSupport::Refused(ThreadRefusal::ChannelType),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use poise::serenity_prelude::ChannelType as T;
+
+    fn partial(kind: T, parent: Option<u64>) -> serenity::PartialChannel {
+        serde_json::from_value(serde_json::json!({
+            "id": "5",
+            "name": "table",
+            "type": u8::from(kind),
+            "parent_id": parent.map(|p| p.to_string()),
+        }))
+        .expect("a partial channel")
+    }
+
+    #[test]
+    fn a_text_channel_in_a_category_is_no_thread_and_takes_a_public_one() {
+        let id = serenity::ChannelId::new(5);
+        let c = channel_ref(id, Some(&partial(T::Text, Some(77))), None);
+        assert_eq!(c.parent, None, "the category is no thread's parent");
+        assert_eq!(c.threads, ThreadSupport::Public);
+        let news = channel_ref(id, Some(&partial(T::News, Some(77))), None);
+        assert_eq!(news.parent, None);
+        assert_eq!(news.threads, ThreadSupport::Announcement);
+    }
+
+    #[test]
+    fn threads_are_known_by_their_type() {
+        let id = serenity::ChannelId::new(5);
+        for kind in [T::NewsThread, T::PublicThread, T::PrivateThread] {
+            let c = channel_ref(id, Some(&partial(kind, Some(9))), None);
+            assert_eq!(c.parent, Some(9), "{kind:?}");
+        }
+        assert_eq!(channel_ref(id, None, None).parent, None);
+        assert_eq!(channel_ref(id, None, None).threads, ThreadSupport::Unknown);
+    }
+
+    #[test]
+    fn voice_stage_forum_and_category_take_no_game_thread() {
+        for (kind, why) in [
+            (T::Voice, ThreadRefusal::Voice),
+            (T::Stage, ThreadRefusal::Stage),
+            (T::Forum, ThreadRefusal::Forum),
+            (T::Unknown(16), ThreadRefusal::Forum),
+            (T::Category, ThreadRefusal::Category),
+            (T::Private, ThreadRefusal::ChannelType),
+        ] {
+            assert_eq!(
+                thread_support(kind),
+                ThreadSupport::Refused(why),
+                "{kind:?}"
+            );
+        }
     }
 }

@@ -4,8 +4,20 @@
 //! - **At least once to Discord, once to players.** Every channel message carries a nonce made
 //!   from the store's identity, the entry and the part, with `enforce_nonce`: Discord then
 //!   answers a repeated send (after a lost response, a restart, a kill) with the message it
-//!   already created instead of posting it again. An entry an interaction may have carried as
-//!   its first response is checked against that response first (while its token is valid).
+//!   already created instead of posting it again, but only "in the past few minutes"
+//!   (Resources > Message > Create Message). So before a part's first request the entry
+//!   records, flushed, that a request for it may be under way ([`crate::outbox::Sending`]);
+//!   a part in that state whose first request is older than a safe part of the nonce window
+//!   ([`NonceWindow`]) is looked for among the channel's messages since then, and sent only
+//!   when it is not there (see `README.md`, "How every ping arrives", for the argument and
+//!   its limits). An entry an interaction may have carried as its first response is checked
+//!   against that response first (while its token is valid), by what the message carries
+//!   rather than by its text.
+//! - **A refused token stops delivery.** A 401 means the token is no longer valid: the worker
+//!   logs it once and sends nothing more until the process restarts, instead of retrying
+//!   entry after entry, since Discord restricts an IP that makes 10,000 requests answered
+//!   401, 403 or 429 in 10 minutes (Topics > Rate Limits > Invalid Request Limit; those
+//!   answers are counted in `tokar_discord_invalid_requests_total`).
 //! - **Transient failures wait and retry**: 5xx, 429 and network errors, with exponential
 //!   backoff stored in the entry, so a restart keeps the pace. A failed entry holds back the
 //!   rest of its lane, so a channel never sees its messages out of order.
@@ -27,17 +39,19 @@
 //! The worker starts only once the gateway is ready (a token Discord refuses sends nothing),
 //! and stops when told, after a last drain bounded in time.
 
-use std::collections::HashSet;
+use std::collections::{HashSet, VecDeque};
 use std::num::{NonZeroU32, NonZeroU64};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use poise::serenity_prelude as serenity;
 use tokio::sync::watch;
 use tracing::{debug, error, info, warn};
 
-use super::outgoing::Outgoing;
-use crate::outbox::{backoff, OutboxEntry, Target};
+use super::outgoing::{Fingerprint, Outgoing};
+use crate::clock::{Clock, Millis, SystemClock};
+use crate::outbox::{backoff, OutboxEntry, Sending, Target};
 use crate::table::{Reply, Table, UserRef};
 
 /// An interaction token is valid this long (Discord: 15 minutes); the check of a carried entry
@@ -61,6 +75,93 @@ const BATCH: usize = 64;
 /// How often to look again when nothing wakes the worker (retries that came due).
 const IDLE: Duration = Duration::from_millis(500);
 
+/// How the worker keeps a message single past Discord's nonce window. Discord answers a
+/// repeated nonce with the message it created only "in the past few minutes" (Resources >
+/// Message > Create Message, `enforce_nonce`); the docs give no figure, so the window is taken
+/// as five minutes, and a part whose first request is older than half of it is looked for in
+/// its channel before it is sent again. Tests shorten both.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct NonceWindow {
+    /// How long Discord is taken to remember a nonce.
+    pub window: Duration,
+    /// Past this since a part's first request, its nonce is no longer relied on: the channel
+    /// is read first. Within the window, with room for the request's own time and the
+    /// difference between the machine's clock and Discord's.
+    pub safe: Duration,
+    /// The channel is read from this long before the first request: the two clocks may differ.
+    pub margin: Duration,
+    /// At most this many pages of 100 messages are read per look.
+    pub pages: u32,
+}
+
+impl Default for NonceWindow {
+    fn default() -> Self {
+        let window = Duration::from_secs(5 * 60);
+        NonceWindow {
+            window,
+            safe: window / 2,
+            margin: Duration::from_secs(30),
+            pages: 10,
+        }
+    }
+}
+
+impl NonceWindow {
+    /// Whether a part whose first request was made at `since` (real time, if at all) must be
+    /// looked for before it is sent again at `now`.
+    fn must_look(&self, since: Option<Millis>, now: Millis) -> bool {
+        since.is_some_and(|t| now.saturating_sub(t) > self.safe.as_millis() as Millis)
+    }
+}
+
+/// Discord's epoch, the first second of 2015: a snowflake's top 42 bits are milliseconds since
+/// it (Reference > Snowflakes: "(timestamp_ms - DISCORD_EPOCH) << 22").
+const DISCORD_EPOCH: Millis = 1_420_070_400_000;
+
+/// The smallest snowflake of a time (Unix milliseconds): every message created at or after it
+/// has a larger id.
+fn snowflake_at(ms: Millis) -> u64 {
+    ms.saturating_sub(DISCORD_EPOCH) << 22
+}
+
+/// The messages one look may claim: the oldest message of `page` that the bot (`me`) wrote,
+/// that matches `want` and that no other entry claimed. Messages are compared oldest first,
+/// so of two identical messages the earlier is taken, as the earlier send made it.
+fn claim<'a>(
+    page: &'a [serenity::Message],
+    me: serenity::UserId,
+    want: &Fingerprint,
+    taken: &HashSet<u64>,
+) -> Option<&'a serenity::Message> {
+    page.iter()
+        .filter(|m| m.author.id == me && !taken.contains(&m.id.get()))
+        .filter(|m| &Fingerprint::of_message(m) == want)
+        .min_by_key(|m| m.id)
+}
+
+/// Message ids this process knows a delivery made (sent, carried or found): never claimed
+/// again by another entry. Bounded: the oldest are forgotten first.
+#[derive(Default)]
+struct Claimed {
+    ids: HashSet<u64>,
+    order: VecDeque<u64>,
+}
+
+impl Claimed {
+    const LIMIT: usize = 10_000;
+
+    fn insert(&mut self, id: u64) {
+        if self.ids.insert(id) {
+            self.order.push_back(id);
+            while self.order.len() > Self::LIMIT {
+                if let Some(old) = self.order.pop_front() {
+                    self.ids.remove(&old);
+                }
+            }
+        }
+    }
+}
+
 /// What became of one attempt.
 #[derive(Debug)]
 enum Failure {
@@ -72,6 +173,37 @@ enum Failure {
     ChannelLost { code: isize, detail: String },
     /// Discord refuses this message for good.
     Rejected { code: isize, detail: String },
+    /// Discord refused the bot's token (401): nothing is sent until the process restarts.
+    Unauthorized(String),
+}
+
+/// Counts an answer Discord holds against the bot's IP (401, 403, 429).
+pub(super) fn count_invalid(status: u16) {
+    crate::metrics::invalid_request(status);
+}
+
+/// Classifies a failed request and counts it if Discord counts it as invalid.
+fn failure(e: &serenity::Error) -> Failure {
+    if let serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r)) = e {
+        count_invalid(r.status_code.as_u16());
+    }
+    classify(e)
+}
+
+/// Whether a failed request may have created its message: its answer was a 5xx (Discord may
+/// have done the work before failing), or it was lost (a timeout, a connection closed after
+/// the request was written), or it was unreadable. A request that was never sent (no
+/// connection) or that Discord refused (4xx, 429) created nothing.
+fn may_have_created(e: &serenity::Error) -> bool {
+    match e {
+        serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r)) => {
+            r.status_code.is_server_error()
+        }
+        serenity::Error::Http(serenity::HttpError::Request(re)) => {
+            !(re.is_connect() || re.is_builder())
+        }
+        _ => true,
+    }
 }
 
 fn classify(e: &serenity::Error) -> Failure {
@@ -83,29 +215,37 @@ fn classify(e: &serenity::Error) -> Failure {
         };
     };
     match http {
-        HttpError::UnsuccessfulRequest(r) => {
-            let status = r.status_code.as_u16();
-            let code = r.error.code;
-            let detail = format!("{status} {code} {}", r.error.message);
-            match (status, code) {
-                (429, _) => Failure::Retry("rate_limited", detail),
-                (500..=599, _) => Failure::Retry("server_error", detail),
-                (_, 50007) => Failure::ClosedDms,
-                // Gone, closed to the bot, or a locked archived thread (50083, 160005): the
-                // game needs another channel.
-                (_, 10003 | 50001 | 50013 | 50083 | 160005) => {
-                    Failure::ChannelLost { code, detail }
-                }
-                // A bad token or a gateway outage: the operator must act; keep the message.
-                (401, _) => Failure::Retry("unauthorized", detail),
-                _ => Failure::Rejected { code, detail },
-            }
-        }
+        HttpError::UnsuccessfulRequest(r) => classify_answer(
+            r.status_code.as_u16(),
+            r.error.code,
+            format!(
+                "{} {} {}",
+                r.status_code.as_u16(),
+                r.error.code,
+                r.error.message
+            ),
+        ),
         HttpError::Request(_) => Failure::Retry("network", http.to_string()),
         other => Failure::Rejected {
             code: 0,
             detail: other.to_string(),
         },
+    }
+}
+
+/// What an error answer from Discord means for an entry, by HTTP status and JSON error code.
+fn classify_answer(status: u16, code: isize, detail: String) -> Failure {
+    match (status, code) {
+        // "401 responses are avoided by ... stopping further requests after a token becomes
+        // invalid" (Topics > Rate Limits > Invalid Request Limit). The messages stay stored.
+        (401, _) => Failure::Unauthorized(detail),
+        (429, _) => Failure::Retry("rate_limited", detail),
+        (500..=599, _) => Failure::Retry("server_error", detail),
+        (_, 50007) => Failure::ClosedDms,
+        // Gone, closed to the bot, or a locked archived thread (50083, 160005): the
+        // game needs another channel.
+        (_, 10003 | 50001 | 50013 | 50083 | 160005) => Failure::ChannelLost { code, detail },
+        _ => Failure::Rejected { code, detail },
     }
 }
 
@@ -123,10 +263,31 @@ fn nonce(store: u64, entry: u64, part: usize) -> String {
 pub(crate) fn spawn(
     table: Table,
     http: Arc<serenity::Http>,
+    stop: watch::Receiver<bool>,
+    drain: Duration,
+    retry_first: Duration,
+    pace: NonZeroU32,
+) -> tokio::task::JoinHandle<()> {
+    spawn_with(
+        table,
+        http,
+        stop,
+        drain,
+        retry_first,
+        pace,
+        NonceWindow::default(),
+    )
+}
+
+/// [`spawn`] with the nonce window given (tests shorten it).
+pub(crate) fn spawn_with(
+    table: Table,
+    http: Arc<serenity::Http>,
     mut stop: watch::Receiver<bool>,
     drain: Duration,
     retry_first: Duration,
     pace: NonZeroU32,
+    window: NonceWindow,
 ) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
         let worker = Worker {
@@ -134,11 +295,24 @@ pub(crate) fn spawn(
             http,
             retry_first,
             pace: Pace::direct(governor::Quota::per_second(pace)),
+            window,
+            me: OnceLock::new(),
+            claimed: Mutex::new(Claimed::default()),
+            unauthorized: AtomicBool::new(false),
         };
         info!(requests_per_second = pace, "outbox delivery started");
         loop {
             let progressed = worker.pass().await;
             if *stop.borrow() {
+                break;
+            }
+            if worker.unauthorized.load(Ordering::SeqCst) {
+                // Nothing more is sent; the entries stay stored for the next start.
+                while !*stop.borrow() {
+                    if stop.changed().await.is_err() {
+                        break;
+                    }
+                }
                 break;
             }
             if !progressed {
@@ -150,7 +324,7 @@ pub(crate) fn spawn(
             }
         }
         let until = tokio::time::Instant::now() + drain;
-        while tokio::time::Instant::now() < until {
+        while tokio::time::Instant::now() < until && !worker.unauthorized.load(Ordering::SeqCst) {
             if worker.table.outbox_due(1).await.is_empty() {
                 break;
             }
@@ -177,11 +351,22 @@ struct Worker {
     retry_first: Duration,
     /// Taken before each request to Discord's REST API.
     pace: Pace,
+    /// When a part is looked for before it is sent again.
+    window: NonceWindow,
+    /// The bot's user id, learnt from the first message Discord returns (or asked for).
+    me: OnceLock<serenity::UserId>,
+    /// Messages already taken by a delivery.
+    claimed: Mutex<Claimed>,
+    /// Discord refused the token: nothing more is sent.
+    unauthorized: AtomicBool,
 }
 
 impl Worker {
     /// Delivers what is due; true when something was delivered.
     async fn pass(&self) -> bool {
+        if self.unauthorized.load(Ordering::SeqCst) {
+            return false;
+        }
         let due = self.table.outbox_due(BATCH).await;
         let now = self.table.now();
         let oldest = due.iter().map(|e| e.created_at).min().unwrap_or(now);
@@ -193,7 +378,7 @@ impl Worker {
         let mut progressed = false;
         for entry in due {
             let lane = entry.lane();
-            if held.contains(&lane) {
+            if held.contains(&lane) || self.unauthorized.load(Ordering::SeqCst) {
                 continue;
             }
             if self.deliver(entry).await {
@@ -220,8 +405,9 @@ impl Worker {
                 }
                 super::threads::Opened::Retry(e) => {
                     let reply = entry.to_reply(Vec::new());
+                    // Counted as invalid where the answer was read (`threads::refusal`).
                     let f = match classify(&e) {
-                        Failure::Retry(why, detail) => Failure::Retry(why, detail),
+                        f @ (Failure::Retry(..) | Failure::Unauthorized(_)) => f,
                         other => Failure::Retry("thread", format!("{other:?}")),
                     };
                     self.failed(entry, &reply, f).await
@@ -255,6 +441,7 @@ impl Worker {
     ) -> Result<(), Failure> {
         if entry.parts_sent == 0 && self.carried(entry, parts.first()).await? {
             entry.parts_sent = 1;
+            entry.sending = None;
         }
         let channel = match &entry.target {
             Target::Channel(c) | Target::Thread { parent: c, .. } => id_of(c.id)?,
@@ -267,29 +454,159 @@ impl Worker {
             .enumerate()
             .skip(entry.parts_sent as usize)
         {
+            if self.window.must_look(entry.unknown_since(), real_now()) {
+                if self.found(entry, channel, &part).await? {
+                    self.part_sent(entry, i, total).await;
+                    continue;
+                }
+                // Not created: the next request is a first one again.
+                entry.sending = None;
+            }
+            let fresh = entry.unknown_since().is_none();
+            if fresh {
+                // Flushed before the request: a kill during it must leave this known.
+                entry.sending = Some(Sending {
+                    part: i as u32,
+                    since: real_now(),
+                });
+                if let Err(e) = self.table.outbox_progress(entry.clone()).await {
+                    entry.sending = None;
+                    return Err(Failure::Retry(
+                        "store",
+                        format!("cannot record a request under way: {e}"),
+                    ));
+                }
+            }
             part.ephemeral = false;
             let message = part
                 .into_message()
                 .nonce(serenity::Nonce::String(nonce(store, entry.id, i)))
                 .enforce_nonce(true);
             self.pace.until_ready().await;
-            channel
-                .send_message(&self.http, message)
-                .await
-                .map_err(|e| classify(&e))?;
-            if i + 1 < total {
-                entry.parts_sent = (i + 1) as u32;
-                if let Err(e) = self.table.outbox_progress(entry.clone()).await {
-                    warn!(entry = entry.id, error = %e, "cannot record a part as sent");
+            match channel.send_message(&self.http, message).await {
+                Ok(m) => {
+                    let _ = self.me.set(m.author.id);
+                    self.claim_id(m.id);
+                }
+                Err(e) => {
+                    if fresh && !may_have_created(&e) {
+                        entry.sending = None;
+                    }
+                    return Err(failure(&e));
                 }
             }
+            self.part_sent(entry, i, total).await;
         }
         debug!(entry = entry.id, to = ?reply.ephemeral_to.as_ref().map(|u| u.id), "sent");
         Ok(())
     }
 
+    /// Part `i` of `total` is known to be in its channel: the next one is sent next.
+    async fn part_sent(&self, entry: &mut OutboxEntry, i: usize, total: usize) {
+        entry.sending = None;
+        if i + 1 < total {
+            entry.parts_sent = (i + 1) as u32;
+            if let Err(e) = self.table.outbox_progress(entry.clone()).await {
+                warn!(entry = entry.id, error = %e, "cannot record a part as sent");
+            }
+        }
+    }
+
+    /// Whether the part an earlier request may have created, longer ago than Discord's nonce
+    /// can be relied on, is in the channel: a message by the bot with the part's fingerprint,
+    /// created since that request (less a margin for the clocks), and not taken by another
+    /// entry. The channel is read forward from there, a page of 100 at a time ("Get messages
+    /// after this message ID", Resources > Message > Get Channel Messages), for at most
+    /// [`NonceWindow::pages`] pages. A channel whose history the bot may not read answers with
+    /// no messages (or refuses): the part is then sent again, which may double it: at least
+    /// once comes before exactly once.
+    async fn found(
+        &self,
+        entry: &OutboxEntry,
+        channel: serenity::ChannelId,
+        part: &Outgoing,
+    ) -> Result<bool, Failure> {
+        let since = entry.unknown_since().unwrap_or(0);
+        let want = part.fingerprint();
+        let me = self.me().await?;
+        let from = since.saturating_sub(self.window.margin.as_millis() as Millis);
+        let mut after = serenity::MessageId::new(snowflake_at(from).max(1));
+        for _ in 0..self.window.pages {
+            self.pace.until_ready().await;
+            let page = match channel
+                .messages(
+                    &self.http,
+                    serenity::GetMessages::new().after(after).limit(100),
+                )
+                .await
+            {
+                Ok(page) => page,
+                Err(e) => match failure(&e) {
+                    f @ (Failure::Retry(..) | Failure::Unauthorized(_)) => return Err(f),
+                    other => {
+                        warn!(entry = entry.id, failure = ?other, "cannot read the channel to look for an earlier send; sending again");
+                        return Ok(false);
+                    }
+                },
+            };
+            let taken = self
+                .claimed
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .ids
+                .clone();
+            if let Some(m) = claim(&page, me, &want, &taken) {
+                info!(entry = entry.id, message = %m.id, "found the message an earlier request created");
+                self.claim_id(m.id);
+                return Ok(true);
+            }
+            let full = page.len() >= 100;
+            match page.iter().map(|m| m.id).max() {
+                Some(last) if full => after = last,
+                _ => return Ok(false),
+            }
+        }
+        warn!(
+            entry = entry.id,
+            pages = self.window.pages,
+            "too many messages since an earlier send to look through; sending again"
+        );
+        Ok(false)
+    }
+
+    /// The bot's user id: the author of the messages it sends.
+    async fn me(&self) -> Result<serenity::UserId, Failure> {
+        if let Some(me) = self.me.get() {
+            return Ok(*me);
+        }
+        self.pace.until_ready().await;
+        let user = self
+            .http
+            .get_current_user()
+            .await
+            .map_err(|e| failure(&e))?;
+        Ok(*self.me.get_or_init(|| user.id))
+    }
+
+    fn claim_id(&self, id: serenity::MessageId) {
+        self.claimed
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(id.get());
+    }
+
     /// Whether the interaction that caused the entry already carried it as its first response
-    /// (the bot stopped before it could record that). Asked only while the token is valid.
+    /// (the bot stopped before it could record that, or the response's answer was lost).
+    /// Asked only while the token is valid.
+    ///
+    /// The original response is either the announcement itself, sent as the first response
+    /// when the table answered in time, or a deferral filled in with a summary line. They are
+    /// told apart by what the message carries, not by its text: the announcement's pictures and
+    /// buttons (their file names and custom ids), and the users it pings, whom only the
+    /// announcement may mention (a deferral is filled in with no mentions allowed). A deferral
+    /// never filled in is still LOADING. An announcement with neither pictures, buttons nor
+    /// pings is recognised by its text, trimmed: a summary equal to it showed the players the
+    /// same thing. The message found is claimed, by id, so that no other entry takes it.
     async fn carried(
         &self,
         entry: &OutboxEntry,
@@ -301,11 +618,27 @@ impl Worker {
         if self.table.now().saturating_sub(c.at) > TOKEN_LIFE_MS {
             return Ok(false);
         }
+        self.pace.until_ready().await;
         match self.http.get_original_interaction_response(&c.token).await {
-            Ok(m) => Ok(m.content == first.content),
-            Err(e) => match classify(&e) {
+            Ok(m) => {
+                let _ = self.me.set(m.author.id);
+                let pings: HashSet<serenity::UserId> = first.ping.iter().copied().collect();
+                let mentioned: HashSet<serenity::UserId> =
+                    m.mentions.iter().map(|u| u.id).collect();
+                let flags = m.flags.unwrap_or_default();
+                let carried = !flags.intersects(
+                    serenity::MessageFlags::EPHEMERAL | serenity::MessageFlags::LOADING,
+                ) && pings.is_subset(&mentioned)
+                    && Fingerprint::of_message(&m) == first.fingerprint();
+                if carried {
+                    self.claim_id(m.id);
+                }
+                Ok(carried)
+            }
+            Err(e) => match failure(&e) {
                 Failure::Retry(why, detail) => Err(Failure::Retry(why, detail)),
-                // Unknown message or webhook: it was never sent.
+                // Unknown message or webhook, or an expired token: the entry is sent, with its
+                // nonce and, past the window, after a look in the channel.
                 _ => Ok(false),
             },
         }
@@ -317,7 +650,7 @@ impl Worker {
         id.create_dm_channel(&self.http)
             .await
             .map(|c| c.id)
-            .map_err(|e| classify(&e))
+            .map_err(|e| failure(&e))
     }
 
     /// Records a failure; true when the entry is done with.
@@ -378,6 +711,17 @@ impl Worker {
                 false
             }
             Failure::Rejected { code, detail } => self.drop_entry(&entry, code, &detail).await,
+            Failure::Unauthorized(detail) => {
+                if !self.unauthorized.swap(true, Ordering::SeqCst) {
+                    error!(
+                        entry = entry.id,
+                        %detail,
+                        "Discord refused the bot's token (401): delivery stops until the process restarts; \
+                         every message stays stored"
+                    );
+                }
+                false
+            }
         }
     }
 
@@ -389,6 +733,11 @@ impl Worker {
             .await
             .is_ok()
     }
+}
+
+/// The machine's clock, which Discord's nonce window and message ids count in.
+fn real_now() -> Millis {
+    SystemClock.now()
 }
 
 fn id_of(id: u64) -> Result<serenity::ChannelId, Failure> {
@@ -413,6 +762,182 @@ mod tests {
         assert_eq!(requests_per_second(1, 5000).get(), 1);
         // Four processes of a quarter each stay under the budget together.
         assert!(4 * requests_per_second(1, 4).get() <= GLOBAL_BUDGET);
+    }
+
+    /// A message as Discord returns it from GET /channels/{id}/messages.
+    pub(crate) fn message(
+        id: u64,
+        author: u64,
+        content: &str,
+        files: &[&str],
+        custom_ids: &[&str],
+    ) -> serenity::Message {
+        let buttons: Vec<serde_json::Value> = custom_ids
+            .iter()
+            .map(|c| serde_json::json!({"type": 2, "style": 1, "label": "x", "custom_id": c}))
+            .collect();
+        let components = if buttons.is_empty() {
+            serde_json::json!([])
+        } else {
+            serde_json::json!([{"type": 1, "components": buttons}])
+        };
+        serde_json::from_value(serde_json::json!({
+            "id": id.to_string(),
+            "channel_id": "5",
+            "author": {"id": author.to_string(), "username": "tokar", "discriminator": "0",
+                       "avatar": null, "global_name": null, "bot": true},
+            "content": content,
+            "timestamp": "2026-11-27T00:00:00.000000+00:00",
+            "edited_timestamp": null,
+            "tts": false,
+            "mention_everyone": false,
+            "mentions": [],
+            "mention_roles": [],
+            "attachments": files.iter().enumerate().map(|(n, f)| serde_json::json!({
+                "id": (id * 10 + n as u64).to_string(), "filename": f, "size": 1,
+                "url": "https://cdn.example/x", "proxy_url": "https://media.example/x",
+            })).collect::<Vec<_>>(),
+            "embeds": [],
+            "pinned": false,
+            "type": 0,
+            "flags": 0,
+            "components": components,
+        }))
+        .expect("a message")
+    }
+
+    fn fingerprint(content: &str, files: &[&str], custom_ids: &[&str]) -> Fingerprint {
+        Fingerprint::of_message(&message(1, 1, content, files, custom_ids))
+    }
+
+    #[test]
+    fn answers_are_classified_by_status_and_code() {
+        let c = |status, code| classify_answer(status, code, String::new());
+        assert!(matches!(c(401, 0), Failure::Unauthorized(_)));
+        assert!(matches!(c(401, 50027), Failure::Unauthorized(_)));
+        assert!(matches!(c(429, 0), Failure::Retry("rate_limited", _)));
+        assert!(matches!(c(502, 0), Failure::Retry("server_error", _)));
+        assert!(matches!(c(403, 50007), Failure::ClosedDms));
+        for code in [10003, 50001, 50013, 50083, 160005] {
+            assert!(
+                matches!(c(403, code), Failure::ChannelLost { code: c, .. } if c == code),
+                "{code}"
+            );
+        }
+        assert!(matches!(
+            c(400, 50035),
+            Failure::Rejected { code: 50035, .. }
+        ));
+    }
+
+    #[test]
+    fn a_part_is_looked_for_only_when_its_nonce_may_be_forgotten() {
+        let w = NonceWindow::default();
+        assert_eq!(w.window, Duration::from_secs(300));
+        assert_eq!(w.safe, Duration::from_secs(150));
+        let t = 1_800_000_000_000;
+        assert!(!w.must_look(None, t), "never requested: the nonce suffices");
+        assert!(!w.must_look(Some(t - 1_000), t), "a second ago");
+        assert!(!w.must_look(Some(t - 150_000), t), "at the safe mark");
+        assert!(w.must_look(Some(t - 150_001), t), "past it");
+        assert!(w.must_look(Some(t - 6 * 3_600_000), t), "after an outage");
+        assert!(!w.must_look(Some(t + 5_000), t), "a clock that went back");
+        let short = NonceWindow {
+            window: Duration::from_secs(2),
+            safe: Duration::from_secs(1),
+            ..w
+        };
+        assert!(short.must_look(Some(t - 1_500), t));
+    }
+
+    #[test]
+    fn snowflakes_count_from_discords_epoch() {
+        // The documentation's example: 175928847299117063 was made at 1462015105796.
+        let id: u64 = 175_928_847_299_117_063;
+        let at = (id >> 22) + DISCORD_EPOCH;
+        assert_eq!(at, 1_462_015_105_796);
+        assert!(snowflake_at(at) <= id && id < snowflake_at(at + 1));
+        assert_eq!(snowflake_at(DISCORD_EPOCH + 1), 1 << 22);
+        assert_eq!(snowflake_at(0), 0, "before the epoch: the first id");
+    }
+
+    #[test]
+    fn a_found_message_is_the_bots_oldest_unclaimed_match() {
+        let me = serenity::UserId::new(42);
+        let want = fingerprint(
+            "Game #1: bob to act.",
+            &["game-1-3.png"],
+            &["tokar:1:3:moves"],
+        );
+        let page = vec![
+            // Newest first, as Discord returns them.
+            message(
+                40,
+                42,
+                "Game #1: bob to act.",
+                &["game-1-3.png"],
+                &["tokar:1:3:moves"],
+            ),
+            message(
+                30,
+                7,
+                "Game #1: bob to act.",
+                &["game-1-3.png"],
+                &["tokar:1:3:moves"],
+            ),
+            message(
+                20,
+                42,
+                "Game #1: bob to act.\n",
+                &["game-1-3.png"],
+                &["tokar:1:3:moves"],
+            ),
+            message(
+                10,
+                42,
+                "Game #1: bob to act.",
+                &["game-1-3.png"],
+                &["tokar:1:2:moves"],
+            ),
+        ];
+        let none = HashSet::new();
+        let got = claim(&page, me, &want, &none).map(|m| m.id.get());
+        assert_eq!(
+            got,
+            Some(20),
+            "the oldest of the bot's matches, its text trimmed"
+        );
+        let taken: HashSet<u64> = [20].into();
+        let got = claim(&page, me, &want, &taken).map(|m| m.id.get());
+        assert_eq!(
+            got,
+            Some(40),
+            "a message claimed by another entry is not taken again"
+        );
+        let taken: HashSet<u64> = [20, 40].into();
+        assert!(
+            claim(&page, me, &want, &taken).is_none(),
+            "another user's copy is not ours"
+        );
+        let other = fingerprint(
+            "Game #1: bob to act.",
+            &["game-1-4.png"],
+            &["tokar:1:3:moves"],
+        );
+        assert!(
+            claim(&page, me, &other, &none).is_none(),
+            "a different picture"
+        );
+    }
+
+    #[test]
+    fn claimed_ids_are_bounded() {
+        let mut c = Claimed::default();
+        for id in 0..(Claimed::LIMIT as u64 + 5) {
+            c.insert(id);
+        }
+        assert_eq!(c.ids.len(), Claimed::LIMIT);
+        assert!(!c.ids.contains(&0) && c.ids.contains(&(Claimed::LIMIT as u64 + 4)));
     }
 
     #[test]

@@ -29,6 +29,8 @@ pub(crate) struct Outgoing {
     /// Users this message may ping.
     pub ping: Vec<serenity::UserId>,
     pub ephemeral: bool,
+    /// The custom ids of the buttons in `rows`, in order (the builders do not give them back).
+    pub custom_ids: Vec<String>,
 }
 
 impl Outgoing {
@@ -39,6 +41,7 @@ impl Outgoing {
             rows: Vec::new(),
             ping: Vec::new(),
             ephemeral,
+            custom_ids: Vec::new(),
         }
     }
 
@@ -72,7 +75,7 @@ impl Outgoing {
             .iter()
             .map(|img| CreateAttachment::bytes(img.png.clone(), file_name(&img.name)))
             .collect();
-        let rows = button_rows(&reply.buttons);
+        let (rows, custom_ids) = button_rows(&reply.buttons);
 
         // Extra files beyond what one message holds go on extra messages.
         let mut extra_files = Vec::new();
@@ -101,6 +104,11 @@ impl Outgoing {
                 rows: if i == 0 { rows.clone() } else { Vec::new() },
                 ping: if i == 0 { ping.clone() } else { Vec::new() },
                 ephemeral,
+                custom_ids: if i == 0 {
+                    custom_ids.clone()
+                } else {
+                    Vec::new()
+                },
             })
             .collect();
         for batch in file_batches {
@@ -110,6 +118,7 @@ impl Outgoing {
                 rows: Vec::new(),
                 ping: Vec::new(),
                 ephemeral,
+                custom_ids: Vec::new(),
             });
         }
         // Discord refuses a message with neither content nor files nor components.
@@ -137,9 +146,9 @@ pub(crate) fn mentions(users: &[serenity::UserId]) -> CreateAllowedMentions {
         .replied_user(false)
 }
 
-/// The table's buttons as action rows (5 per row, at most 5 rows).
-fn button_rows(buttons: &[crate::table::Button]) -> Vec<CreateActionRow> {
-    let valid: Vec<CreateButton> = buttons
+/// The table's buttons as action rows (5 per row, at most 5 rows), with their custom ids.
+fn button_rows(buttons: &[crate::table::Button]) -> (Vec<CreateActionRow>, Vec<String>) {
+    let valid: Vec<&crate::table::Button> = buttons
         .iter()
         .filter(|b| {
             let ok = !b.custom_id.is_empty() && b.custom_id.chars().count() <= MAX_CUSTOM_ID;
@@ -148,16 +157,6 @@ fn button_rows(buttons: &[crate::table::Button]) -> Vec<CreateActionRow> {
             }
             ok
         })
-        .map(|b| {
-            let label = if b.label.trim().is_empty() {
-                "…".to_owned()
-            } else {
-                truncate(&b.label, MAX_LABEL)
-            };
-            CreateButton::new(b.custom_id.clone())
-                .label(label)
-                .style(serenity::ButtonStyle::Primary)
-        })
         .collect();
     if valid.len() > MAX_ROWS * MAX_BUTTONS_PER_ROW {
         warn!(
@@ -165,11 +164,75 @@ fn button_rows(buttons: &[crate::table::Button]) -> Vec<CreateActionRow> {
             "more than 25 buttons: the rest are dropped"
         );
     }
-    valid
+    let kept = &valid[..valid.len().min(MAX_ROWS * MAX_BUTTONS_PER_ROW)];
+    let rows = kept
         .chunks(MAX_BUTTONS_PER_ROW)
-        .take(MAX_ROWS)
-        .map(|row| CreateActionRow::Buttons(row.to_vec()))
-        .collect()
+        .map(|row| {
+            CreateActionRow::Buttons(
+                row.iter()
+                    .map(|b| {
+                        let label = if b.label.trim().is_empty() {
+                            "…".to_owned()
+                        } else {
+                            truncate(&b.label, MAX_LABEL)
+                        };
+                        CreateButton::new(b.custom_id.clone())
+                            .label(label)
+                            .style(serenity::ButtonStyle::Primary)
+                    })
+                    .collect(),
+            )
+        })
+        .collect();
+    (rows, kept.iter().map(|b| b.custom_id.clone()).collect())
+}
+
+/// What recognises a message Tokar sent among a channel's messages, when its nonce cannot
+/// (Discord does not store the nonce with the message: a fetched message has none): the
+/// custom ids of its buttons (which name the game and the move), the names of its files, and
+/// its text without leading and trailing white space, which Discord may strip. The text is
+/// compared as it is otherwise: Tokar's texts are plain, so Discord has nothing else to
+/// normalise in them, and a message whose text Discord did change is not recognised, so it is
+/// sent again rather than lost.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Fingerprint {
+    content: String,
+    files: Vec<String>,
+    custom_ids: Vec<String>,
+}
+
+impl Fingerprint {
+    /// The fingerprint of a message as Discord returns it.
+    pub fn of_message(m: &serenity::Message) -> Fingerprint {
+        let custom_ids = m
+            .components
+            .iter()
+            .flat_map(|row| &row.components)
+            .filter_map(|c| match c {
+                serenity::ActionRowComponent::Button(b) => match &b.data {
+                    serenity::ButtonKind::NonLink { custom_id, .. } => Some(custom_id.clone()),
+                    _ => None,
+                },
+                _ => None,
+            })
+            .collect();
+        Fingerprint {
+            content: m.content.trim().to_owned(),
+            files: m.attachments.iter().map(|a| a.filename.clone()).collect(),
+            custom_ids,
+        }
+    }
+}
+
+impl Outgoing {
+    /// The fingerprint the message this part becomes will have.
+    pub fn fingerprint(&self) -> Fingerprint {
+        Fingerprint {
+            content: self.content.trim().to_owned(),
+            files: self.files.iter().map(|f| f.filename.clone()).collect(),
+            custom_ids: self.custom_ids.clone(),
+        }
+    }
 }
 
 /// A safe attachment name ending in .png, or .txt for text files (an exported record), or

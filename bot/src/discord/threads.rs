@@ -51,8 +51,16 @@ pub(super) async fn open(table: &Table, http: &serenity::Http, entry: &OutboxEnt
             t
         }
         None => {
+            // Under an announcement channel a thread is of type 10 ("ANNOUNCEMENT_THREAD: a
+            // temporary sub-channel within a GUILD_ANNOUNCEMENT channel"), elsewhere 11
+            // (Resources > Channel > Channel Types).
+            let kind = if entry.announcement_thread() {
+                serenity::ChannelType::NewsThread
+            } else {
+                serenity::ChannelType::PublicThread
+            };
             let builder = serenity::CreateThread::new(name)
-                .kind(serenity::ChannelType::PublicThread)
+                .kind(kind)
                 // The longest auto-archive: months-long games post seldom.
                 .auto_archive_duration(serenity::AutoArchiveDuration::OneWeek);
             match parent_id.create_thread(http, builder).await {
@@ -66,6 +74,7 @@ pub(super) async fn open(table: &Table, http: &serenity::Http, entry: &OutboxEnt
         name: thread.name.clone(),
         guild,
         parent: Some(parent.id),
+        threads: crate::table::ThreadSupport::Unknown,
     };
     match table.thread_opened(entry.id, &at).await {
         Ok(()) => Opened::Done,
@@ -77,17 +86,15 @@ pub(super) async fn open(table: &Table, http: &serenity::Http, entry: &OutboxEnt
     }
 }
 
-/// A failed request: a refusal for good (permissions, a channel without threads), or a retry.
+/// A failed request: a refusal for good, told to the players by its reason
+/// ([`ThreadRefusal::from_answer`]: permissions, the server's active-thread limit, a channel
+/// type without threads, any other code), or a retry (429, 5xx, network, 401).
 fn refusal(e: serenity::Error) -> Opened {
     if let serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r)) = &e {
         let status = r.status_code.as_u16();
-        match (status, r.error.code) {
-            (429 | 500..=599 | 401, _) => {}
-            // Missing access or permissions.
-            (_, 50001 | 50013) | (403, _) => return Opened::Refused(ThreadRefusal::Permission),
-            // Any other refusal for good: a channel type without threads (50024), a DM.
-            (400..=499, _) => return Opened::Refused(ThreadRefusal::ChannelType),
-            _ => {}
+        super::outbox::count_invalid(status);
+        if let Some(why) = ThreadRefusal::from_answer(status, r.error.code as i64) {
+            return Opened::Refused(why);
         }
     }
     Opened::Retry(e)

@@ -1,6 +1,7 @@
 //! The types the adapters (Discord, console, tests) exchange with the table.
 
 use crate::record::Named;
+use crate::table::ThreadRefusal;
 use serde::{Deserialize, Serialize};
 
 /// A user as the adapter knows them.
@@ -20,9 +21,32 @@ pub struct ChannelRef {
     /// per server. Stored outbox entries from before it load as `None`.
     #[serde(default)]
     pub guild: Option<u64>,
-    /// For a thread, the channel it was opened under; `None` for a channel.
+    /// For a thread, the channel it was opened under; `None` for a channel
+    /// (a channel inside a category is no thread: Discord gives it the
+    /// category as its `parent_id`, so the adapter goes by the channel's type).
     #[serde(default)]
     pub parent: Option<u64>,
+    /// Whether a game's own thread (ruling T19) can open under this channel,
+    /// as the adapter knows it from the interaction: the channel's type and
+    /// the bot's permissions there. `Unknown` where the adapter cannot tell
+    /// (the console, a button, a stored record): Discord's answer decides.
+    #[serde(default)]
+    pub threads: ThreadSupport,
+}
+
+/// What a channel offers a game's own thread.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ThreadSupport {
+    /// Not known: a public thread is asked for and Discord's answer decides.
+    #[default]
+    Unknown,
+    /// A text channel: a public thread (Discord's type 11, PUBLIC_THREAD).
+    Public,
+    /// An announcement channel: its threads are of type 10 (ANNOUNCEMENT_THREAD).
+    Announcement,
+    /// No game thread can open here, for this reason: the game stays in its
+    /// channel, which is told why.
+    Refused(ThreadRefusal),
 }
 
 impl ChannelRef {
@@ -33,6 +57,7 @@ impl ChannelRef {
             name: name.into(),
             guild: None,
             parent: None,
+            threads: ThreadSupport::Unknown,
         }
     }
 }

@@ -359,6 +359,7 @@ impl Table {
             name: rec.channel.name.clone(),
             guild: rec.guild.or(req.channel.guild),
             parent: rec.thread.as_ref().map(|t| t.home.id),
+            threads: super::ThreadSupport::Unknown,
         }
     }
 

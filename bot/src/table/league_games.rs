@@ -21,6 +21,7 @@ pub(super) fn league_channel(l: &LeagueRecord) -> ChannelRef {
         name: l.channel.name.clone(),
         guild: l.guild,
         parent: None,
+        threads: super::ThreadSupport::Unknown,
     }
 }
 

@@ -35,7 +35,7 @@ mod text;
 mod threads;
 mod turns;
 
-pub use api::{Button, ChannelRef, Image, Reply, Request, UserRef};
+pub use api::{Button, ChannelRef, Image, Reply, Request, ThreadSupport, UserRef};
 pub use names::NameKind;
 pub use threads::{thread_name, ThreadRefusal, THREAD_NAME_LIMIT};
 

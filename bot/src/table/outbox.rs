@@ -30,7 +30,8 @@ pub(super) struct Staged {
     pub(super) rec: GameRecord,
     version: Option<u64>,
     change: Change,
-    /// The request for the game's thread, stored first (ruling T19).
+    /// The request for the game's thread, stored first (ruling T19); or, when the game can
+    /// have none, the line telling its channel why, stored after its announcements (T20).
     pub(super) open_thread: Option<NewEntry>,
     /// This write ends the game: its announcement pings every player (ruling T39).
     pub(super) ended: bool,
@@ -93,7 +94,12 @@ impl Table {
         let game = staged.rec.id;
         let ended = staged.rec.phase == crate::record::Phase::Finished;
         replies.extend(Self::end_line(&mut staged.rec));
-        let opening = staged.open_thread.take();
+        // The thread's request, or the line saying why the game has none (ruling T20), which
+        // goes after the announcements and leaves the game in its channel.
+        let (opening, note) = match staged.open_thread.take() {
+            Some(e) if e.entry.thread().is_none() => (None, Some(e)),
+            other => (other, None),
+        };
         let mut announced = Vec::new();
         let mut carrier = None;
         for (i, r) in replies.iter().enumerate() {
@@ -122,6 +128,7 @@ impl Table {
         let entries: Vec<NewEntry> = opening
             .into_iter()
             .chain(announced.iter().map(|(_, e)| e.clone()))
+            .chain(note)
             .collect();
         let write = GameWrite {
             expected: staged.version,

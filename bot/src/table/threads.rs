@@ -9,7 +9,9 @@
 //! game in its channel and says so once. The game's end gives its channel a
 //! second line.
 
-use super::{outcome, text, Change, ChannelRef, Reply, Request, Res, Table, UserRef};
+use super::{
+    outcome, text, Change, ChannelRef, Reply, Request, Res, Table, ThreadSupport, UserRef,
+};
 use crate::outbox::{NewEntry, OutboxEntry, Target};
 use crate::record::{GameRecord, GameThread, Named, Phase};
 use crate::storage::ServerRecord;
@@ -19,13 +21,82 @@ use tracing::info;
 /// Discord's limit on a thread's name, in characters.
 pub const THREAD_NAME_LIMIT: usize = 100;
 
-/// Why Discord would not open a game's thread, as players are told it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Why a game has no thread of its own, as players are told it. Each case is
+/// one of Discord's answers to creating the thread (by its error code), or what
+/// the adapter saw before asking: the channel's type, the bot's permissions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum ThreadRefusal {
-    /// The bot lacks Create Public Threads (or Send Messages in Threads) there.
+    /// The bot may not open threads there: it lacks Create Public Threads, or Discord
+    /// answered 50013 (Missing Permissions), 50001 (Missing Access) or 403.
     Permission,
-    /// The channel takes no threads (a voice or forum channel, a thread itself, a DM).
+    /// The bot lacks Send Messages in Threads there, so it could not post in the thread it
+    /// opened ("users must have `SEND_MESSAGES_IN_THREADS` to talk in a thread", Topics >
+    /// Threads > Permissions).
+    PostInThreads,
+    /// The server has as many active threads as Discord allows (160006, "Maximum number of
+    /// active threads reached").
+    ActiveLimit,
+    /// The channel takes no threads (50024 "Cannot execute action on this channel type", a
+    /// direct message, a type the adapter does not know).
     ChannelType,
+    /// A voice channel's chat: Discord's threads live only under text, announcement and
+    /// forum channels (Resources > Channel > Channel Types: ANNOUNCEMENT_THREAD is "within a
+    /// GUILD_ANNOUNCEMENT channel", PUBLIC_THREAD "within a GUILD_TEXT or GUILD_FORUM
+    /// channel").
+    Voice,
+    /// A stage channel's chat, likewise.
+    Stage,
+    /// A forum (or media) channel, whose posts are threads already.
+    Forum,
+    /// A category, which holds channels, not messages.
+    Category,
+    /// Any other refusal for good, with Discord's error code.
+    Other(i64),
+}
+
+impl ThreadRefusal {
+    /// The reason as players read it, after "Game #N is played here in the channel: ".
+    pub fn reason(self) -> String {
+        match self {
+            ThreadRefusal::Permission => "Tokar may not open threads in this channel".into(),
+            ThreadRefusal::PostInThreads => {
+                "Tokar may not send messages in threads in this channel".into()
+            }
+            ThreadRefusal::ActiveLimit => {
+                "this server has as many active threads as Discord allows \
+                 (archiving some lets the next games have theirs)"
+                    .into()
+            }
+            ThreadRefusal::ChannelType => "this channel takes no threads".into(),
+            ThreadRefusal::Voice => "a voice channel's chat takes no threads".into(),
+            ThreadRefusal::Stage => "a stage channel's chat takes no threads".into(),
+            ThreadRefusal::Forum => "a forum channel's posts are threads already".into(),
+            ThreadRefusal::Category => "a category takes no threads".into(),
+            ThreadRefusal::Other(code) => {
+                format!("Discord would not open a thread here (error {code})")
+            }
+        }
+    }
+
+    /// The refusal Discord's answer to creating a thread means, by HTTP status and JSON
+    /// error code (Topics > Opcodes and Status Codes > JSON Error Codes); `None` when the
+    /// attempt should be made again (429, 5xx, and 401, a token problem the operator fixes).
+    pub fn from_answer(status: u16, code: i64) -> Option<ThreadRefusal> {
+        match (status, code) {
+            (401 | 429 | 500..=599, _) => None,
+            (_, 160006) => Some(ThreadRefusal::ActiveLimit),
+            (_, 50001 | 50013) | (403, _) => Some(ThreadRefusal::Permission),
+            (_, 50024) => Some(ThreadRefusal::ChannelType),
+            (400..=499, code) => Some(ThreadRefusal::Other(code)),
+            _ => None,
+        }
+    }
+}
+
+/// The line a game's channel reads when the game gets no thread.
+fn refusal_line(game: Option<u64>, why: ThreadRefusal) -> String {
+    let game = game.map(|id| format!("Game #{id}")).unwrap_or_default();
+    format!("{game} is played here in the channel: {}.", why.reason())
 }
 
 /// The thread's name: `#12 Arcana · alice vs bob`, cut to Discord's limit.
@@ -56,6 +127,9 @@ pub(super) fn place(rec: &GameRecord) -> String {
 impl Table {
     /// The entry asking for the thread of a game starting from `req`, if it gets one: the
     /// game is on a server whose setting allows threads, and was not created in a thread.
+    /// Where the adapter already knows no thread can open (the channel's type, the bot's
+    /// permissions), the entry is instead the line telling the channel why (ruling T20):
+    /// the game is created all the same and stays in its channel.
     pub(super) async fn thread_request(
         &self,
         req: &Request,
@@ -71,6 +145,19 @@ impl Table {
         if !server.threads {
             return Ok(None);
         }
+        let announcement = match req.channel.threads {
+            ThreadSupport::Refused(why) => {
+                info!(game = rec.id, ?why, "the game's channel takes no thread");
+                let line = Reply::public(&req.channel, refusal_line(Some(rec.id), why));
+                return Ok(Some(OutboxEntry::from_reply(
+                    &line,
+                    Some(rec.id),
+                    self.now(),
+                )));
+            }
+            ThreadSupport::Announcement => true,
+            ThreadSupport::Public | ThreadSupport::Unknown => false,
+        };
         let mut new = OutboxEntry::from_reply(
             &Reply::public(&req.channel, String::new()),
             Some(rec.id),
@@ -80,6 +167,7 @@ impl Table {
             parent: Named::from(&req.channel),
             guild: Some(guild),
             name: thread_name(rec),
+            announcement,
         };
         Ok(Some(new))
     }
@@ -139,16 +227,8 @@ impl Table {
         let Some((parent, _, _)) = e.thread() else {
             return Err(format!("outbox entry {entry} asks for no thread"));
         };
-        let reason = match why {
-            ThreadRefusal::Permission => "Tokar may not open threads in this channel",
-            ThreadRefusal::ChannelType => "this channel takes no threads",
-        };
-        let game = e.game.map(|id| format!("Game #{id}")).unwrap_or_default();
         info!(entry, ?why, "a game's thread was refused");
-        let line = Reply::public(
-            &ChannelRef::from(parent),
-            format!("{game} is played here in the channel: {reason}."),
-        );
+        let line = Reply::public(&ChannelRef::from(parent), refusal_line(e.game, why));
         let then = vec![OutboxEntry::from_reply(&line, e.game, self.now())];
         self.blocking(move |s| s.outbox_done(entry, &then)).await?;
         self.inner.outbox_ready.notify_one();
@@ -263,4 +343,63 @@ impl Table {
 fn thread_title(rec: &GameRecord) -> String {
     let players: Vec<&str> = rec.members.iter().map(|m| m.user.name.as_str()).collect();
     format!("{} · {}", rec.kind.title(), players.join(" vs "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thread_refusals_are_told_by_discords_code() {
+        let r = ThreadRefusal::from_answer;
+        assert_eq!(r(400, 160006), Some(ThreadRefusal::ActiveLimit));
+        assert_eq!(r(403, 50013), Some(ThreadRefusal::Permission));
+        assert_eq!(r(403, 50001), Some(ThreadRefusal::Permission));
+        assert_eq!(r(403, 0), Some(ThreadRefusal::Permission));
+        assert_eq!(r(400, 50024), Some(ThreadRefusal::ChannelType));
+        assert_eq!(r(404, 10003), Some(ThreadRefusal::Other(10003)));
+        assert_eq!(r(400, 50035), Some(ThreadRefusal::Other(50035)));
+        // Tried again: a rate limit, Discord's own trouble, a token the operator must fix.
+        for status in [429, 500, 502, 503, 401] {
+            assert_eq!(r(status, 0), None, "{status}");
+        }
+    }
+
+    #[test]
+    fn each_refusal_has_its_own_line() {
+        let all = [
+            ThreadRefusal::Permission,
+            ThreadRefusal::PostInThreads,
+            ThreadRefusal::ActiveLimit,
+            ThreadRefusal::ChannelType,
+            ThreadRefusal::Voice,
+            ThreadRefusal::Stage,
+            ThreadRefusal::Forum,
+            ThreadRefusal::Category,
+            ThreadRefusal::Other(50035),
+        ];
+        let lines: std::collections::HashSet<String> = all.iter().map(|w| w.reason()).collect();
+        assert_eq!(lines.len(), all.len(), "{lines:#?}");
+        assert_eq!(
+            refusal_line(Some(1), ThreadRefusal::Permission),
+            "Game #1 is played here in the channel: Tokar may not open threads in this channel."
+        );
+        assert!(ThreadRefusal::ActiveLimit
+            .reason()
+            .contains("active threads"));
+        assert!(ThreadRefusal::Other(50035).reason().contains("50035"));
+        assert!(all.iter().all(|w| !w.reason().ends_with('.')));
+    }
+
+    #[test]
+    fn a_refusal_is_stored_in_a_channel_reference() {
+        let mut c = ChannelRef::new(5, "table");
+        c.threads = ThreadSupport::Refused(ThreadRefusal::ActiveLimit);
+        let back: ChannelRef = serde_json::from_str(&serde_json::to_string(&c).unwrap()).unwrap();
+        assert_eq!(back, c);
+        // A reference written before the field reads as unknown.
+        let old: ChannelRef =
+            serde_json::from_str(r#"{"id":5,"name":"table","guild":null,"parent":null}"#).unwrap();
+        assert_eq!(old.threads, ThreadSupport::Unknown);
+    }
 }

@@ -13,7 +13,7 @@ use poise::serenity_prelude as serenity;
 use super::data::{channel_ref, user_ref, CommandError, Context, Data};
 use super::deliver::{claim, serve_prepared, Prepare, Responder};
 use super::errors::report;
-use crate::table::Request;
+use crate::table::{Request, ThreadRefusal, ThreadSupport};
 
 /// Every command the bot registers, each installable in servers only.
 ///
@@ -147,7 +147,9 @@ pub(crate) async fn invoke_prepared(
         return Ok(());
     }
     let user = user_ref(&i.user, i.member.as_deref());
-    let channel = channel_ref(i.channel_id, i.channel.as_ref(), i.guild_id);
+    let mut channel = channel_ref(i.channel_id, i.channel.as_ref(), i.guild_id);
+    // Any command may start a game (/new, /accept), so any one says whether its thread may open.
+    channel.threads = thread_permissions(channel.threads, i.app_permissions);
     let responder = Responder {
         http: &actx.serenity_context().http,
         id: i.id,
@@ -181,8 +183,53 @@ pub(crate) async fn invoke_prepared(
     }
     if let Err(e) = serve_prepared(&responder, ctx.data(), request, prepare).await {
         report(&responder, &e).await;
+        return Ok(());
+    }
+    if command == "new" {
+        if let Some(note) = missing_history(i.app_permissions) {
+            // After the answer, so that a first response can still carry the announcement.
+            if let Err(e) = responder.tell(note).await {
+                tracing::warn!(error = %e, "could not tell the player what the channel lacks");
+            }
+        }
     }
     Ok(())
+}
+
+/// What a channel offers a game's thread once the bot's permissions there are known:
+/// opening a public (or announcement) thread needs Create Public Threads, and posting in
+/// it Send Messages in Threads, which Send Messages does not give ("The `SEND_MESSAGES`
+/// permission has no effect in threads; users must have `SEND_MESSAGES_IN_THREADS` to
+/// talk in a thread", Topics > Threads). Without either, the game stays in its channel
+/// and the channel is told why, instead of a thread where every message would fail.
+pub(crate) fn thread_permissions(
+    support: ThreadSupport,
+    have: Option<serenity::Permissions>,
+) -> ThreadSupport {
+    use serenity::Permissions as P;
+    let (ThreadSupport::Public | ThreadSupport::Announcement, Some(have)) = (support, have) else {
+        return support;
+    };
+    if !have.contains(P::CREATE_PUBLIC_THREADS) {
+        ThreadSupport::Refused(ThreadRefusal::Permission)
+    } else if !have.contains(P::SEND_MESSAGES_IN_THREADS) {
+        ThreadSupport::Refused(ThreadRefusal::PostInThreads)
+    } else {
+        support
+    }
+}
+
+/// A note for the creator of a game when the bot cannot read the channel's history: a
+/// message whose sending was interrupted is looked for there before it is sent again
+/// (after Discord's nonce window), and "If the current user is missing the
+/// `READ_MESSAGE_HISTORY` permission in the channel, then no messages will be returned"
+/// (Resources > Message > Get Channel Messages). The game goes on without it.
+fn missing_history(have: Option<serenity::Permissions>) -> Option<&'static str> {
+    let have = have?;
+    (!have.contains(serenity::Permissions::READ_MESSAGE_HISTORY)).then_some(
+        "I lack Read Message History in this channel: after a long Discord outage a message \
+         of this game could arrive twice. Grant it to Tokar in the channel's permissions.",
+    )
 }
 
 /// What the bot needs in a channel to run a game there: to see it, to post in it (in a thread,
@@ -195,12 +242,7 @@ fn missing_permissions(
 ) -> Option<String> {
     use serenity::Permissions as P;
     let have = have?;
-    let in_thread = channel.is_some_and(|c| {
-        matches!(
-            c.kind,
-            serenity::ChannelType::PublicThread | serenity::ChannelType::PrivateThread
-        )
-    });
+    let in_thread = channel.is_some_and(|c| super::data::is_thread(c.kind));
     let send = if in_thread {
         (P::SEND_MESSAGES_IN_THREADS, "Send Messages in Threads")
     } else {
@@ -288,6 +330,42 @@ mod tests {
         assert_eq!(missing_permissions(None, None), None);
         let text = missing_permissions(Some(P::VIEW_CHANNEL), None).unwrap();
         assert!(text.contains("Send Messages, Attach Files"), "{text}");
+    }
+
+    #[test]
+    fn thread_permissions_keep_the_game_in_its_channel_with_the_reason() {
+        use poise::serenity_prelude::Permissions as P;
+        let both = P::CREATE_PUBLIC_THREADS | P::SEND_MESSAGES_IN_THREADS;
+        let public = ThreadSupport::Public;
+        assert_eq!(thread_permissions(public, Some(both)), public);
+        assert_eq!(
+            thread_permissions(ThreadSupport::Announcement, Some(both)),
+            ThreadSupport::Announcement
+        );
+        assert_eq!(
+            thread_permissions(public, Some(P::SEND_MESSAGES_IN_THREADS)),
+            ThreadSupport::Refused(ThreadRefusal::Permission)
+        );
+        assert_eq!(
+            thread_permissions(public, Some(P::CREATE_PUBLIC_THREADS)),
+            ThreadSupport::Refused(ThreadRefusal::PostInThreads)
+        );
+        // Unknown permissions leave it to Discord's answer; a refusal stays one.
+        assert_eq!(thread_permissions(public, None), public);
+        let voice = ThreadSupport::Refused(ThreadRefusal::Voice);
+        assert_eq!(thread_permissions(voice, Some(both)), voice);
+        assert_eq!(
+            thread_permissions(ThreadSupport::Unknown, Some(P::empty())),
+            ThreadSupport::Unknown
+        );
+    }
+
+    #[test]
+    fn new_notes_a_missing_read_message_history() {
+        use poise::serenity_prelude::Permissions as P;
+        assert!(missing_history(Some(P::VIEW_CHANNEL)).is_some());
+        assert!(missing_history(Some(P::READ_MESSAGE_HISTORY)).is_none());
+        assert!(missing_history(None).is_none());
     }
 
     #[test]

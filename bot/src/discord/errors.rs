@@ -45,7 +45,9 @@ pub(crate) async fn on_error(err: FrameworkError<'_, Data, CommandError>) {
             error, framework, ..
         } => {
             // Without its data the framework would wait forever on every event: stop instead.
-            error!(error = %error, "start-up failed (command registration); stopping");
+            // (The commands are registered before the gateway opens; the setup itself only
+            // hands the data over, so this is not expected.)
+            error!(error = %error, "start-up failed; stopping");
             framework.shard_manager().shutdown_all().await;
         }
         FrameworkError::EventHandler { error, event, .. } => {

@@ -534,6 +534,40 @@ mod tests {
         for c in [&ch, &thread, &dm] {
             check_channel(&channel(&st, c)).unwrap();
         }
+        // Every kind the fake has reads as serenity's channel, as GET /channels/{id} and as
+        // an interaction's source.
+        for kind in [
+            ChannelKind::Voice,
+            ChannelKind::Category,
+            ChannelKind::Announcement,
+            ChannelKind::AnnouncementThread,
+            ChannelKind::PrivateThread,
+            ChannelKind::Forum,
+        ] {
+            let mut c = text(6);
+            c.kind = kind;
+            c.parent_id = kind.is_thread().then_some(3);
+            let v = channel(&st, &c);
+            assert_eq!(v["type"], kind.number());
+            check_channel(&v).unwrap();
+            let src = Source {
+                channel: &c,
+                app_permissions: 0,
+                clock: Clock::default(),
+            };
+            let i = command_interaction(
+                9,
+                "t",
+                false,
+                &alice,
+                &src,
+                &cmd,
+                vec![],
+                &Resolved::default(),
+                "",
+            );
+            check_interaction(&i).unwrap();
+        }
         let m = FakeMessage {
             id: 9,
             channel_id: 3,

@@ -85,7 +85,8 @@ impl FakeDiscord {
         self.shared.lock().recommended_shards = shards;
     }
 
-    /// The shards (`[shard_id, num_shards]`) with a connection attached now, in order.
+    /// The shards (`[shard_id, num_shards]`) with a connection attached now, in order; a shard
+    /// with several sessions appears once for each.
     pub fn connected_shards(&self) -> Vec<[u32; 2]> {
         let mut v: Vec<[u32; 2]> = self
             .shared

@@ -212,7 +212,7 @@ impl FakeDiscord {
         self.shared.lock().closed_dms.insert(user.id);
     }
 
-    /// Deletes a channel (and its threads): requests to it get 404 10003 Unknown Channel and
+    /// Deletes a channel (and its threads; a category's channels stay, uncategorized): requests to it get 404 10003 Unknown Channel and
     /// the gateway sends CHANNEL_DELETE ("Channel was deleted", Events > Gateway Events).
     pub fn delete_channel(&self, id: u64) {
         let mut events = Vec::new();
@@ -221,9 +221,16 @@ impl FakeDiscord {
             let doomed: Vec<u64> = st
                 .channels
                 .values()
-                .filter(|c| c.id == id || c.parent_id == Some(id))
+                .filter(|c| c.id == id || (c.is_thread() && c.parent_id == Some(id)))
                 .map(|c| c.id)
                 .collect();
+            // The channels of a deleted category stay, without a category (Discord moves
+            // them out of it).
+            for c in st.channels.values_mut() {
+                if !c.is_thread() && c.parent_id == Some(id) {
+                    c.parent_id = None;
+                }
+            }
             for c in doomed {
                 if let Some(ch) = st.channels.get_mut(&c) {
                     ch.deleted = true;

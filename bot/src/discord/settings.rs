@@ -2,6 +2,7 @@
 
 use std::time::Duration;
 
+use super::outbox::NonceWindow;
 use super::shards::Shards;
 use super::DiscordError;
 
@@ -39,6 +40,10 @@ pub struct DiscordSettings {
     /// The gateway shards this process runs; `None`: one shard, as a community's bot needs
     /// (see [`Shards`]). From `TOKAR_SHARDS` and `TOKAR_SHARD_RANGE`.
     pub shards: Option<Shards>,
+    /// How long Discord is taken to remember a message's nonce, and past what part of it a
+    /// send that may have reached Discord is looked for in its channel before it is sent again
+    /// (see [`NonceWindow`]). Never read from the environment: tests shorten it.
+    pub nonce_window: NonceWindow,
 }
 
 impl Default for DiscordSettings {
@@ -53,6 +58,7 @@ impl Default for DiscordSettings {
             metrics_addr: None,
             retry_first: crate::outbox::RETRY_FIRST,
             shards: None,
+            nonce_window: NonceWindow::default(),
         }
     }
 }

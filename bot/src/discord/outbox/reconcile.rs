@@ -113,7 +113,11 @@ impl Worker {
     /// created since that request (less a margin for the clocks), and not taken by another
     /// entry. The channel is read forward from there, a page of 100 at a time ("Get messages
     /// after this message ID", Resources > Message > Get Channel Messages), for at most
-    /// [`NonceWindow::pages`] pages. A channel whose history the bot may not read answers with
+    /// [`NonceWindow::pages`] pages, each next page after the newest id of the last (the docs
+    /// do not say which 100 of more messages `after` returns; reading forward from the oldest
+    /// is how it is used to page, and a page of fewer than 100 is the end either way). The
+    /// bot's own id is learnt from the messages it sent, or asked for once (GET /users/@me).
+    /// A channel whose history the bot may not read answers with
     /// no messages (or refuses): the part is then sent again, which may double it: at least
     /// once comes before exactly once.
     pub(super) async fn found(

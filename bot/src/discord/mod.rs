@@ -29,6 +29,7 @@ use poise::serenity_prelude as serenity;
 use tracing::{error, info, warn};
 
 use crate::table::Table;
+pub use outbox::NonceWindow;
 pub use settings::DiscordSettings;
 pub use shards::Shards;
 
@@ -176,6 +177,7 @@ pub async fn run(
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
     let drain = settings.drain;
     let retry_first = settings.retry_first;
+    let nonce_window = settings.nonce_window;
     let tick_every = settings.tick_every;
     // This process's share of Discord's global request limit: its share of the shards.
     let pace = settings
@@ -211,6 +213,7 @@ pub async fn run(
                 drain,
                 retry_first,
                 pace,
+                nonce_window,
             ));
             ticker = Some(AbortOnDrop(ticker::spawn(table.clone(), tick_every)));
             wait_for_stop(embedder_stop).await;

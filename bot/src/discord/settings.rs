@@ -2,6 +2,7 @@
 
 use std::time::Duration;
 
+use super::outbox::NonceWindow;
 use super::shards::Shards;
 use super::DiscordError;
 
@@ -48,6 +49,10 @@ pub struct DiscordSettings {
     /// down (see `restarts.rs`); `None`: every start connects at once (embedders and tests
     /// that restart the bot on purpose). `tokar` sets it to `TOKAR_DATA`.
     pub data_dir: Option<std::path::PathBuf>,
+    /// How long Discord is taken to remember a message's nonce, and past what part of it a
+    /// send that may have reached Discord is looked for in its channel before it is sent again
+    /// (see [`NonceWindow`]). Never read from the environment: tests shorten it.
+    pub nonce_window: NonceWindow,
 }
 
 impl Default for DiscordSettings {
@@ -64,6 +69,7 @@ impl Default for DiscordSettings {
             shards: None,
             application_id: None,
             data_dir: None,
+            nonce_window: NonceWindow::default(),
         }
     }
 }

@@ -239,3 +239,18 @@ async fn a_lobby_is_answered_in_its_channel_only() {
     )
     .await;
 }
+
+/// A game whose thread is gone keeps its `/resume` rule (T12), from every channel that
+/// otherwise reaches it.
+#[tokio::test]
+async fn a_game_that_lost_its_channel_is_resumed_first() {
+    let e = env("routing-lost").await;
+    game_in_its_thread(&e).await;
+    e.table.channel_deleted(THREAD).await;
+    let mover = e.to_act(1, &["alice", "bob"]).await.unwrap_or("alice");
+    for at in [in_server("table"), in_server("lounge")] {
+        let msg = refused_at(&e, &format!("@{mover} /resign game:1 confirm:yes"), &at).await;
+        assert!(msg.contains("/resume game:1"), "{msg}");
+    }
+    ok_at(&e, "@alice /resume game:1", &in_server("lounge")).await;
+}

@@ -9,7 +9,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use tokar_bot::Table;
-use tokar_tests::fake::{FakeDiscord, FakeMessage, FakeUser, Limits};
+use tokar_tests::fake::permissions as perm;
+use tokar_tests::fake::{ChannelKind, FakeDiscord, FakeMessage, FakeUser, Limits};
 use tokar_tests::harness::{bot_table_config, init_logging, Bot, SkewedClock, Start};
 
 const DAY: Duration = Duration::from_secs(24 * 60 * 60);
@@ -366,4 +367,52 @@ async fn a_resignation_and_a_claim_each_ping_every_player() {
     notified_once(&r[0], &[&s.alice, &s.bob]);
     s.bot.stop().await.unwrap();
     assert!(s.fake.violations().is_empty(), "{:?}", s.fake.violations());
+}
+
+// Discord's threads in an announcement channel are of type 10: "GUILD_ANNOUNCEMENT ... only
+// ANNOUNCEMENT_THREAD" (the fake refuses type 11 there, as Discord does), so a game created
+// there gets an announcement thread.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_in_an_announcement_channel_gets_an_announcement_thread() {
+    let s = boot("announcement").await;
+    let channel = s.fake.add_announcement_channel("news");
+    s.duel(channel, &[]).await;
+    let thread = s.thread_of(channel).await;
+    let t = s.fake.channel(thread).expect("the thread exists");
+    assert_eq!(t.kind, ChannelKind::AnnouncementThread, "{t:#?}");
+    assert_eq!(t.parent_id, Some(channel));
+    s.bot.stop().await.unwrap();
+    assert!(s.fake.violations().is_empty(), "{:?}", s.fake.violations());
+}
+
+// Without Send Messages in Threads a thread would open and every later message in it fail
+// with 50013. The game is started by bob's Accept button, so the click says as a command does
+// what the bot may do in the channel; the game stays there with the reason.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_where_tokar_cannot_post_in_threads_stays_in_its_channel() {
+    let s = boot("no-thread-posts").await;
+    let channel = s.fake.add_channel("arcana");
+    s.fake
+        .set_permissions(channel, perm::DEFAULT & !perm::SEND_MESSAGES_IN_THREADS);
+    s.duel(channel, &[]).await;
+    let told = s
+        .fake
+        .wait_message("the channel told why", |m| {
+            m.channel_id == channel && m.content.contains("is played here in the channel")
+        })
+        .await
+        .unwrap();
+    assert!(
+        told.content.contains("may not send messages in threads"),
+        "{:?}",
+        told.content
+    );
+    assert!(
+        s.fake
+            .messages()
+            .iter()
+            .all(|m| s.fake.channel(m.channel_id).is_none_or(|c| !c.is_thread())),
+        "no thread was opened"
+    );
+    s.bot.stop().await.unwrap();
 }

@@ -16,7 +16,9 @@ pub(crate) async fn on_click(
 ) -> Result<(), CommandError> {
     let acknowledged = fresh_flag();
     let user = user_ref(&click.user, click.member.as_ref());
-    let channel = channel_ref(click.channel_id, click.channel.as_ref(), click.guild_id);
+    let mut channel = channel_ref(click.channel_id, click.channel.as_ref(), click.guild_id);
+    // An Accept click may start a game, so it says as a command does whether its thread can open.
+    channel.threads = super::commands::thread_permissions(channel.threads, click.app_permissions);
     let responder = Responder {
         http: &framework.serenity_context.http,
         id: click.id,

@@ -3,7 +3,7 @@
 use std::sync::Once;
 use std::time::Duration;
 
-use tokar_bot::discord::{self, DiscordError, DiscordSettings};
+use tokar_bot::discord::{self, DiscordError, DiscordSettings, NonceWindow};
 use tokar_bot::table::robot::RobotConfig;
 use tokar_bot::{Table, TableConfig};
 use tokio::sync::watch;
@@ -58,6 +58,9 @@ pub struct Start {
     pub defer_after: Duration,
     pub tick_every: Duration,
     pub retry_first: Duration,
+    /// Discord's nonce window as the delivery worker takes it; tests that step past it
+    /// shorten it (and the fake's, [`FakeDiscord::set_nonce_window`]).
+    pub nonce_window: NonceWindow,
 }
 
 impl Default for Start {
@@ -67,6 +70,7 @@ impl Default for Start {
             defer_after: Duration::from_millis(1500),
             tick_every: Duration::from_secs(60),
             retry_first: RETRY_FIRST,
+            nonce_window: NonceWindow::default(),
         }
     }
 }
@@ -83,6 +87,7 @@ impl Bot {
             stop: Some(rx),
             retry_first: start.retry_first,
             application_id: Some(crate::fake::APPLICATION_ID),
+            nonce_window: start.nonce_window,
             ..DiscordSettings::default()
         };
         let task = tokio::spawn(discord::run(table, TOKEN.to_owned(), settings));

@@ -134,3 +134,67 @@ pub async fn duel<'a>(
         (bob, alice)
     }
 }
+
+/// A game of `kind` played by the engine until one side wins, each seat taking a move that
+/// wins at once, else the one that leaves it the most pieces against the others' (ties by a
+/// seeded draw): the game's record (`/export`'s format) of every action but the last, and
+/// the last action. `None` when no win comes within `limit` actions or the game is drawn.
+/// A test starts the game from the record with `/new record:` and plays the last action to
+/// see a win on the board.
+pub fn nearly_won(
+    kind: tokar_engine::catalog::GameKind,
+    options: &[(&str, &str)],
+    seed: u64,
+    limit: usize,
+) -> Option<(String, String)> {
+    use tokar_engine::catalog::{AnyGame, Options};
+    use tokar_engine::{Outcome, Rng, Viewer};
+    let mut opts = Options::new();
+    for (k, v) in options {
+        opts.insert((*k).into(), (*v).into());
+    }
+    let mut game = AnyGame::setup(kind, &opts, seed).ok()?;
+    let mut rng = Rng::new(seed);
+    let mut actions: Vec<(u8, String)> = Vec::new();
+    for _ in 0..limit {
+        let seat = *game.to_act().first()?;
+        let mut best: Option<(i32, u64, String, AnyGame)> = None;
+        for a in game.legal_actions(seat) {
+            let mut next = game.clone();
+            if next.play(seat, &a).is_err() {
+                continue;
+            }
+            let score = match next.outcome() {
+                Outcome::Won { winners, .. } if winners.contains(&seat) => i32::MAX,
+                _ => next
+                    .view(Viewer::Spectator)
+                    .pieces
+                    .iter()
+                    .map(|p| if p.seat == seat { 1 } else { -1 })
+                    .sum(),
+            };
+            let tie = rng.next_u64();
+            if best
+                .as_ref()
+                .is_none_or(|(s, t, ..)| (score, tie) > (*s, *t))
+            {
+                best = Some((score, tie, a, next));
+            }
+        }
+        let (_, _, action, next) = best?;
+        game = next;
+        if let Outcome::Won { .. } = game.outcome() {
+            let options: Vec<String> = options.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            let mut record = format!("tokar1|{}|{}|seed={seed}", kind.slug(), options.join(","));
+            for (s, a) in &actions {
+                record.push_str(&format!("|{s}:{a}"));
+            }
+            return Some((record, action));
+        }
+        if game.outcome().is_over() {
+            return None;
+        }
+        actions.push((seat.0, action));
+    }
+    None
+}

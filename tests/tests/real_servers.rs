@@ -416,3 +416,52 @@ async fn a_game_where_tokar_cannot_post_in_threads_stays_in_its_channel() {
     );
     s.bot.stop().await.unwrap();
 }
+
+// Ruling T39 for a win on the board: a game started from a record one move before its end
+// (`/new record:`), bob accepts by button, and the winning move's result pings both players
+// once each in the game's thread.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_win_on_the_board_pings_every_player() {
+    let s = boot("end-win").await;
+    let (record, last) = tokar_tests::players::nearly_won(
+        tokar_engine::catalog::GameKind::Arcana,
+        &[
+            ("army.0", "human"),
+            ("army.1", "undead"),
+            ("first", "creator"),
+        ],
+        11,
+        5_000,
+    )
+    .expect("the engine wins a game of Arcana");
+    assert!(
+        record.chars().count() <= tokar_tests::fake::MAX_STRING_OPTION,
+        "the record fits a string option ({} characters)",
+        record.chars().count()
+    );
+    let channel = s.fake.add_channel("arcana");
+    s.duel(channel, &[("record", &record)]).await;
+    let thread = s.thread_of(channel).await;
+    let both = [s.alice.id, s.bob.id];
+    let who = s.to_act(thread).clone();
+    let answer = s
+        .fake
+        .run(&who, thread, "play", &[("action", &last)])
+        .await
+        .unwrap();
+    assert!(
+        answer.ephemeral_to.is_none(),
+        "the move is played: {answer:#?}"
+    );
+    let result = s
+        .fake
+        .wait_message("the win's result", |m| {
+            m.channel_id == thread && both.iter().all(|u| m.notified.contains(u))
+        })
+        .await
+        .unwrap();
+    assert!(result.content.contains("won"), "{:?}", result.content);
+    notified_once(&result, &[&s.alice, &s.bob]);
+    s.bot.stop().await.unwrap();
+    assert!(s.fake.violations().is_empty(), "{:?}", s.fake.violations());
+}

@@ -29,6 +29,14 @@ pub fn bot_table_config(dir: &std::path::Path) -> TableConfig {
     config
 }
 
+/// The table as the Discord binary opens it for `dir`, threads on (the default), on a clock
+/// the test moves for reminders and deadlines.
+pub async fn open_on_clock(dir: &std::path::Path, clock: &SkewedClock) -> Table {
+    let mut config = bot_table_config(dir);
+    config.clock = std::sync::Arc::new(clock.clone());
+    Table::open(config).await.expect("table opens")
+}
+
 /// Keeps the fake server's games in their channels (threads off, ruling T21): the tests
 /// written about channels play there; `tests/tests/threads.rs` plays in threads.
 pub async fn games_in_channels(table: &Table) {

@@ -4,28 +4,13 @@
 //! archive after a quiet month while the game goes on from its channel and from elsewhere on
 //! the server (ruling T38), and a game's end pinging every player (ruling T39).
 
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::time::Duration;
 
-use tokar_bot::Table;
 use tokar_tests::fake::permissions as perm;
 use tokar_tests::fake::{ChannelKind, FakeDiscord, FakeMessage, FakeUser, Limits};
-use tokar_tests::harness::{bot_table_config, init_logging, Bot, SkewedClock, Start};
+use tokar_tests::harness::{init_logging, open_on_clock, Bot, SkewedClock, Start};
 
 const DAY: Duration = Duration::from_secs(24 * 60 * 60);
-
-fn data_dir(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("tokar-real-servers-{name}"));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
-
-async fn open(dir: &Path, clock: &SkewedClock) -> Table {
-    let mut config = bot_table_config(dir);
-    config.clock = Arc::new(clock.clone());
-    Table::open(config).await.expect("table opens")
-}
 
 /// The fake server with alice and bob, the bot running with threads on (the default).
 struct Server {
@@ -46,7 +31,15 @@ async fn boot(name: &str) -> Server {
         tick_every: Duration::from_millis(200),
         ..Start::default()
     };
-    let bot = Bot::start(open(&data_dir(name), &clock).await, &fake, start);
+    let bot = Bot::start(
+        open_on_clock(
+            &tokar_tests::players::data_dir("real-servers", name),
+            &clock,
+        )
+        .await,
+        &fake,
+        start,
+    );
     fake.wait_ready(1).await.unwrap();
     Server {
         fake,

@@ -3,28 +3,18 @@
 //! it with the channel's two lines, an auto-archived thread unarchived by Tokar's next post,
 //! and a locked thread handled as a lost channel.
 
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::path::PathBuf;
 use std::time::Duration;
 
-use tokar_bot::Table;
 use tokar_tests::fake::permissions as perm;
 use tokar_tests::fake::{FakeDiscord, FakeMessage, FakeUser};
-use tokar_tests::harness::{bot_table_config, init_logging, Bot, SkewedClock, Start};
+use tokar_tests::harness::{init_logging, open_on_clock, Bot, SkewedClock, Start};
 use tokar_tests::players::wait_until;
 
 fn data_dir(name: &str) -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("tokar-threads-{name}"));
     let _ = std::fs::remove_dir_all(&dir);
     dir
-}
-
-/// The table as the Discord binary opens it, threads on (the default), on a clock the test
-/// moves for reminders.
-async fn open(dir: &Path, clock: &SkewedClock) -> Table {
-    let mut config = bot_table_config(dir);
-    config.clock = Arc::new(clock.clone());
-    Table::open(config).await.expect("table opens")
 }
 
 struct Game {
@@ -50,7 +40,7 @@ async fn boot(name: &str) -> (FakeDiscord, Bot, SkewedClock, FakeUser, FakeUser,
         tick_every: Duration::from_millis(200),
         ..Start::default()
     };
-    let bot = Bot::start(open(&dir, &clock).await, &fake, start);
+    let bot = Bot::start(open_on_clock(&dir, &clock).await, &fake, start);
     fake.wait_ready(1).await.unwrap();
     for u in [&alice, &bob] {
         fake.run(u, channel, "settings", &[("reminder", "1h")])

@@ -1,0 +1,62 @@
+//! Games stored before the game's generator became ChaCha20 (record format 1, SplitMix64
+//! seeds) replay exactly: `fixtures/format-1-dice.json` holds an Arachne, a Magic Chess and a
+//! Gladiator game in progress as format 1 wrote them (dice thrown, hands dealt), with each
+//! game's board as that build showed it. Regenerate it never: it is what an old build wrote.
+//! (`cargo test -p tokar-bot --test seed_replay -- --ignored write_dice_fixture` wrote it.)
+
+mod common;
+use common::*;
+use tokar_bot::record::decode_game;
+
+const FIXTURE: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/fixtures/format-1-dice.json"
+);
+
+/// The games of the fixture: (number, kind slug, its two players).
+const GAMES: [(u64, &str, &[&str]); 3] = [
+    (1, "arachne", &["alice", "bob"]),
+    (2, "magic-chess", &["carol", "dave", "erin", "frank"]),
+    (3, "gladiator", &["gina", "hal"]),
+];
+
+/// Not a check: writes the fixture (it was run once, by the build that wrote format 1).
+#[tokio::test]
+#[ignore = "writes the fixture; the format-1 fixture must never be rewritten"]
+async fn write_dice_fixture() {
+    let e = env("seed-fixture-write").await;
+    let mut boards = serde_json::Map::new();
+    for (id, kind, players) in GAMES {
+        let a = players[0];
+        let mut line = format!("@{a} /new game:{kind}");
+        for (i, p) in players[1..].iter().enumerate() {
+            let n = if i == 0 { String::new() } else { (i + 1).to_string() };
+            line.push_str(&format!(" opponent{n}:@{p}"));
+        }
+        e.ok(&line).await;
+        for p in &players[1..] {
+            e.ok(&format!("@{p} /accept game:{id}")).await;
+        }
+        for _ in 0..12 {
+            e.play_first(id, players).await;
+        }
+        let board = e.ok(&format!("@{a} /board game:{id}")).await;
+        boards.insert(id.to_string(), board[0].content.clone().into());
+    }
+    let dir = e.dir.clone();
+    drop(e);
+    let store = open_store(&dir);
+    let mut items = Vec::new();
+    for (id, _, players) in GAMES {
+        items.extend(store.dump_game(id).unwrap());
+        for p in players {
+            items.extend(store.dump_user(user(p).id).unwrap());
+        }
+    }
+    let json = serde_json::json!({
+        "format": 1,
+        "boards": boards,
+        "items": items.iter().map(|(k, v)| [hex(k), String::from_utf8(v.clone()).unwrap()]).collect::<Vec<_>>(),
+    });
+    std::fs::write(FIXTURE, serde_json::to_string_pretty(&json).unwrap()).unwrap();
+}

@@ -7,6 +7,7 @@
 use crate::error::{ActionError, SetupError};
 use crate::event::Event;
 use crate::game::Game;
+use crate::rng::Seed;
 use crate::seat::{Outcome, Seat, Viewer};
 use crate::view::View;
 use serde::{Deserialize, Serialize};
@@ -45,7 +46,7 @@ pub trait Variant: Game {
 
     /// The starting position. `seed` drives every die and shuffle of the game
     /// (and, where the players did not choose, who begins).
-    fn setup(options: &Options, seed: u64) -> Result<Self, SetupError>;
+    fn setup(options: &Options, seed: impl Into<Seed>) -> Result<Self, SetupError>;
 
     /// The rules for people: an overview without a topic, or one unit's card.
     fn rules(topic: Option<&str>) -> Result<String, String>;
@@ -99,7 +100,12 @@ macro_rules! catalog {
 
         impl AnyGame {
             /// Sets up a new game of `kind`.
-            pub fn setup(kind: GameKind, options: &Options, seed: u64) -> Result<AnyGame, SetupError> {
+            pub fn setup(
+                kind: GameKind,
+                options: &Options,
+                seed: impl Into<Seed>,
+            ) -> Result<AnyGame, SetupError> {
+                let seed = seed.into();
                 match kind {
                     $(GameKind::$variant => Ok(AnyGame::$variant(<$ty as Variant>::setup(options, seed)?)),)*
                     #[allow(unreachable_patterns)]
@@ -302,7 +308,8 @@ impl AnyGame {
     /// table calls it where a game created from a record leaves the record's
     /// actions, so that the record's maker, who knew its seed, knows nothing
     /// of what follows.
-    pub fn reseed(&mut self, seed: u64) {
+    pub fn reseed(&mut self, seed: impl Into<Seed>) {
+        let seed = seed.into();
         dispatch!(self, g => g.reseed(seed))
     }
 

@@ -36,6 +36,6 @@ pub use catalog::{AnyGame, GameKind, OptionSpec, Options, Variant};
 pub use error::{ActionError, SetupError};
 pub use event::{Event, Mark, Secret};
 pub use game::Game;
-pub use rng::Rng;
+pub use rng::{Rng, Seed};
 pub use seat::{Outcome, Seat, Viewer};
 pub use view::{Glyph, PieceView, Roll, RollRole, SeatView, StatusKind, StatusView, View};

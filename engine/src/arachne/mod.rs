@@ -20,7 +20,7 @@ use crate::catalog::{GameKind, OptionSpec, Options, Variant};
 use crate::error::{ActionError, SetupError};
 use crate::event::{Event, Mark};
 use crate::game::Game;
-use crate::rng::Rng;
+use crate::rng::{Rng, Seed};
 use crate::seat::{Outcome, Seat, Viewer};
 use crate::view::{Glyph, PieceView, Roll, RollRole, SeatView, View};
 pub use layout::{Kind, Setup, WebLayout};
@@ -190,7 +190,11 @@ fn colour(seat: Seat) -> &'static str {
 impl Arachne {
     /// The starting position of `layout` under `rules`, White to move, dice
     /// drawn from `seed`.
-    pub fn new(rules: CaptureRules, layout: &WebLayout, seed: u64) -> Result<Arachne, SetupError> {
+    pub fn new(
+        rules: CaptureRules,
+        layout: &WebLayout,
+        seed: impl Into<Seed>,
+    ) -> Result<Arachne, SetupError> {
         let setup = layout
             .setup()
             .map_err(|e| SetupError(format!("Bad web: {e}.")))?;
@@ -203,7 +207,7 @@ impl Arachne {
         Ok(game)
     }
 
-    fn empty_with(rules: CaptureRules, setup: Setup, seed: u64) -> Arachne {
+    fn empty_with(rules: CaptureRules, setup: Setup, seed: impl Into<Seed>) -> Arachne {
         Arachne {
             rules,
             squares: vec![None; setup.board.len()],
@@ -217,7 +221,7 @@ impl Arachne {
             pending: None,
             history: Vec::new(),
             outcome: Outcome::Ongoing,
-            rng: Rng::new(seed),
+            rng: Rng::from_seed(seed),
             loaded: Vec::new(),
             geo: OnceLock::new(),
         }
@@ -230,7 +234,7 @@ impl Arachne {
         rules: CaptureRules,
         to_move: Seat,
         pieces: &[(&str, Seat, Kind)],
-        seed: u64,
+        seed: impl Into<Seed>,
     ) -> Result<Arachne, String> {
         let setup = WebLayout::STANDARD.setup()?;
         let mut game = Arachne::empty_with(rules, setup, seed);
@@ -280,8 +284,8 @@ impl Arachne {
     /// decision pending) are thrown again from it: they came from the old
     /// generator, so whoever knew its seed knew them. Used where a game that
     /// replayed a record goes on with a secret seed (the table's ruling T13).
-    pub fn reseed(&mut self, seed: u64) {
-        self.rng = Rng::new(seed);
+    pub fn reseed(&mut self, seed: impl Into<Seed>) {
+        self.rng = Rng::from_seed(seed);
         self.loaded.clear();
         if !self.outcome.is_over() && self.pending.is_none() {
             self.begin_dice();
@@ -633,7 +637,7 @@ impl Variant for Arachne {
         }
     }
 
-    fn setup(options: &Options, seed: u64) -> Result<Arachne, SetupError> {
+    fn setup(options: &Options, seed: impl Into<Seed>) -> Result<Arachne, SetupError> {
         let rules = match options.get("variant") {
             None => CaptureRules::Original,
             Some(v) => CaptureRules::parse(v).ok_or_else(|| {

@@ -29,7 +29,7 @@ use crate::catalog::{GameKind, OptionSpec, Options, Variant};
 use crate::error::{ActionError, SetupError};
 use crate::event::Event;
 use crate::game::Game;
-use crate::rng::Rng;
+use crate::rng::{Rng, Seed};
 use crate::seat::{Outcome, Seat, Viewer};
 use crate::view::View;
 use std::collections::VecDeque;
@@ -147,7 +147,7 @@ impl Arcana {
     /// setup draws on chance (who moves first, option `first:random`), and a
     /// game that goes on from a position has had its setup. Kept so that every
     /// game answers the table's re-seed (ruling T13) in its own words.
-    pub fn reseed(&mut self, _seed: u64) {}
+    pub fn reseed(&mut self, _seed: impl Into<Seed>) {}
 }
 
 fn setup_error(msg: impl Into<String>) -> SetupError {
@@ -304,7 +304,8 @@ impl Variant for Arcana {
         }
     }
 
-    fn setup(options: &Options, seed: u64) -> Result<Self, SetupError> {
+    fn setup(options: &Options, seed: impl Into<Seed>) -> Result<Self, SetupError> {
+        let seed = seed.into();
         for key in options.keys() {
             let (base, suffix) = match key.split_once('.') {
                 Some((b, s)) => (b, Some(s)),
@@ -338,8 +339,8 @@ impl Variant for Arcana {
             None => Army::human(),
         };
         let first = match options.get("first").map(|s| s.trim().to_ascii_lowercase()) {
-            None => Seat(Rng::new(seed).below(2) as u8),
-            Some(s) if s == "random" => Seat(Rng::new(seed).below(2) as u8),
+            None => Seat(Rng::from_seed(seed).below(2) as u8),
+            Some(s) if s == "random" => Seat(Rng::from_seed(seed).below(2) as u8),
             Some(s) if s == "creator" => Seat(0),
             Some(s) if s == "opponent" => Seat(1),
             Some(s) => {

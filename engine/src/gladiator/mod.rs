@@ -25,7 +25,7 @@ use crate::catalog::{GameKind, OptionSpec, Options, Variant};
 use crate::error::{ActionError, SetupError};
 use crate::event::Event;
 use crate::game::Game;
-use crate::rng::Rng;
+use crate::rng::{Rng, Seed};
 use crate::seat::{Outcome, Seat, Viewer};
 use crate::view::View;
 use serde::{Deserialize, Serialize};
@@ -104,7 +104,7 @@ pub struct Gladiator {
 
 impl Gladiator {
     /// The starting position of the rule text's table.
-    pub fn new(seed: u64) -> Gladiator {
+    pub fn new(seed: impl Into<Seed>) -> Gladiator {
         let mut g = Gladiator::empty(seed);
         for (file, &kind) in BACK_ROW.iter().enumerate() {
             let f = file as i32;
@@ -123,7 +123,7 @@ impl Gladiator {
     }
 
     /// An empty board, White's King to move: the start of a test position.
-    pub fn empty(seed: u64) -> Gladiator {
+    pub fn empty(seed: impl Into<Seed>) -> Gladiator {
         Gladiator {
             cells: vec![None; BOARD.len()],
             frozen: [None, None],
@@ -133,7 +133,7 @@ impl Gladiator {
             slot: 0,
             moved: Vec::new(),
             turn: 1,
-            rng: Rng::new(seed),
+            rng: Rng::from_seed(seed),
             last_dice: None,
             last_rolls: Vec::new(),
             outcome: Outcome::Ongoing,
@@ -172,8 +172,8 @@ impl Gladiator {
     /// ahead of time (battle dice are thrown when a battle happens). Used
     /// where a game that replayed a record goes on with a secret seed (the
     /// table's ruling T13).
-    pub fn reseed(&mut self, seed: u64) {
-        self.rng = Rng::new(seed);
+    pub fn reseed(&mut self, seed: impl Into<Seed>) {
+        self.rng = Rng::from_seed(seed);
     }
 
     /// Replaces the dice: the next rolls come from `rng`.
@@ -444,7 +444,7 @@ impl Variant for Gladiator {
         Ok(plan)
     }
 
-    fn setup(_options: &Options, seed: u64) -> Result<Gladiator, SetupError> {
+    fn setup(_options: &Options, seed: impl Into<Seed>) -> Result<Gladiator, SetupError> {
         Ok(Gladiator::new(seed))
     }
 

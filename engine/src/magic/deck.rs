@@ -6,7 +6,7 @@ use super::MagicChess;
 use crate::catalog::{OptionSpec, Options};
 use crate::error::SetupError;
 use crate::event::Event;
-use crate::rng::Rng;
+use crate::rng::{Rng, Seed};
 use crate::seat::Seat;
 
 /// Cards of each spell in the default deck (ruling R5): 30 cards, 12 dealt.
@@ -132,12 +132,13 @@ impl MagicChess {
     /// Replaces the game's chance from here on with `seed`, keeping the
     /// board, the discard pile and every hand's size: every hand and the draw
     /// pile are gathered, shuffled from `seed` and dealt again, and later
-    /// draws come from a generator drawn from it. Used where a game that
+    /// draws come from a generator drawn from it (of the seed's kind and width:
+    /// [`Rng::fork`]). Used where a game that
     /// replayed a record goes on with a secret seed: the record's seed fixed
     /// the deal, so whoever knew it knew every hand and the pile's order
     /// (the table's ruling T13).
-    pub fn reseed(&mut self, seed: u64) {
-        let mut rng = Rng::new(seed);
+    pub fn reseed(&mut self, seed: impl Into<Seed>) {
+        let mut rng = Rng::from_seed(seed);
         let mut pool: Vec<Spell> = self.draw_pile.drain(..).collect();
         let sizes: Vec<usize> = self.hands.iter().map(Vec::len).collect();
         for hand in &mut self.hands {
@@ -148,7 +149,7 @@ impl MagicChess {
             *hand = pool.split_off(pool.len() - size);
         }
         self.draw_pile = pool;
-        self.rng = Rng::new(rng.next_u64());
+        self.rng = rng.fork();
     }
 
     /// A copy in which the other hands and the draw pile are re-dealt at random

@@ -20,7 +20,7 @@ use crate::catalog::{GameKind, OptionSpec, Options, Variant};
 use crate::error::{ActionError, SetupError};
 use crate::event::{Event, Mark};
 use crate::game::Game;
-use crate::rng::Rng;
+use crate::rng::{Rng, Seed};
 use crate::seat::{Outcome, Seat, Viewer};
 use crate::view::{PieceView, SeatView, StatusView, View};
 use moves::name;
@@ -83,7 +83,7 @@ fn home(seat: Seat, along: i32, depth: i32) -> Cell {
 
 impl MagicChess {
     /// An empty board, no cards, Red to move: the start of [`Position`] and of `setup`.
-    fn bare(seed: u64) -> MagicChess {
+    fn bare(seed: Seed) -> MagicChess {
         MagicChess {
             cells: vec![None; 64],
             hands: vec![Vec::new(); 4],
@@ -95,13 +95,13 @@ impl MagicChess {
             partners: false,
             quiet: 0,
             turns: 0,
-            rng: Rng::new(seed),
+            rng: Rng::from_seed(seed),
             outcome: Outcome::Ongoing,
         }
     }
 
     /// The starting position with the given deck, before shuffling.
-    fn start(cards: Vec<Spell>, partners: bool, seed: u64) -> MagicChess {
+    fn start(cards: Vec<Spell>, partners: bool, seed: Seed) -> MagicChess {
         let mut g = MagicChess::bare(seed);
         g.partners = partners;
         for s in 0..4u8 {
@@ -680,7 +680,8 @@ impl Variant for MagicChess {
         }
     }
 
-    fn setup(options: &Options, seed: u64) -> Result<Self, SetupError> {
+    fn setup(options: &Options, seed: impl Into<Seed>) -> Result<Self, SetupError> {
+        let seed = seed.into();
         let cards = deck::deck(options)?;
         let partners = deck::partners(options)?;
         Ok(MagicChess::start(cards, partners, seed))

@@ -4,6 +4,7 @@ use super::moves::at;
 use super::pieces::{Kind, Piece, Spell};
 use super::{Exit, MagicChess};
 use crate::board::Cell;
+use crate::rng::Seed;
 use crate::seat::Seat;
 
 /// Builds a [`MagicChess`] position square by square. Squares are written as
@@ -33,14 +34,14 @@ impl Position {
     /// An empty board, empty hands and piles, Red to move.
     pub fn empty() -> Position {
         Position {
-            game: MagicChess::bare(1),
+            game: MagicChess::bare(Seed::SplitMix64(1)),
         }
     }
 
     /// The four armies in their starting squares, with empty hands and piles.
     pub fn start() -> Position {
         Position {
-            game: MagicChess::start(Vec::new(), false, 1),
+            game: MagicChess::start(Vec::new(), false, Seed::SplitMix64(1)),
         }
     }
 

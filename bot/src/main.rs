@@ -41,12 +41,19 @@ A line quit or exit, or Ctrl-D, leaves.
 options:
   --data DIR              the data folder (default ./tokar-data)
   --images DIR            saves every picture there, numbered on from earlier runs
-  --seed N                fixes every random choice, for repeatable sessions
+  --seed N                fixes every random choice, for repeatable sessions and tests;
+                          UNSAFE for real play: whoever knows N knows every die and card
   --json                  prints one JSON object a message instead of text
   --virtual-clock         time moves only with ~advance lines (e.g. ~advance 25h)
   --robot-iterations N    how long the bot thinks per move (search iterations)
   --parallel N            runs up to N commands of different games at once (default 1)
   -h, --help              prints this";
+
+/// `tokar --seed N`: the Discord mode never takes a fixed seed (each game's is drawn from
+/// the operating system; a fixed one would let anyone who knows it compute every game's
+/// dice and cards). One line, nothing started.
+const SEED_REFUSED: &str = "--seed makes every game's dice and cards known in advance: it is for \
+`tokar console` and tests only, never for Discord games; nothing was started.";
 
 /// Printed to the terminal (standard error) when the console starts.
 const BANNER: &str =
@@ -183,6 +190,7 @@ async fn main() {
             println!("tokar {}", env!("CARGO_PKG_VERSION"));
             Ok(())
         }
+        Some(a) if a == "--seed" || a.starts_with("--seed=") => Err(SEED_REFUSED.to_string()),
         Some(other) => Err(format!("unknown command {other}\n{USAGE}")),
         None => match std::env::var("DISCORD_TOKEN") {
             Ok(token) if !token.trim().is_empty() => run_discord(token).await,

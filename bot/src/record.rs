@@ -5,11 +5,17 @@
 use crate::clock::Millis;
 use serde::{Deserialize, Serialize};
 use tokar_engine::catalog::{GameKind, Options};
-use tokar_engine::Outcome;
+use tokar_engine::{Outcome, Seed};
 
 /// The format written today. Raise it when a record changes shape, keep the
 /// reader of the old one, and add a fixture.
-pub const FORMAT: u32 = 1;
+///
+/// * 1: a game's seed (and its re-seeds') is a number, a SplitMix64 seed.
+/// * 2: a game's seed may also be `"chacha20:<64 hex digits>"`, a ChaCha20 key: every new
+///   game's (engine/src/rng.rs). Log entries and user records did not change shape; they
+///   carry the number of the build that wrote them. Format 1 records load as they were
+///   and their games replay with SplitMix64 (`tests/seed_replay.rs`).
+pub const FORMAT: u32 = 2;
 
 /// A person or a place as the adapters name them; the name is the last one seen.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -82,8 +88,9 @@ pub struct GameRecord {
     pub invited: Vec<Named>,
     /// The game's options; per-seat ones suffixed with the seat once started.
     pub options: Options,
-    /// Secret until the game ends.
-    pub seed: u64,
+    /// Secret until the game ends. A number in records of format 1 (SplitMix64);
+    /// a ChaCha20 key for every game created since format 2.
+    pub seed: Seed,
     pub phase: Phase,
     /// How it ended when the table (not the rules) ended it: a draw by
     /// agreement, a cancellation.
@@ -159,7 +166,7 @@ pub struct GameThread {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Reseed {
     pub after: u64,
-    pub seed: u64,
+    pub seed: Seed,
 }
 
 /// Why and since when a game cannot post in its channel.
@@ -259,7 +266,16 @@ impl UserRecord {
 pub fn decode_game(bytes: &[u8]) -> Result<GameRecord, String> {
     let format = format_of(bytes)?;
     match format {
-        1 => serde_json::from_slice(bytes).map_err(|e| format!("game record (format 1): {e}")),
+        1 => {
+            let rec: GameRecord = serde_json::from_slice(bytes)
+                .map_err(|e| format!("game record (format 1): {e}"))?;
+            let chacha = |s: &Seed| matches!(s, Seed::ChaCha20(_));
+            if chacha(&rec.seed) || rec.reseeds.iter().any(|r| chacha(&r.seed)) {
+                return Err("game record (format 1) with a chacha20 seed, which came with format 2".into());
+            }
+            Ok(rec)
+        }
+        2 => serde_json::from_slice(bytes).map_err(|e| format!("game record (format 2): {e}")),
         n => Err(format!(
             "game record of unknown format {n} (this build reads up to {FORMAT})"
         )),
@@ -268,14 +284,18 @@ pub fn decode_game(bytes: &[u8]) -> Result<GameRecord, String> {
 
 pub fn decode_log(bytes: &[u8]) -> Result<LogEntry, String> {
     match format_of(bytes)? {
-        1 => serde_json::from_slice(bytes).map_err(|e| format!("log entry (format 1): {e}")),
+        n @ (1 | 2) => {
+            serde_json::from_slice(bytes).map_err(|e| format!("log entry (format {n}): {e}"))
+        }
         n => Err(format!("log entry of unknown format {n}")),
     }
 }
 
 pub fn decode_user(bytes: &[u8]) -> Result<UserRecord, String> {
     match format_of(bytes)? {
-        1 => serde_json::from_slice(bytes).map_err(|e| format!("user record (format 1): {e}")),
+        n @ (1 | 2) => {
+            serde_json::from_slice(bytes).map_err(|e| format!("user record (format {n}): {e}"))
+        }
         n => Err(format!("user record of unknown format {n}")),
     }
 }

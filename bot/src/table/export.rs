@@ -9,17 +9,22 @@
 //! A game that went on from a record changed its seed after the record's
 //! actions (ruling T13); its finished record says where and to what, after
 //! the seed: `seed=123+4:987` (after 4 actions, seed 987).
+//!
+//! A seed is written as the game's record holds it ([`Seed`]'s text): a number for
+//! games stored before ChaCha20 (SplitMix64, replayed as they always were), and
+//! `chacha20:` with 64 hex digits, the game's 256-bit key, for every game since:
+//! `seed=chacha20:9f0c…+4:chacha20:31aa…`. Either replays the finished game exactly.
 
 use crate::record::{LogAction, Reseed};
 use tokar_engine::catalog::{AnyGame, GameKind, Options};
-use tokar_engine::{Seat, Viewer};
+use tokar_engine::{Seat, Seed, Viewer};
 
 pub const TAG: &str = "tokar1";
 
 pub struct GameExport {
     pub kind: GameKind,
     pub options: Options,
-    pub seed: Option<u64>,
+    pub seed: Option<Seed>,
     /// Where the seed changed (written only with the seed).
     pub reseeds: Vec<Reseed>,
     pub actions: Vec<(u8, LogAction)>,
@@ -44,6 +49,14 @@ pub fn write(e: &GameExport) -> String {
         out.push_str(&format!("|{seat}:{}", notation(a)));
     }
     out
+}
+
+/// At most a few characters of what was typed, for a refusal (a seed is long).
+fn short(text: &str) -> String {
+    match text.char_indices().nth(24) {
+        Some((i, _)) => format!("{}…", &text[..i]),
+        None => text.to_string(),
+    }
 }
 
 pub fn read(text: &str) -> Result<GameExport, String> {
@@ -83,14 +96,14 @@ pub fn read(text: &str) -> Result<GameExport, String> {
         Some(text) => {
             let mut pieces = text.split('+');
             let n = pieces.next().unwrap_or_default();
-            let seed = n
-                .parse::<u64>()
-                .map_err(|_| bad(&format!("'{n}' is not a seed")))?;
+            let seed = n.parse::<Seed>().map_err(|_| bad(&format!("'{}' is not a seed", short(n))))?;
             for p in pieces {
                 let r = p
                     .split_once(':')
-                    .and_then(|(a, s)| Some((a.parse::<u64>().ok()?, s.parse::<u64>().ok()?)))
-                    .ok_or_else(|| bad(&format!("'+{p}' is not a change of seed (+after:seed)")))?;
+                    .and_then(|(a, s)| Some((a.parse::<u64>().ok()?, s.parse::<Seed>().ok()?)))
+                    .ok_or_else(|| {
+                        bad(&format!("'+{}' is not a change of seed (+after:seed)", short(p)))
+                    })?;
                 reseeds.push(Reseed {
                     after: r.0,
                     seed: r.1,
@@ -144,9 +157,9 @@ pub fn check(e: &GameExport) -> Result<(), String> {
     if e.actions.is_empty() {
         return Ok(());
     }
-    let seeds: &[u64] = match &e.seed {
-        Some(s) => &[*s],
-        None => &[0x5EED_0001, 0x5EED_0002],
+    let seeds: Vec<Seed> = match &e.seed {
+        Some(s) => vec![*s],
+        None => vec![Seed::SplitMix64(0x5EED_0001), Seed::SplitMix64(0x5EED_0002)],
     };
     let mut games = seeds
         .iter()
@@ -237,7 +250,7 @@ mod tests {
         let e = GameExport {
             kind: GameKind::Arcana,
             options,
-            seed: Some(42),
+            seed: Some(Seed::SplitMix64(42)),
             reseeds: Vec::new(),
             actions: vec![
                 (0, LogAction::Play("b1-c3".into())),
@@ -251,14 +264,17 @@ mod tests {
         );
         let back = read(&text).unwrap();
         assert_eq!(back.kind, GameKind::Arcana);
-        assert_eq!(back.seed, Some(42));
+        assert_eq!(back.seed, Some(Seed::SplitMix64(42)));
         assert_eq!(back.actions, e.actions);
         assert!(read("tokar1|chess||seed=?").is_err());
         assert!(read("hello").is_err());
         assert!(read("tokar1|arcana||seed=x").is_err());
         assert!(read("tokar1|arcana||seed=?").unwrap().seed.is_none());
         let e = GameExport {
-            reseeds: vec![Reseed { after: 1, seed: 9 }],
+            reseeds: vec![Reseed {
+                after: 1,
+                seed: Seed::SplitMix64(9),
+            }],
             ..e
         };
         let text = write(&e);
@@ -272,5 +288,29 @@ mod tests {
             "after its actions"
         );
         assert!(read("tokar1|arcana||seed=4+x|0:b1-c3").is_err());
+        // A ChaCha20 game's seed and re-seed, as every game since format 2 has them.
+        let key = |b: u8| Seed::ChaCha20([b; 32]);
+        let e = GameExport {
+            seed: Some(key(0xab)),
+            reseeds: vec![Reseed {
+                after: 1,
+                seed: key(0x01),
+            }],
+            ..e
+        };
+        let text = write(&e);
+        assert!(
+            text.starts_with(&format!(
+                "tokar1|arcana|army.0=human|seed=chacha20:{}+1:chacha20:{}|0:b1-c3",
+                "ab".repeat(32),
+                "01".repeat(32)
+            )),
+            "{text}"
+        );
+        let back = read(&text).unwrap();
+        assert_eq!((back.seed, back.reseeds), (e.seed, e.reseeds));
+        let bad = read(&format!("tokar1|arcana||seed=chacha20:{}|0:b1-c3", "g".repeat(64)));
+        assert!(bad.err().unwrap().len() < 120, "a refusal quotes a short excerpt");
+        assert!(read("tokar1|arcana||seed=chacha20:abc|0:b1-c3").is_err());
     }
 }

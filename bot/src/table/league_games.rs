@@ -140,6 +140,13 @@ impl Table {
             if first {
                 options.insert("first".into(), "creator".into());
             }
+            let seed = match self.seed_for(id) {
+                Ok(s) => s,
+                Err(e) => {
+                    error!(league = l.id, game = id, error = %e, "league game not started");
+                    continue;
+                }
+            };
             let _guard = self.lock(id).await;
             let rec = GameRecord {
                 format: FORMAT,
@@ -160,7 +167,7 @@ impl Table {
                     .collect(),
                 invited: Vec::new(),
                 options,
-                seed: self.seed_for(id),
+                seed,
                 phase: Phase::Lobby,
                 table_outcome: None,
                 log_len: 0,

@@ -225,15 +225,15 @@ impl Table {
                 };
                 reseeds.push(Reseed {
                     after: e.actions.len() as u64,
-                    seed: self.secret_seed(id),
+                    seed: self.secret_seed(id)?,
                 });
-                (
-                    e.seed.unwrap_or_else(|| self.seed_for(id)),
-                    reseeds,
-                    e.actions,
-                )
+                let seed = match e.seed {
+                    Some(s) => s,
+                    None => self.seed_for(id)?,
+                };
+                (seed, reseeds, e.actions)
             }
-            _ => (self.seed_for(id), Vec::new(), Vec::new()),
+            _ => (self.seed_for(id)?, Vec::new(), Vec::new()),
         };
         let mut rec = GameRecord {
             format: FORMAT,

@@ -47,7 +47,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use thiserror::Error;
 use tokar_engine::catalog::AnyGame;
-use tokar_engine::{Outcome, Seat};
+use tokar_engine::{Outcome, Seat, Seed};
 use tracing::{error, info, warn};
 
 /// How to open a table.
@@ -57,7 +57,9 @@ pub struct TableConfig {
     pub data_dir: PathBuf,
     pub clock: Arc<dyn Clock>,
     /// Makes every new game's dice reproducible: each game's seed is derived
-    /// from this and its number.
+    /// from this and its number (`entropy::derived`). Anyone who knows it knows
+    /// every game's dice and cards: for tests and the console, never for real
+    /// play (the Discord mode has no way to set it).
     pub seed: Option<u64>,
     /// The computer opponent: who it is, how long it thinks.
     pub robot: robot::RobotConfig,
@@ -105,7 +107,8 @@ struct Inner {
     seed: Option<u64>,
     /// One async mutex per game: its writes run one at a time.
     locks: std::sync::Mutex<HashMap<u64, Arc<tokio::sync::Mutex<()>>>>,
-    /// Seeds for games when none was given; different for every process.
+    /// This process's own unpredictable number: the computer player's seeds and the
+    /// lease owner's name. Never a game's seed (each is drawn afresh, `seed_for`).
     entropy: u64,
     /// Draws positions; made once (it prepares the piece art).
     renderer: Arc<tokar_render::Renderer>,
@@ -383,28 +386,29 @@ impl Table {
         })
     }
 
-    /// A fresh game seed: derived from `--seed` and the game number, or random.
-    fn seed_for(&self, id: u64) -> u64 {
-        let base = self.inner.seed.unwrap_or(self.inner.entropy ^ self.now());
-        let mut rng = tokar_engine::Rng::new(base ^ id.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-        rng.next_u64()
+    /// A new game's seed: 256 bits from the operating system, drawn for this game
+    /// alone (engine/rules/chance.md); with `--seed` (tests and the console, never real
+    /// play) derived from it and the game number.
+    fn seed_for(&self, id: u64) -> Res<Seed> {
+        self.draw_seed(crate::entropy::Purpose::Game, id)
     }
 
-    /// The seed a game created from a record goes on with after the
-    /// record's actions (ruling T13): nobody has seen it, unlike the record's.
-    /// Without `--seed` it comes from a hasher keyed afresh from the
-    /// operating system's randomness; with `--seed` (reproducible runs, the
-    /// operator's choice) it is derived from it and the game number, apart
-    /// from the game's own seed.
-    fn secret_seed(&self, id: u64) -> u64 {
+    /// The seed a game created from a record goes on with after the record's actions
+    /// (ruling T13): nobody has seen it, unlike the record's. Drawn as a new game's is,
+    /// apart from the game's own seed under `--seed`.
+    fn secret_seed(&self, id: u64) -> Res<Seed> {
+        self.draw_seed(crate::entropy::Purpose::Reseed, id)
+    }
+
+    fn draw_seed(&self, purpose: crate::entropy::Purpose, id: u64) -> Res<Seed> {
         match self.inner.seed {
-            Some(base) => {
-                let salt = 0x5EC2_E75E_ED00_0001u64;
-                let mut rng =
-                    tokar_engine::Rng::new(base ^ salt ^ id.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-                rng.next_u64()
-            }
-            None => crate::entropy::fresh(&[self.inner.entropy, self.now(), id]),
+            Some(base) => Ok(crate::entropy::derived(base, purpose, id)),
+            None => crate::entropy::game_seed().map_err(|e| {
+                error!(game = id, error = %e, "no seed for a game");
+                "No game can be set up right now (the server has no randomness to deal \
+                 with); nothing was done. The operator has been told."
+                    .to_string()
+            }),
         }
     }
 }

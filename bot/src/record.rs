@@ -271,7 +271,9 @@ pub fn decode_game(bytes: &[u8]) -> Result<GameRecord, String> {
                 .map_err(|e| format!("game record (format 1): {e}"))?;
             let chacha = |s: &Seed| matches!(s, Seed::ChaCha20(_));
             if chacha(&rec.seed) || rec.reseeds.iter().any(|r| chacha(&r.seed)) {
-                return Err("game record (format 1) with a chacha20 seed, which came with format 2".into());
+                return Err(
+                    "game record (format 1) with a chacha20 seed, which came with format 2".into(),
+                );
             }
             Ok(rec)
         }

@@ -30,7 +30,11 @@ async fn write_dice_fixture() {
         let a = players[0];
         let mut line = format!("@{a} /new game:{kind}");
         for (i, p) in players[1..].iter().enumerate() {
-            let n = if i == 0 { String::new() } else { (i + 1).to_string() };
+            let n = if i == 0 {
+                String::new()
+            } else {
+                (i + 1).to_string()
+            };
             line.push_str(&format!(" opponent{n}:@{p}"));
         }
         e.ok(&line).await;

@@ -96,13 +96,18 @@ pub fn read(text: &str) -> Result<GameExport, String> {
         Some(text) => {
             let mut pieces = text.split('+');
             let n = pieces.next().unwrap_or_default();
-            let seed = n.parse::<Seed>().map_err(|_| bad(&format!("'{}' is not a seed", short(n))))?;
+            let seed = n
+                .parse::<Seed>()
+                .map_err(|_| bad(&format!("'{}' is not a seed", short(n))))?;
             for p in pieces {
                 let r = p
                     .split_once(':')
                     .and_then(|(a, s)| Some((a.parse::<u64>().ok()?, s.parse::<Seed>().ok()?)))
                     .ok_or_else(|| {
-                        bad(&format!("'+{}' is not a change of seed (+after:seed)", short(p)))
+                        bad(&format!(
+                            "'+{}' is not a change of seed (+after:seed)",
+                            short(p)
+                        ))
                     })?;
                 reseeds.push(Reseed {
                     after: r.0,
@@ -309,8 +314,14 @@ mod tests {
         );
         let back = read(&text).unwrap();
         assert_eq!((back.seed, back.reseeds), (e.seed, e.reseeds));
-        let bad = read(&format!("tokar1|arcana||seed=chacha20:{}|0:b1-c3", "g".repeat(64)));
-        assert!(bad.err().unwrap().len() < 120, "a refusal quotes a short excerpt");
+        let bad = read(&format!(
+            "tokar1|arcana||seed=chacha20:{}|0:b1-c3",
+            "g".repeat(64)
+        ));
+        assert!(
+            bad.err().unwrap().len() < 120,
+            "a refusal quotes a short excerpt"
+        );
         assert!(read("tokar1|arcana||seed=chacha20:abc|0:b1-c3").is_err());
     }
 }

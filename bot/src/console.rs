@@ -130,7 +130,10 @@ pub fn parse_line(line: &str) -> Result<Line, String> {
         Some(c) if c.starts_with('#') => {
             let c = it.next().unwrap_or_default();
             if !is_name(&c[1..]) {
-                return Err(format!("'{c}' is not a channel name."));
+                return Err(format!(
+                    "'{}' is not a channel name.",
+                    crate::quote::excerpt(&c)
+                ));
             }
             Some(c[1..].to_string())
         }

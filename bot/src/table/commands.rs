@@ -99,7 +99,10 @@ impl Table {
             "server" => self.cmd_server(req).await,
             "help" => Ok(vec![Reply::private(&req.channel, &req.user, HELP)]),
             "" => Err("Type a command, such as /help.".into()),
-            other => Err(format!("There is no command /{other}; /help lists them.")),
+            other => Err(format!(
+                "There is no command /{}; /help lists them.",
+                crate::quote::excerpt(other)
+            )),
         }
     }
 

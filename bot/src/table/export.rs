@@ -10,6 +10,7 @@
 //! actions (ruling T13); its finished record says where and to what, after
 //! the seed: `seed=123+4:987` (after 4 actions, seed 987).
 
+use crate::quote::excerpt;
 use crate::record::{LogAction, Reseed};
 use tokar_engine::catalog::{AnyGame, GameKind, Options};
 use tokar_engine::{Seat, Viewer};
@@ -61,7 +62,7 @@ pub fn read(text: &str) -> Result<GameExport, String> {
     }
     let kind_text = parts.next().ok_or_else(|| bad("the game is missing"))?;
     let kind =
-        GameKind::parse(kind_text).ok_or_else(|| bad(&format!("no game called '{kind_text}'")))?;
+        GameKind::parse(kind_text).ok_or_else(|| bad(&format!("no game called '{}'", excerpt(kind_text))))?;
     let mut options = Options::new();
     for kv in parts
         .next()
@@ -73,7 +74,7 @@ pub fn read(text: &str) -> Result<GameExport, String> {
         }
         let (k, v) = kv
             .split_once('=')
-            .ok_or_else(|| bad(&format!("option '{kv}' has no '='")))?;
+            .ok_or_else(|| bad(&format!("option '{}' has no '='", excerpt(kv))))?;
         options.insert(k.trim().to_string(), v.trim().to_string());
     }
     let seed_text = parts.next().ok_or_else(|| bad("the seed is missing"))?;
@@ -85,12 +86,15 @@ pub fn read(text: &str) -> Result<GameExport, String> {
             let n = pieces.next().unwrap_or_default();
             let seed = n
                 .parse::<u64>()
-                .map_err(|_| bad(&format!("'{n}' is not a seed")))?;
+                .map_err(|_| bad(&format!("'{}' is not a seed", excerpt(n))))?;
             for p in pieces {
                 let r = p
                     .split_once(':')
                     .and_then(|(a, s)| Some((a.parse::<u64>().ok()?, s.parse::<u64>().ok()?)))
-                    .ok_or_else(|| bad(&format!("'+{p}' is not a change of seed (+after:seed)")))?;
+                    .ok_or_else(|| bad(&format!(
+                        "'+{}' is not a change of seed (+after:seed)",
+                        excerpt(p)
+                    )))?;
                 reseeds.push(Reseed {
                     after: r.0,
                     seed: r.1,
@@ -104,7 +108,7 @@ pub fn read(text: &str) -> Result<GameExport, String> {
     for (i, a) in parts.enumerate() {
         let (seat, t) = a
             .split_once(':')
-            .ok_or_else(|| bad(&format!("action {} ('{a}') has no seat", i + 1)))?;
+            .ok_or_else(|| bad(&format!("action {} ('{}') has no seat", i + 1, excerpt(a))))?;
         let seat: u8 = seat
             .trim()
             .parse()
@@ -177,8 +181,9 @@ pub fn check(e: &GameExport) -> Result<(), String> {
                 return Err(format!(
                     "The record cannot be replayed: action {} ({seat}:{}) does not apply: {}",
                     i + 1,
-                    notation(action),
-                    why.trim_end_matches('.')
+                    excerpt(notation(action)),
+                    // The engine's reason may quote the action's words.
+                    excerpt_words(why.trim_end_matches('.'), notation(action))
                 ))
             }
         }
@@ -216,6 +221,11 @@ fn apply(game: &mut AnyGame, seat: u8, action: &LogAction) -> Result<(), String>
         }
         LogAction::Skip => game.skip(seat).map(drop).map_err(|e| e.to_string()),
     }
+}
+
+/// `why` with the long words of `action` it quotes cut to their excerpts.
+fn excerpt_words(why: &str, action: &str) -> String {
+    crate::quote::bound_quotes(why.to_string(), "", &[(String::new(), action.to_string())])
 }
 
 fn notation(a: &LogAction) -> &str {

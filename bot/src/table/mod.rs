@@ -19,14 +19,17 @@ mod invitations;
 mod league;
 mod league_games;
 mod leases;
+mod limits;
 mod listing;
 mod lobby;
 mod moves_list;
 mod names;
 mod offers;
 mod outbox;
+mod paging;
 mod rating_line;
 mod replay;
+mod replay_cache;
 pub mod robot;
 mod schedule;
 mod server_games;
@@ -37,6 +40,8 @@ mod turns;
 
 pub use api::{Button, ChannelRef, Image, Reply, Request, ThreadSupport, UserRef};
 pub use names::NameKind;
+pub use replay::MAX_REPLAY_FRAMES;
+pub use replay_cache::ReplayCacheStats;
 pub use threads::{thread_name, ThreadRefusal, THREAD_NAME_LIMIT};
 
 use crate::clock::{Clock, Millis, SystemClock};
@@ -124,6 +129,8 @@ struct Inner {
     outbox_ready: tokio::sync::Notify,
     /// The store leases this process holds, and until when (see `leases.rs`).
     leases: std::sync::Mutex<HashMap<crate::storage::Lease, crate::clock::Millis>>,
+    /// Finished games' replays, drawn once (see `replay_cache.rs`).
+    replays: replay_cache::ReplayCache,
 }
 
 /// A refusal: one line for the user, nothing changed.
@@ -197,6 +204,7 @@ impl Table {
                 drawn: Default::default(),
                 outbox_ready: tokio::sync::Notify::new(),
                 leases: Default::default(),
+                replays: Default::default(),
             }),
         }
     }
@@ -250,6 +258,8 @@ impl Table {
             }
             Err(reason) => {
                 info!(user = %req.user.name, %command, %reason, "refused");
+                // A refusal quotes at most an excerpt of anything typed (issue #32).
+                let reason = crate::quote::bound_quotes(reason, &req.command, &req.options);
                 vec![Reply::refusal(&req.channel, &req.user, reason)]
             }
         }

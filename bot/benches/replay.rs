@@ -126,7 +126,11 @@ fn replay(c: &mut Criterion) {
         .unwrap()
         .to_string();
     run(1, "accept", &[("game", game.clone())]);
-    run(0, "resign", &[("game", game.clone()), ("confirm", "yes".into())]);
+    run(
+        0,
+        "resign",
+        &[("game", game.clone()), ("confirm", "yes".into())],
+    );
     let first = run(2, "replay", &[("game", game.clone())]);
     println!(
         "replay of game #{game}: {} bytes of GIF; {}",
@@ -166,7 +170,10 @@ fn replay(c: &mut Criterion) {
     percentiles("first ask (drawn)", &mut drawn);
     percentiles("asked again (kept)", &mut kept);
     let stats = table.replay_cache_stats();
-    println!("replays drawn {}, answered from the cache {}", stats.drawn, stats.hits);
+    println!(
+        "replays drawn {}, answered from the cache {}",
+        stats.drawn, stats.hits
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

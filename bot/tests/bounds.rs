@@ -52,7 +52,11 @@ fn listed(text: &str) -> (Vec<u64>, Option<String>) {
         .filter_map(|l| l.strip_prefix('#'))
         .filter_map(|l| l.split(' ').next()?.parse().ok())
         .collect();
-    let footer = text.lines().last().filter(|l| l.starts_with("Page ")).map(str::to_string);
+    let footer = text
+        .lines()
+        .last()
+        .filter(|l| l.starts_with("Page "))
+        .map(str::to_string);
     (ids, footer)
 }
 
@@ -61,7 +65,8 @@ fn listed(text: &str) -> (Vec<u64>, Option<String>) {
 async fn all_pages(e: &Env, who: &str, command: &str) -> (Vec<u64>, Vec<String>) {
     let first = ok(e, &format!("@{who} {command}")).await;
     let (mut ids, footer) = listed(&first[0].content);
-    let footer = footer.unwrap_or_else(|| panic!("a list of many pages says so: {}", first[0].content));
+    let footer =
+        footer.unwrap_or_else(|| panic!("a list of many pages says so: {}", first[0].content));
     // "Page 1 of 12 — /games page:2 shows the next."
     let count: usize = footer
         .split(" of ")
@@ -76,7 +81,10 @@ async fn all_pages(e: &Env, who: &str, command: &str) -> (Vec<u64>, Vec<String>)
         assert_eq!(r.len(), 1);
         let (more, footer) = listed(&r[0].content);
         let footer = footer.unwrap_or_else(|| panic!("{}", r[0].content));
-        assert!(footer.starts_with(&format!("Page {n} of {count}")), "{footer}");
+        assert!(
+            footer.starts_with(&format!("Page {n} of {count}")),
+            "{footer}"
+        );
         ids.extend(more);
         pages.push(r[0].content.clone());
     }
@@ -90,7 +98,11 @@ async fn all_pages(e: &Env, who: &str, command: &str) -> (Vec<u64>, Vec<String>)
     }
     let past = on_server(e, &format!("@{who} {command} page:{}", count + 1)).await;
     assert!(!past[0].ok, "a page past the last is refused");
-    assert!(past[0].content.contains(&format!("{count} pages")), "{}", past[0].content);
+    assert!(
+        past[0].content.contains(&format!("{count} pages")),
+        "{}",
+        past[0].content
+    );
     (ids, pages)
 }
 
@@ -144,10 +156,15 @@ async fn a_thousand_games_come_in_pages_that_each_fit_a_message() {
         .iter()
         .position(|(p, _)| p == "Waiting for others:")
         .expect("some games wait for the other player");
-    assert!(parts[..first_other].iter().all(|(p, _)| p == "Waiting for you:"));
-    assert!(parts[first_other..].iter().all(|(p, id)| p == "Waiting for others:"
-        && waiting_on_others.contains(id)));
-    assert!(invited.iter().all(|id| parts[..first_other].iter().any(|(_, i)| i == id)));
+    assert!(parts[..first_other]
+        .iter()
+        .all(|(p, _)| p == "Waiting for you:"));
+    assert!(parts[first_other..]
+        .iter()
+        .all(|(p, id)| p == "Waiting for others:" && waiting_on_others.contains(id)));
+    assert!(invited
+        .iter()
+        .all(|id| parts[..first_other].iter().any(|(_, i)| i == id)));
 
     let (ids, pages) = all_pages(&e, "carol", "/games scope:server").await;
     let unique: BTreeSet<u64> = ids.iter().copied().collect();
@@ -159,7 +176,10 @@ async fn a_thousand_games_come_in_pages_that_each_fit_a_message() {
         .iter()
         .map(|g| ids.iter().position(|i| i == g).unwrap())
         .collect();
-    assert!(in_play.iter().all(|&p| p >= ids.len() - in_play.len()), "{in_play:?}");
+    assert!(
+        in_play.iter().all(|&p| p >= ids.len() - in_play.len()),
+        "{in_play:?}"
+    );
 }
 
 /// What a 12,000-character value looks like in a refusal: never more than an excerpt. The
@@ -220,7 +240,13 @@ async fn a_refusal_quotes_at_most_an_excerpt_of_what_was_typed() {
     }
     // The refusal still says what was refused: its beginning.
     let refused = e.refused(&format!("@alice /new game:{long}")).await;
-    assert!(refused.contains(&format!("'{}…'", &long.chars().take(59).collect::<String>())), "{refused}");
+    assert!(
+        refused.contains(&format!(
+            "'{}…'",
+            &long.chars().take(59).collect::<String>()
+        )),
+        "{refused}"
+    );
     // The console's own reading of a line too.
     let err = parse_line(&format!("@alice #{long}! /board")).unwrap_err();
     assert!(!quotes_too_much(&err), "{err}");
@@ -234,13 +260,22 @@ async fn one_user_may_have_at_most_25_games_nobody_else_joined() {
     let e = env("bounds-cap").await;
     let mut lobbies = Vec::new();
     for _ in 0..25 {
-        let r = e.ok(&format!("@alice /new game:{GAME} {CREATOR_OPTIONS} players:2")).await;
+        let r = e
+            .ok(&format!(
+                "@alice /new game:{GAME} {CREATOR_OPTIONS} players:2"
+            ))
+            .await;
         lobbies.push(number(&r));
     }
     let refused = e
-        .refused(&format!("@alice /new game:{GAME} {CREATOR_OPTIONS} opponent:@bob"))
+        .refused(&format!(
+            "@alice /new game:{GAME} {CREATOR_OPTIONS} opponent:@bob"
+        ))
         .await;
-    assert!(refused.contains("25 games that nobody else has joined"), "{refused}");
+    assert!(
+        refused.contains("25 games that nobody else has joined"),
+        "{refused}"
+    );
     assert!(refused.contains(&format!("#{}", lobbies[0])), "{refused}");
     assert!(refused.contains("/resign game:"), "{refused}");
     // Nothing was made: bob has no invitation.
@@ -248,12 +283,14 @@ async fn one_user_may_have_at_most_25_games_nobody_else_joined() {
     assert!(bobs[0].content.contains("no games"), "{}", bobs[0].content);
     // Someone joins one: it no longer counts, and alice may start another (which counts
     // until bob accepts it).
-    e.ok(&format!("@bob /join game:{} {ACCEPT_OPTIONS}", lobbies[0])).await;
+    e.ok(&format!("@bob /join game:{} {ACCEPT_OPTIONS}", lobbies[0]))
+        .await;
     let id = e.start("alice", "bob").await;
     assert!(id > lobbies[24]);
     e.ok(&format!("@alice /new game:{GAME} players:2")).await;
     // Her own lobby cancelled makes room too.
-    e.refused(&format!("@alice /new game:{GAME} players:2")).await;
+    e.refused(&format!("@alice /new game:{GAME} players:2"))
+        .await;
     e.ok(&format!("@alice /resign game:{}", lobbies[1])).await;
     e.ok(&format!("@alice /new game:{GAME} players:2")).await;
     // Others are not limited by her games.
@@ -298,7 +335,10 @@ async fn a_long_games_replay_keeps_to_its_frame_budget_and_is_drawn_once() {
     let e = env("bounds-replay").await;
     let actions = MAX_REPLAY_FRAMES + 50;
     let record = long_record(actions);
-    let id = number(&e.ok(&format!("@alice /new record:\"{record}\" opponent:@bob")).await);
+    let id = number(
+        &e.ok(&format!("@alice /new record:\"{record}\" opponent:@bob"))
+            .await,
+    );
     e.ok(&format!("@bob /accept game:{id}")).await;
     e.ok(&format!("@alice /resign game:{id} confirm:yes")).await;
     let total = actions + 1;
@@ -313,7 +353,10 @@ async fn a_long_games_replay_keeps_to_its_frame_budget_and_is_drawn_once() {
         text.contains(&format!("showing {shown} of its {total} actions")),
         "{text}"
     );
-    assert!(text.contains(&format!("at most {MAX_REPLAY_FRAMES} frames")), "{text}");
+    assert!(
+        text.contains(&format!("at most {MAX_REPLAY_FRAMES} frames")),
+        "{text}"
+    );
     let gif = r[0].images[0].png.clone();
     let drawn = e.table.replay_cache_stats();
     assert_eq!(drawn.drawn, before.drawn + 1);

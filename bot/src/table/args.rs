@@ -1,8 +1,8 @@
 //! A command's options, read one by one so that anything left over (a typo,
 //! an option the command does not take) is reported instead of ignored.
 
-use std::collections::BTreeMap;
 use crate::quote::excerpt;
+use std::collections::BTreeMap;
 use tokar_engine::spelling::did_you_mean;
 
 /// Words an action may begin with that look like an option name (`king:`,

@@ -61,8 +61,8 @@ pub fn read(text: &str) -> Result<GameExport, String> {
         )));
     }
     let kind_text = parts.next().ok_or_else(|| bad("the game is missing"))?;
-    let kind =
-        GameKind::parse(kind_text).ok_or_else(|| bad(&format!("no game called '{}'", excerpt(kind_text))))?;
+    let kind = GameKind::parse(kind_text)
+        .ok_or_else(|| bad(&format!("no game called '{}'", excerpt(kind_text))))?;
     let mut options = Options::new();
     for kv in parts
         .next()
@@ -91,10 +91,12 @@ pub fn read(text: &str) -> Result<GameExport, String> {
                 let r = p
                     .split_once(':')
                     .and_then(|(a, s)| Some((a.parse::<u64>().ok()?, s.parse::<u64>().ok()?)))
-                    .ok_or_else(|| bad(&format!(
-                        "'+{}' is not a change of seed (+after:seed)",
-                        excerpt(p)
-                    )))?;
+                    .ok_or_else(|| {
+                        bad(&format!(
+                            "'+{}' is not a change of seed (+after:seed)",
+                            excerpt(p)
+                        ))
+                    })?;
                 reseeds.push(Reseed {
                     after: r.0,
                     seed: r.1,
@@ -184,7 +186,7 @@ pub fn check(e: &GameExport) -> Result<(), String> {
                     excerpt(notation(action)),
                     // The engine's reason may quote the action's words.
                     excerpt_words(why.trim_end_matches('.'), notation(action))
-                ))
+                ));
             }
         }
     }

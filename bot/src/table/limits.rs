@@ -42,7 +42,11 @@ impl Table {
              players, or concedes one in play).",
             alone.len(),
             named.join(", "),
-            if alone.len() > named.len() { ", …" } else { "" }
+            if alone.len() > named.len() {
+                ", …"
+            } else {
+                ""
+            }
         ))
     }
 }

@@ -124,10 +124,13 @@ impl Table {
             items.push(Item::new("Finished:", line));
         }
         if earlier > 0 {
-            items.push(Item::new("Finished:", format!(
+            items.push(Item::new(
+                "Finished:",
+                format!(
                 "({earlier} earlier finished game{}; /history game:<number> reads any of them.)",
                 if earlier == 1 { "" } else { "s" }
-            )));
+            ),
+            ));
         }
         if items.is_empty() {
             items.push(Item::new(
@@ -362,7 +365,6 @@ fn game_and_topic(text: &str) -> Result<(GameKind, Option<String>), String> {
         .unwrap_or_else(|| words.first().copied().unwrap_or(text).to_string());
     game_kind(&named).map(|k| (k, None))
 }
-
 
 /// /export's answer: the record in the message, or as a `.txt` file when the message would be
 /// longer than Discord takes (a record cut across messages cannot be pasted back whole).

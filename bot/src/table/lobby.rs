@@ -2,10 +2,10 @@
 //! seat is taken.
 
 use super::args::{parse_mention, Args};
-use crate::quote::excerpt;
 use super::export;
 use super::text::{self, lobby_status, open_seats};
 use super::{Change, Loaded, Reply, Request, Res, Table, UserRef};
+use crate::quote::excerpt;
 use crate::record::{GameRecord, LogEntry, Member, Named, Phase, Reseed, TurnClock, FORMAT};
 use tokar_engine::catalog::{AnyGame, GameKind, Options};
 use tokar_engine::spelling::did_you_mean;

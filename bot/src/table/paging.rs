@@ -161,8 +161,13 @@ mod tests {
         assert!(pages.len() > 10, "{} pages", pages.len());
         let mut seen = Vec::new();
         for n in 1..=pages.len() {
-            let (text, buttons) =
-                page_text(Some("Games on this server:"), &pages, n, "/games scope:server").unwrap();
+            let (text, buttons) = page_text(
+                Some("Games on this server:"),
+                &pages,
+                n,
+                "/games scope:server",
+            )
+            .unwrap();
             assert!(text.chars().count() <= MESSAGE_LIMIT, "page {n}");
             assert!(buttons.len() <= MAX_BUTTONS, "page {n}");
             let body: Vec<&str> = text.lines().collect();
@@ -176,13 +181,29 @@ mod tests {
                     .filter_map(|l| l.split(' ').next()?.parse::<usize>().ok()),
             );
             let footer = body.last().unwrap();
-            assert!(footer.starts_with(&format!("Page {n} of {}", pages.len())), "{footer}");
+            assert!(
+                footer.starts_with(&format!("Page {n} of {}", pages.len())),
+                "{footer}"
+            );
         }
-        assert_eq!(seen, (0..1000).collect::<Vec<_>>(), "each line once, in order");
+        assert_eq!(
+            seen,
+            (0..1000).collect::<Vec<_>>(),
+            "each line once, in order"
+        );
         let refused = page_text(None, &pages, pages.len() + 1, "/games").unwrap_err();
-        assert!(refused.contains(&format!("{} pages", pages.len())), "{refused}");
+        assert!(
+            refused.contains(&format!("{} pages", pages.len())),
+            "{refused}"
+        );
         assert!(page_number(Some("0".into())).is_err());
-        assert!(page_number(Some("x".repeat(12_000))).unwrap_err().chars().count() < 120);
+        assert!(
+            page_number(Some("x".repeat(12_000)))
+                .unwrap_err()
+                .chars()
+                .count()
+                < 120
+        );
         assert_eq!(page_number(Some(" 3 ".into())), Ok(3));
     }
 

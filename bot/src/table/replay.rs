@@ -7,11 +7,11 @@
 
 use super::args::Args;
 use super::commands::Pick;
-use super::text::{self, is_member};
 use super::replay_cache::{CachedReplay, ReplayCacheStats, ReplayKey};
+use super::text::{self, is_member};
 use super::{apply_entry, reseed_at, Image, Reply, Request, Res, Table};
-use std::sync::Arc;
 use crate::record::{GameRecord, LogEntry, Phase};
+use std::sync::Arc;
 use tokar_engine::catalog::AnyGame;
 use tokar_engine::{View, Viewer};
 use tokar_render::{Highlights, Renderer, ReplayOptions};

@@ -72,7 +72,7 @@ impl ReplayCache {
         let found = self.cache.get(key);
         if found.is_some() {
             self.hits.fetch_add(1, Ordering::Relaxed);
-            metrics::counter!("tokar_replay_cache_hits_total").increment(1);
+            crate::metrics::replay_cache_hit();
         }
         found
     }
@@ -80,7 +80,7 @@ impl ReplayCache {
     /// Counts a replay drawn, and keeps it when it is a finished game's (`key`).
     pub fn drawn(&self, key: Option<ReplayKey>, replay: &Arc<CachedReplay>) {
         self.drawn.fetch_add(1, Ordering::Relaxed);
-        metrics::counter!("tokar_replays_drawn_total").increment(1);
+        crate::metrics::replay_drawn();
         if let Some(key) = key {
             self.cache.insert(key, replay.clone());
         }
@@ -120,8 +120,20 @@ mod tests {
         });
         c.drawn(Some(key(1)), &big);
         assert!(c.get(&key(1)).is_some());
-        assert!(c.get(&ReplayKey { version: 4, ..key(1) }).is_none(), "changed since");
-        assert!(c.get(&ReplayKey { log_len: 881, ..key(1) }).is_none());
+        assert!(
+            c.get(&ReplayKey {
+                version: 4,
+                ..key(1)
+            })
+            .is_none(),
+            "changed since"
+        );
+        assert!(c
+            .get(&ReplayKey {
+                log_len: 881,
+                ..key(1)
+            })
+            .is_none());
         c.drawn(None, &big);
         assert_eq!(c.stats(), ReplayCacheStats { hits: 1, drawn: 2 });
         for g in 2..40 {

@@ -165,4 +165,3 @@ pub fn open_seats(rec: &GameRecord) -> usize {
     rec.players
         .saturating_sub(rec.members.len() + rec.invited.len())
 }
-

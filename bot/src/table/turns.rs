@@ -1,10 +1,10 @@
 //! Playing and looking: /play, /board, /moves, /hand and the buttons under a turn message.
 
 use super::args::{parse_game_number, Args};
-use crate::quote::excerpt;
 use super::commands::{marks, squeeze, Pick};
 use super::text::{self, seats_label, seats_of};
 use super::{moves_list, outcome, Loaded, Reply, Request, Res, Table};
+use crate::quote::excerpt;
 use crate::record::{LogAction, LogEntry, Phase, FORMAT};
 use tokar_engine::{ActionError, Seat, Viewer};
 
@@ -72,7 +72,10 @@ impl Table {
                     .or(errors.first())
                     .map(|e| e.to_string())
                     .unwrap_or_default();
-                return Err(format!("'{}' is refused in game #{id}: {e}", excerpt(&action)));
+                return Err(format!(
+                    "'{}' is refused in game #{id}: {e}",
+                    excerpt(&action)
+                ));
             }
         };
         let events = game
@@ -171,9 +174,7 @@ impl Table {
                 .parse::<usize>()
                 .ok()
                 .filter(|&n| n >= 1)
-                .ok_or_else(|| {
-                    format!("page:{} must be a page number: 1, 2, 3...", excerpt(&p))
-                })?,
+                .ok_or_else(|| format!("page:{} must be a page number: 1, 2, 3...", excerpt(&p)))?,
         };
         let id = self.pick(req, given, Pick::Member).await?;
         let l = self.load(id).await?;
@@ -225,16 +226,13 @@ impl Table {
             }
             let view = game.view(Viewer::Spectator);
             let board = view.board;
-            let cell = match square {
-                None => None,
-                Some(sq) => Some(
-                    board
-                        .parse(sq)
-                        .ok_or_else(|| {
-                            format!("'{}' is not a square of this board.", excerpt(sq))
-                        })?,
-                ),
-            };
+            let cell =
+                match square {
+                    None => None,
+                    Some(sq) => Some(board.parse(sq).ok_or_else(|| {
+                        format!("'{}' is not a square of this board.", excerpt(sq))
+                    })?),
+                };
             let mut targets = Vec::new();
             let mut listed = Vec::new();
             let mut colours = Vec::new();

@@ -99,7 +99,16 @@ async fn an_older_copy_of_the_store_is_refused() {
     let mut m = tokar_bot::marker::read(&dir).unwrap().unwrap();
     // As if the database were a copy from before the last games.
     m.games = 5;
-    tokar_bot::marker::write(&dir, m.identity, m.games).unwrap();
+    tokar_bot::marker::write(
+        &dir,
+        &tokar_bot::marker::Fields {
+            identity: m.identity,
+            games: m.games,
+            generation: m.generation.unwrap_or_default(),
+            database: "sled".into(),
+        },
+    )
+    .unwrap();
     let text = refusal(open_with(&dir, StoreSettings::default()).await);
     assert!(text.contains("only 2 game(s)"), "{text}");
 }

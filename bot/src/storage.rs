@@ -174,12 +174,14 @@ pub struct GameWrite {
 
 #[derive(Clone)]
 pub struct Store {
-    /// The database: sled in the data folder, or PostgreSQL.
-    kv: Arc<dyn Kv>,
     /// Keeps the data folder's `store.json` up to date; `None` for a store
     /// opened only to be read (`tokar check`, `tokar backup`) or on a
-    /// database alone ([`Store::on`]).
+    /// database alone ([`Store::on`]). Before `kv`: dropped first, so the
+    /// marker's last write is done before the database closes (and another
+    /// open of the folder can read it).
     marker: Option<Arc<marker_keeper::Keeper>>,
+    /// The database: sled in the data folder, or PostgreSQL.
+    kv: Arc<dyn Kv>,
 }
 
 fn key(prefix: u8, parts: &[u64]) -> Vec<u8> {

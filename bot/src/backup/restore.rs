@@ -359,9 +359,14 @@ fn restore_sled(file: &Path, data_dir: &Path, header: &Header) -> Result<Loaded,
             Ok(loaded)
         }
         (Ok(loaded), Ok(())) => Ok(loaded),
-        (Err(e), Ok(())) => Err(e),
+        (Err(e), Ok(())) => Err(format!(
+            "the restore stopped and changed nothing in {}: {e}",
+            data_dir.display()
+        )),
         (Err(e), Err(why)) => Err(format!(
-            "{e} (nothing was restored, but {} could not be removed: {why}; remove it)",
+            "the restore stopped and changed nothing in {}, but {} could not be removed \
+             ({why}; remove it): {e}",
+            data_dir.display(),
             partial.display()
         )),
     }

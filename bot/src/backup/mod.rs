@@ -55,8 +55,9 @@
 //! is read with its pictures in the same way. Other keys are single values.
 //! Games are independent of each other, so a backup is a consistent state of
 //! every game without stopping the table; each transaction holds the table
-//! only for the reads of one game. The next game number is read after the
-//! games, so it is above every game in the file.
+//! only for the reads of one game. A game numbered after the header was
+//! written may be in the file: a restore sets the next game number above
+//! every game it restores.
 
 pub mod cli;
 pub mod restore;

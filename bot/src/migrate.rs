@@ -95,6 +95,10 @@ pub fn migrate(from: &Path, to: &dyn Kv) -> Result<Moved, String> {
         moved.keys.insert(tree, items.len());
     }
     to.raise_ids(highest_id).map_err(err)?;
+    // The data folder's marker recorded the source's generation: the target
+    // starts from it, so the same folder opens on the moved store.
+    to.raise_generation(source.kv().generation().map_err(err)?)
+        .map_err(err)?;
     moved.games = verify(source.kv(), to, &moved)?;
     Ok(moved)
 }

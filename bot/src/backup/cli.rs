@@ -97,7 +97,10 @@ fn backup(data: &Path, to: Option<&Path>) -> Result<String, String> {
         return service::ask(data, to.as_deref())
             .map(|s| format!("backup written by the running Tokar: {s}"));
     }
-    match Store::open_existing(data, &StoreSettings::default()) {
+    // TOKAR_DATABASE_URL as the bot has it: a PostgreSQL store is read in
+    // one snapshot while its processes run.
+    let settings = StoreSettings::from_env()?;
+    match Store::open_existing(data, &settings) {
         Ok(store) => {
             let own = to.is_none();
             let dest = to.unwrap_or_else(|| {
@@ -120,9 +123,11 @@ fn keep() -> Result<usize, String> {
 }
 
 fn restore_cmd(file: &Path, data: &Path, game: Option<u64>) -> Result<String, String> {
+    // Into the database the bot would use: TOKAR_DATABASE_URL's, or the folder's.
+    let settings = StoreSettings::from_env()?;
     match game {
         Some(id) => {
-            restore::restore_game(file, data, id)?;
+            restore::restore_game_with(file, data, id, &settings)?;
             Ok(format!(
                 "game #{id} restored from {} into {}",
                 file.display(),
@@ -130,12 +135,15 @@ fn restore_cmd(file: &Path, data: &Path, game: Option<u64>) -> Result<String, St
             ))
         }
         None => {
-            let r = restore::restore_all(file, data)?;
+            let r = restore::restore_into(file, data, &settings)?;
+            let place = match &settings.database {
+                Some(_) => format!("the database of TOKAR_DATABASE_URL (marker in {})", data.display()),
+                None => data.display().to_string(),
+            };
             Ok(format!(
-                "restored store {:016x} into {}: {} game(s), {} other key(s), {} key(s) in named trees, \
+                "restored store {:016x} into {place}: {} game(s), {} other key(s), {} key(s) in named trees, \
                  every game checked and replayed",
                 r.identity,
-                data.display(),
                 r.games,
                 r.keys,
                 r.tree_keys

@@ -63,6 +63,33 @@ pub trait KvTx {
     fn remove(&mut self, tree: Tree, key: &[u8]) -> Result<(), TxError>;
     /// A number never given before by this database.
     fn generate_id(&mut self) -> Result<u64, TxError>;
+    /// Adds one to the store's generation and returns the new value (see
+    /// [`Kv::generation`]). By default a key of [`MAIN`]: every transaction
+    /// that calls it writes that key, which costs sled nothing (its
+    /// transactions already run one at a time) but would make every
+    /// PostgreSQL transaction conflict with every other, so PostgreSQL
+    /// overrides it with a sequence.
+    fn bump_generation(&mut self) -> Result<u64, TxError> {
+        let n = self.get(MAIN, GENERATION)?.map_or(0, |b| be(&b)) + 1;
+        self.insert(MAIN, GENERATION, &n.to_be_bytes())?;
+        Ok(n)
+    }
+}
+
+/// The key of the store's generation in [`MAIN`] (sled; PostgreSQL keeps it
+/// in a sequence).
+pub const GENERATION: &[u8] = b"writes";
+
+/// The key written in [`MAIN`] once a marker names the store in its data
+/// folder: a database that has it and no marker beside it lost its marker,
+/// where one without it is from before markers (see `storage/marker_check.rs`).
+pub const MARKED: &[u8] = b"with-marker";
+
+/// A big-endian number stored as bytes (0 when too short).
+fn be(b: &[u8]) -> u64 {
+    b.get(..8)
+        .and_then(|b| <[u8; 8]>::try_from(b).ok())
+        .map_or(0, u64::from_be_bytes)
 }
 
 /// A database the store can live in. Blocking: the table writes from
@@ -111,6 +138,23 @@ pub trait Kv: Send + Sync + 'static {
     /// Makes every later `generate_id` give more than `floor` (a store moved
     /// in from another database keeps its outbox entries' order and ids).
     fn raise_ids(&self, floor: u64) -> Result<(), StoreError>;
+    /// The store's generation: how many times [`KvTx::bump_generation`] was
+    /// called in transactions that committed (at least; PostgreSQL's sequence
+    /// may also count transactions that did not). It only grows, so a copy of
+    /// the database taken earlier has a lower one. Every game write bumps it.
+    fn generation(&self) -> Result<u64, StoreError> {
+        Ok(self.get(MAIN, GENERATION)?.map_or(0, |b| be(&b)))
+    }
+    /// Makes the generation at least `floor` (a store moved in from another
+    /// database keeps the generation its marker recorded).
+    fn raise_generation(&self, floor: u64) -> Result<(), StoreError> {
+        self.transact(&mut |tx| {
+            if tx.get(MAIN, GENERATION)?.map_or(0, |b| be(&b)) < floor {
+                tx.insert(MAIN, GENERATION, &floor.to_be_bytes())?;
+            }
+            Ok(())
+        })
+    }
     /// Whether other processes may use the database at the same time (sled:
     /// never, it is locked to one process).
     fn shared(&self) -> bool {
@@ -126,6 +170,10 @@ pub trait Kv: Send + Sync + 'static {
     fn describe(&self) -> String;
     /// The sled database, for the folder's own tools (backup, check, restore).
     fn sled(&self) -> Option<&sled::Db> {
+        None
+    }
+    /// The PostgreSQL database, for backups read in one snapshot.
+    fn postgres(&self) -> Option<&super::postgres::PgKv> {
         None
     }
 }

@@ -65,10 +65,16 @@ async fn an_empty_another_or_an_older_database_is_refused_at_start() {
     let empty = server.fresh_store("marked_empty");
     let text = refusal(try_open(&dir, on_pg(&empty)).await);
     let first = text.lines().next().unwrap();
-    assert!(first.contains("is empty") && first.contains("1 game(s)"), "{text}");
+    assert!(
+        first.contains("is empty") && first.contains("1 game(s)"),
+        "{text}"
+    );
     assert!(text.contains("TOKAR_FRESH_STORE=1"), "{text}");
     // Nothing was written into it.
-    assert_eq!(server.psql_in_store("marked_empty", "SELECT count(*) FROM tokar_kv"), "0");
+    assert_eq!(
+        server.psql_in_store("marked_empty", "SELECT count(*) FROM tokar_kv"),
+        "0"
+    );
 
     // Another store's database.
     let other = server.fresh_store("marked_other");
@@ -109,7 +115,8 @@ fn contents(kv: &dyn Kv) -> BTreeMap<(String, Vec<u8>), Vec<u8>> {
 fn tokar(args: &[&str], dir: &Path, url: Option<&str>) -> String {
     let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_tokar"));
     c.args(args).arg("--data").arg(dir);
-    c.env_remove("TOKAR_DATABASE_URL").env_remove("TOKAR_FRESH_STORE");
+    c.env_remove("TOKAR_DATABASE_URL")
+        .env_remove("TOKAR_FRESH_STORE");
     if let Some(url) = url {
         c.env("TOKAR_DATABASE_URL", url);
     }
@@ -157,7 +164,11 @@ async fn a_postgres_store_of_1000_games_round_trips_while_the_daily_backup_runs(
     let cli = {
         let (dir, file, url) = (dir.clone(), file.clone(), url.clone());
         tokio::task::spawn_blocking(move || {
-            tokar(&["backup", "--to", file.to_str().unwrap()], &dir, Some(&url))
+            tokar(
+                &["backup", "--to", file.to_str().unwrap()],
+                &dir,
+                Some(&url),
+            )
         })
     };
     e.play_first(id, &["alice", "bob"]).await;
@@ -188,7 +199,9 @@ async fn a_postgres_store_of_1000_games_round_trips_while_the_daily_backup_runs(
         Some(&copy_url),
     );
     assert!(printed.contains("1000 game(s)"), "{printed}");
-    assert!(one_state(&stable(contents(&PgKv::connect(&copy_url).unwrap()))));
+    assert!(one_state(&stable(contents(
+        &PgKv::connect(&copy_url).unwrap()
+    ))));
 
     // `tokar backup`'s file into a sled folder.
     let sled_dir = fresh_dir("pg-big-into-sled");
@@ -202,7 +215,11 @@ async fn a_postgres_store_of_1000_games_round_trips_while_the_daily_backup_runs(
 
     // And back: the sled store's backup into another empty PostgreSQL database.
     let back_file = sled_dir.with_file_name("tokar-pg-big-back.backup");
-    tokar(&["backup", "--to", back_file.to_str().unwrap()], &sled_dir, None);
+    tokar(
+        &["backup", "--to", back_file.to_str().unwrap()],
+        &sled_dir,
+        None,
+    );
     let back_url = server.fresh_store("big_back");
     tokar(
         &["restore", back_file.to_str().unwrap()],

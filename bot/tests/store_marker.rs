@@ -258,7 +258,10 @@ async fn a_stale_copy_of_the_database_is_refused() {
     drop(e);
     let after = tokar_bot::marker::read(&dir).unwrap().unwrap();
     assert_eq!(after.format, 2);
-    assert_eq!((after.identity, after.games), (before.identity, before.games));
+    assert_eq!(
+        (after.identity, after.games),
+        (before.identity, before.games)
+    );
     assert!(after.generation > before.generation, "{before:?} {after:?}");
     std::fs::remove_dir_all(dir.join("db")).unwrap();
     std::fs::rename(&copy, dir.join("db")).unwrap();
@@ -276,7 +279,9 @@ async fn a_stale_copy_of_the_database_is_refused() {
     };
     drop(open_with(&dir, fresh).await.unwrap());
     let table = open_with(&dir, StoreSettings::default()).await.unwrap();
-    let r = table.handle(request(&format!("@alice /board game:{id}"))).await;
+    let r = table
+        .handle(request(&format!("@alice /board game:{id}")))
+        .await;
     assert!(r[0].ok, "{}", r[0].content);
 }
 
@@ -298,7 +303,10 @@ async fn a_folder_with_backups_but_no_store_is_refused() {
     assert!(first.contains("has no store.json"), "{text}");
     assert!(first.contains("backups/ holds 1 Tokar backup(s)"), "{text}");
     assert!(first.contains("missing"), "{text}");
-    assert!(!dir.join("db").exists(), "refused before sled made a database");
+    assert!(
+        !dir.join("db").exists(),
+        "refused before sled made a database"
+    );
 
     // The ways on: restore the backup, and the folder opens with its games.
     tokar_bot::backup::restore::restore_all(&file, &dir).unwrap();

@@ -137,7 +137,10 @@ fn restore_cmd(file: &Path, data: &Path, game: Option<u64>) -> Result<String, St
         None => {
             let r = restore::restore_into(file, data, &settings)?;
             let place = match &settings.database {
-                Some(_) => format!("the database of TOKAR_DATABASE_URL (marker in {})", data.display()),
+                Some(_) => format!(
+                    "the database of TOKAR_DATABASE_URL (marker in {})",
+                    data.display()
+                ),
                 None => data.display().to_string(),
             };
             Ok(format!(

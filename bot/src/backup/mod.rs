@@ -244,7 +244,8 @@ pub fn write(store: &Store, to: &Path) -> Result<Summary, BackupError> {
                 summary = Some(write_from(&mut sources::Postgres(snap), to));
                 Ok(())
             })?;
-            summary.unwrap_or_else(|| Err(StoreError::Corrupt("no snapshot was read".into()).into()))
+            summary
+                .unwrap_or_else(|| Err(StoreError::Corrupt("no snapshot was read".into()).into()))
         }
         None => Err(StoreError::Database(format!(
             "{} cannot be backed up by this Tokar",

@@ -11,8 +11,8 @@ use super::{checksum, trees, verify_game, End, GameItems, Header, Line, FORMAT};
 use crate::record::decode_game;
 use crate::storage::kv::{transaction, Kv, TxError, MAIN, NAMED};
 use crate::storage::{
-    be_u64, game_key, game_of_key, index_keys, log_prefix, open_db_at, RawItem, Store,
-    StoreError, StoreSettings,
+    be_u64, game_key, game_of_key, index_keys, log_prefix, open_db_at, RawItem, Store, StoreError,
+    StoreSettings,
 };
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
@@ -222,13 +222,14 @@ struct Read {
     highest_entry: u64,
 }
 
+/// Where the write pass puts a line's keys: the main keyspace (`None`) or a
+/// named tree.
+type Put<'a> = dyn FnMut(Option<&str>, Vec<RawItem>) -> Result<(), String> + 'a;
+
 /// Reads the backup's lines again and gives `put` every key to store: the
 /// main keyspace's (`None`) or a named tree's, a line at a time, with the
 /// index keys of each game rebuilt from its record.
-fn load(
-    file: &Path,
-    put: &mut dyn FnMut(Option<&str>, Vec<RawItem>) -> Result<(), String>,
-) -> Result<Read, String> {
+fn load(file: &Path, put: &mut Put<'_>) -> Result<Read, String> {
     let mut read = Read::default();
     read_lines(file, |line| match line {
         Line::Game(g) => {
@@ -309,7 +310,8 @@ fn clean_partials(dir: &Path) -> Result<(), String> {
 /// Whether a database holds nothing but what an unused store has (its
 /// identity and game counter).
 fn unused(kv: &dyn Kv) -> Result<bool, StoreError> {
-    for k in kv.range_keys(MAIN, &[], None, usize::MAX)? {
+    // Four keys are allowed: a fifth key shows the store is used.
+    for k in kv.range_keys(MAIN, &[], None, 5)? {
         if !matches!(
             k.as_slice(),
             crate::storage::IDENTITY_KEY
@@ -456,8 +458,8 @@ fn move_into_place(data_dir: &Path, partial: &Path) -> Result<(), String> {
     let built = partial.join("db");
     if target.exists() {
         let db = open_db_at(&target, &StoreSettings::default()).map_err(store_err)?;
-        let kv = crate::storage::kv::SledKv::new(db, target.display().to_string())
-            .map_err(store_err)?;
+        let kv =
+            crate::storage::kv::SledKv::new(db, target.display().to_string()).map_err(store_err)?;
         if !unused(&kv).map_err(store_err)? {
             return Err(not_empty(data_dir));
         }

@@ -128,11 +128,7 @@ impl Drop for Keeper {
     fn drop(&mut self) {
         self.shared.lock().stop = true;
         self.shared.wake.notify_all();
-        let thread = self
-            .thread
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .take();
+        let thread = self.thread.lock().unwrap_or_else(|e| e.into_inner()).take();
         if let Some(t) = thread {
             if t.join().is_err() {
                 warn!("the marker's thread ended in a panic");

@@ -24,9 +24,12 @@
 //! (`std::panic::catch_unwind` around each call into sled) and reported as
 //! "the database files are damaged: ..." with what was being read: the check
 //! exists for exactly the stores on which sled fails, and a panic would take
-//! the report of everything found so far with it. After a panic the check
-//! stops touching sled (its locks may be held by the unwound call).
-//! Finally the reading runs on a thread of its own under a watchdog: when it
+//! the report of everything found so far with it (sled panics, for one,
+//! when a page it lists is in a blob file that is gone or cut). The check
+//! then goes on with the next game or the next kind of key, so that what
+//! sled still serves is checked too; the unwound call may have left one of
+//! sled's locks held, and a later call waiting on it is what the watchdog
+//! is for. The reading runs on a thread of its own under a watchdog: when it
 //! makes no progress for [`STALL`] (`TOKAR_CHECK_STALL_SECONDS`), the check
 //! reports what it found so far, and that the database stopped answering and
 //! where, and returns; the stuck thread ends with the process.
@@ -167,6 +170,8 @@ struct Progress {
     steps: AtomicU64,
     /// What is being read, for a report that stops there.
     stage: Mutex<String>,
+    /// sled panicked at least once.
+    panicked: std::sync::atomic::AtomicBool,
 }
 
 impl Progress {
@@ -205,69 +210,78 @@ impl Progress {
     }
 }
 
-/// sled panicked: the check stops reading (the panic is reported).
-struct Panicked;
-
-/// Runs `f`, a call into sled, catching its panic as a reported problem.
-fn guarded<T>(p: &Progress, what: &str, f: impl FnOnce() -> T) -> Result<T, Panicked> {
+/// Runs `f`, a call into sled, catching its panic: `Err` is the problem,
+/// naming `what` was read, and the store is then known damaged (see
+/// [`run`] for why that matters when it is closed).
+fn guarded<T>(p: &Progress, what: &str, f: impl FnOnce() -> T) -> Result<T, String> {
     catch_unwind(AssertUnwindSafe(f)).map_err(|e| {
-        p.problem(format!(
+        p.panicked.store(true, Ordering::Relaxed);
+        format!(
             "the database files are damaged: sled failed while reading {what} ({})",
             panic_text(&*e)
-        ));
-        Panicked
+        )
     })
 }
 
 /// Walks a sled iterator to its end, calling `each` with every key and
 /// value, at most `limit` times, until `each` says `false`. Stops at the
-/// iterator's first error or where its keys stop growing (the listing
-/// loops): that problem, `what` named in it, is returned, not reported.
+/// iterator's first error, a panic, or where its keys stop growing (the
+/// listing loops): that problem, `what` named in it, is returned, not
+/// reported.
 fn walk(
     p: &Progress,
     what: &str,
-    mut iter: sled::Iter,
+    iter: impl FnOnce() -> sled::Iter,
     limit: usize,
     mut each: impl FnMut(&[u8], &[u8]) -> bool,
-) -> Result<Option<String>, Panicked> {
+) -> Option<String> {
+    let mut iter = match guarded(p, what, iter) {
+        Ok(iter) => iter,
+        Err(problem) => return Some(problem),
+    };
     let mut last: Option<sled::IVec> = None;
     for _ in 0..limit {
         p.step();
-        match guarded(p, what, || iter.next())? {
-            None => return Ok(None),
-            Some(Err(e)) => return Ok(Some(format!("{what} cannot all be listed: {e}"))),
-            Some(Ok((k, v))) => {
+        match guarded(p, what, || iter.next()) {
+            Err(problem) => return Some(problem),
+            Ok(None) => return None,
+            Ok(Some(Err(e))) => return Some(format!("{what} cannot all be listed: {e}")),
+            Ok(Some(Ok((k, v)))) => {
                 if let Some(before) = &last {
                     if k <= *before {
-                        return Ok(Some(format!(
+                        return Some(format!(
                             "the database files are damaged: listing {what} went back from \
                              key {} to key {}",
                             key_text(before),
                             key_text(&k)
-                        )));
+                        ));
                     }
                 }
                 if !each(&k, &v) {
-                    return Ok(None);
+                    return None;
                 }
                 last = Some(k);
             }
         }
     }
-    Ok(None)
+    None
 }
 
-/// [`walk`], reporting its problem.
+/// [`walk`] without a limit, reporting its problem; `false` if there was
+/// one (the listing is not whole).
 fn walk_all(
     p: &Progress,
     what: &str,
-    iter: sled::Iter,
+    iter: impl FnOnce() -> sled::Iter,
     each: impl FnMut(&[u8], &[u8]) -> bool,
-) -> Result<(), Panicked> {
-    if let Some(problem) = walk(p, what, iter, usize::MAX, each)? {
-        p.problem(problem);
+) -> bool {
+    match walk(p, what, iter, usize::MAX, each) {
+        Some(problem) => {
+            p.problem(problem);
+            false
+        }
+        None => true,
     }
-    Ok(())
 }
 
 /// What the indexes must hold for one game that verified.
@@ -277,7 +291,9 @@ struct Indexed {
     due: Option<u64>,
 }
 
-/// The check itself, on the reader's thread.
+/// The check itself, on the reader's thread. After sled panicked, its
+/// handle is not closed: the panic may have left its locks held, and closing
+/// waits on them; the process ends it instead.
 fn run(data_dir: &Path, p: &Progress) -> Result<(), String> {
     p.set_stage("the marker");
     let marker = match crate::marker::read(data_dir) {
@@ -292,7 +308,10 @@ fn run(data_dir: &Path, p: &Progress) -> Result<(), String> {
         Store::open_existing(data_dir, &StoreSettings::default())
     });
     let store = match opened {
-        Err(Panicked) => return Ok(()),
+        Err(problem) => {
+            p.problem(problem);
+            return Ok(());
+        }
         Ok(Ok(s)) => s,
         Ok(Err(e @ (StoreError::NoStore(_) | StoreError::InUse(_)))) => return Err(e.to_string()),
         Ok(Err(e)) => {
@@ -303,50 +322,40 @@ fn run(data_dir: &Path, p: &Progress) -> Result<(), String> {
         }
     };
     let db = store.db().map_err(|e| e.to_string())?;
-    if read_all(data_dir, db, marker, p).is_err() {
-        // sled panicked: its handle may hold locks, and closing it could
-        // wait on them forever; the process ends it.
-        std::mem::forget(store);
-        return Ok(());
-    }
-    p.set_stage("closing the database");
-    drop(store);
-    Ok(())
-}
-
-fn read_all(
-    data_dir: &Path,
-    db: &sled::Db,
-    marker: Option<crate::marker::Marker>,
-    p: &Progress,
-) -> Result<(), Panicked> {
     if let Some(m) = marker {
-        marker_problems(data_dir, db, &m, p)?;
+        marker_problems(data_dir, db, &m, p);
     }
     let mut indexed = HashMap::new();
-    let with_record = games(db, p, &mut indexed)?;
-    orphan_logs(db, p, &with_record)?;
-    let index = other_keys(db, p)?;
+    if let Some(with_record) = games(db, p, &mut indexed) {
+        orphan_logs(db, p, &with_record);
+    }
+    let index = other_keys(db, p);
     indexes(p, &indexed, &index);
-    named_trees(db, p)?;
+    named_trees(db, p);
+    if p.panicked.load(Ordering::Relaxed) {
+        std::mem::forget(store);
+    } else {
+        p.set_stage("closing the database");
+        drop(store);
+    }
     Ok(())
 }
 
 /// The marker against the store: the same identity, and no fewer games
 /// numbered than the marker counts.
-fn marker_problems(
-    data_dir: &Path,
-    db: &sled::Db,
-    m: &crate::marker::Marker,
-    p: &Progress,
-) -> Result<(), Panicked> {
+fn marker_problems(data_dir: &Path, db: &sled::Db, m: &crate::marker::Marker, p: &Progress) {
     p.set_stage("the store's identity");
-    let read8 = |k: &[u8]| guarded(p, "the store's counters", || db.get(k));
+    let read = |k: &[u8]| match guarded(p, "the store's counters", || db.get(k)) {
+        Ok(Ok(v)) => Ok(v),
+        Ok(Err(e)) => Err(format!("the store's counters cannot be read: {e}")),
+        Err(problem) => Err(problem),
+    };
     let marker = crate::marker::path(data_dir);
-    match read8(crate::storage::IDENTITY_KEY)? {
-        Err(e) => p.problem(format!("the store's identity cannot be read: {e}")),
+    match read(crate::storage::IDENTITY_KEY) {
+        Err(problem) => p.problem(problem),
         Ok(None) => p.problem(format!(
-            "{} names store {:016x} with {} game(s), but the database is empty (no identity)",
+            "{} names store {:016x} with {} game(s), but the database has no store identity \
+             (it is empty, or lost it)",
             marker.display(),
             m.identity,
             m.games
@@ -358,20 +367,13 @@ fn marker_problems(
                 m.identity
             )),
             Some(_) => {}
-            None => p.problem(format!(
-                "the store's identity is {} bytes, not 8",
-                v.len()
-            )),
+            None => p.problem(format!("the store's identity is {} bytes, not 8", v.len())),
         },
     }
-    match read8(crate::storage::NEXT_GAME_KEY)? {
-        Err(e) => p.problem(format!("the next game number cannot be read: {e}")),
+    match read(crate::storage::NEXT_GAME_KEY) {
+        Err(problem) => p.problem(problem),
         Ok(v) => {
-            let numbered = v
-                .as_deref()
-                .and_then(be_u64)
-                .unwrap_or(1)
-                .saturating_sub(1);
+            let numbered = v.as_deref().and_then(be_u64).unwrap_or(1).saturating_sub(1);
             if numbered < m.games {
                 p.problem(format!(
                     "{} counts {} game(s), the database has numbered only {numbered}: \
@@ -382,35 +384,34 @@ fn marker_problems(
             }
         }
     }
-    Ok(())
 }
 
 /// Every game record, verified with its log; returns the games that have a
-/// record.
-fn games(
-    db: &sled::Db,
-    p: &Progress,
-    indexed: &mut HashMap<u64, Indexed>,
-) -> Result<HashSet<u64>, Panicked> {
+/// record, if they could all be listed.
+fn games(db: &sled::Db, p: &Progress, indexed: &mut HashMap<u64, Indexed>) -> Option<HashSet<u64>> {
     p.set_stage("the game records");
     let mut ids = Vec::new();
-    let listing = guarded(p, "the game records", || db.scan_prefix([b'g']))?;
-    walk_all(p, "the game records", listing, |k, _| {
-        match be_u64(k).filter(|_| k.len() == 9) {
-            Some(id) => ids.push(id),
-            None => p.problem(format!(
-                "key {}: in the game records' space, but no game record's key",
-                key_text(k)
-            )),
-        }
-        true
-    })?;
+    let whole = walk_all(
+        p,
+        "the game records",
+        || db.scan_prefix([b'g']),
+        |k, _| {
+            match be_u64(k).filter(|_| k.len() == 9) {
+                Some(id) => ids.push(id),
+                None => p.problem(format!(
+                    "key {}: in the game records' space, but no game record's key",
+                    key_text(k)
+                )),
+            }
+            true
+        },
+    );
     let mut with_record = HashSet::new();
     for id in ids {
         p.set_stage(format!("game #{id}"));
         p.with(|r| r.games += 1);
         with_record.insert(id);
-        match check_game(db, p, id)? {
+        match check_game(db, p, id) {
             Ok(rec) => {
                 let mut users: Vec<u64> = rec.members.iter().map(|m| m.user.id).collect();
                 users.extend(rec.invited.iter().map(|u| u.id));
@@ -426,62 +427,62 @@ fn games(
             Err(why) => p.bad_game(id, &why),
         }
     }
-    Ok(with_record)
+    whole.then_some(with_record)
 }
 
 /// Reads one game's record and log and verifies them.
-fn check_game(
-    db: &sled::Db,
-    p: &Progress,
-    id: u64,
-) -> Result<Result<crate::record::GameRecord, String>, Panicked> {
-    let what = format!("game #{id}");
-    let rec = match guarded(p, &what, || db.get(game_key(id)))? {
-        Err(e) => return Ok(Err(format!("record unreadable: {e}"))),
-        Ok(None) => return Ok(Err("record vanished during the check".into())),
+fn check_game(db: &sled::Db, p: &Progress, id: u64) -> Result<crate::record::GameRecord, String> {
+    let rec = match guarded(p, "its record", || db.get(game_key(id)))? {
+        Err(e) => return Err(format!("record unreadable: {e}")),
+        Ok(None) => return Err("record vanished during the check".into()),
         Ok(Some(rec)) => rec,
     };
     let mut items = vec![(game_key(id), rec.to_vec())];
-    let listing = guarded(p, &what, || db.scan_prefix(log_prefix(id)))?;
+    let listing = || db.scan_prefix(log_prefix(id));
     let walked = walk(p, "its log", listing, verify::MAX_LOG + 1, |k, v| {
         items.push((k.to_vec(), v.to_vec()));
         true
-    })?;
+    });
     if let Some(problem) = walked {
-        return Ok(Err(problem));
+        return Err(problem);
     }
-    Ok(verify::game(id, &items).and_then(|()| {
-        crate::record::decode_game(&items[0].1).map_err(|e| format!("record unreadable: {e}"))
-    }))
+    verify::game(id, &items)?;
+    crate::record::decode_game(&items[0].1).map_err(|e| format!("record unreadable: {e}"))
 }
 
-/// Log entries whose game has no record.
-fn orphan_logs(db: &sled::Db, p: &Progress, with_record: &HashSet<u64>) -> Result<(), Panicked> {
+/// Log entries whose game has no record (when every record was listed).
+fn orphan_logs(db: &sled::Db, p: &Progress, with_record: &HashSet<u64>) {
     p.set_stage("the game logs");
     let mut orphans = BTreeSet::new();
-    let listing = guarded(p, "the game logs", || db.scan_prefix([b'l']))?;
-    walk_all(p, "the game logs", listing, |k, _| {
-        match be_u64(&k[..k.len().min(9)]).filter(|_| k.len() == 17) {
-            Some(id) if !with_record.contains(&id) => {
-                orphans.insert(id);
+    let _whole = walk_all(
+        p,
+        "the game logs",
+        || db.scan_prefix([b'l']),
+        |k, _| {
+            match be_u64(&k[..k.len().min(9)]).filter(|_| k.len() == 17) {
+                Some(id) if !with_record.contains(&id) => {
+                    orphans.insert(id);
+                }
+                Some(_) => {}
+                None => p.problem(format!(
+                    "key {}: in the logs' space, but no log entry's key",
+                    key_text(k)
+                )),
             }
-            Some(_) => {}
-            None => p.problem(format!(
-                "key {}: in the logs' space, but no log entry's key",
-                key_text(k)
-            )),
-        }
-        true
-    })?;
+            true
+        },
+    );
     for id in orphans {
         p.bad_game(id, "log entries without a game record");
     }
-    Ok(())
 }
 
 /// The index keys found: (user, game), (channel, game), (due, game).
 #[derive(Default)]
 struct Index {
+    /// Every key was listed (else the indexes are not compared: a key not
+    /// listed is not a key missing).
+    whole: bool,
     users: HashSet<(u64, u64)>,
     channels: HashSet<(u64, u64)>,
     schedule: HashSet<(u64, u64)>,
@@ -489,18 +490,25 @@ struct Index {
 
 /// Every key of the main tree outside the games' records and logs: index
 /// keys are gathered, the others decoded by kind.
-fn other_keys(db: &sled::Db, p: &Progress) -> Result<Index, Panicked> {
-    let mut index = Index::default();
-    let ranges: [(&[u8], Option<&[u8]>); 3] =
-        [(b"", Some(b"g")), (b"h", Some(b"l")), (b"m", None)];
+fn other_keys(db: &sled::Db, p: &Progress) -> Index {
+    let mut index = Index {
+        whole: true,
+        ..Index::default()
+    };
+    let ranges: [(&[u8], Option<&[u8]>); 3] = [(b"", Some(b"g")), (b"h", Some(b"l")), (b"m", None)];
     for (from, to) in ranges {
         p.set_stage("the other keys");
-        let listing = guarded(p, "the other keys", || match to {
+        let listing = || match to {
             Some(to) => db.range(from.to_vec()..to.to_vec()),
             None => db.range(from.to_vec()..),
-        })?;
-        walk_all(p, "the other keys", listing, |k, v| {
-            let pair = || (be_u64(&k[1..9]).unwrap_or_default(), be_u64(k).unwrap_or_default());
+        };
+        index.whole &= walk_all(p, "the other keys", listing, |k, v| {
+            let pair = || {
+                (
+                    be_u64(&k[1..9]).unwrap_or_default(),
+                    be_u64(k).unwrap_or_default(),
+                )
+            };
             match (k.first(), k.len()) {
                 (Some(b'm'), 17) => {
                     index.users.insert(pair());
@@ -533,15 +541,22 @@ fn other_keys(db: &sled::Db, p: &Progress) -> Result<Index, Panicked> {
                 }
             }
             true
-        })?;
+        });
     }
-    Ok(index)
+    index
 }
 
 /// Each verified game is in its members' and invitees' indexes, its
 /// channel's and, when it waits for a time, the schedule.
 fn indexes(p: &Progress, indexed: &HashMap<u64, Indexed>, index: &Index) {
     p.set_stage("the indexes");
+    if !index.whole {
+        return p.problem(
+            "the indexes (games of a user, of a channel, the schedule) were not compared with \
+             the games: they could not all be read"
+                .into(),
+        );
+    }
     let mut ids: Vec<&u64> = indexed.keys().collect();
     ids.sort();
     for &id in ids {
@@ -570,31 +585,32 @@ fn indexes(p: &Progress, indexed: &HashMap<u64, Indexed>, index: &Index) {
 }
 
 /// Every key of every named tree, decoded as its tree's record.
-fn named_trees(db: &sled::Db, p: &Progress) -> Result<(), Panicked> {
+fn named_trees(db: &sled::Db, p: &Progress) {
     p.set_stage("the named trees");
-    let trees = match guarded(p, "the named trees", || crate::backup::trees::named(db))? {
-        Ok(t) => t,
-        Err(e) => {
-            p.problem(format!("the named trees cannot be listed: {e}"));
-            return Ok(());
-        }
+    let trees = match guarded(p, "the named trees", || crate::backup::trees::named(db)) {
+        Ok(Ok(t)) => t,
+        Ok(Err(e)) => return p.problem(format!("the named trees cannot be listed: {e}")),
+        Err(problem) => return p.problem(problem),
     };
     for (name, tree) in trees {
         let what = format!("the tree {name}");
         p.set_stage(what.clone());
-        let listing = guarded(p, &what, || tree.iter())?;
         // A tree this build does not know is told once, not once per key.
         let known = crate::storage::kv::NAMED.contains(&name.as_str());
-        walk_all(p, &what, listing, |k, v| {
-            p.with(|r| r.tree_keys += 1);
-            match verify::tree_key(&name, k, v) {
-                Ok(()) => true,
-                Err(e) => {
-                    p.problem(e);
-                    known
+        let _whole = walk_all(
+            p,
+            &what,
+            || tree.iter(),
+            |k, v| {
+                p.with(|r| r.tree_keys += 1);
+                match verify::tree_key(&name, k, v) {
+                    Ok(()) => true,
+                    Err(e) => {
+                        p.problem(e);
+                        known
+                    }
                 }
-            }
-        })?;
+            },
+        );
     }
-    Ok(())
 }

@@ -34,6 +34,16 @@
 //!
 //! A format-1 file reads as one without named trees (`tree_keys` 0).
 //!
+//! # Limits and what a restore verifies
+//!
+//! Both formats: a line is at most [`verify::MAX_LINE`] bytes (16 MiB), a
+//! game's log at most [`verify::MAX_LOG`] entries; key lines hold no game's
+//! record, log entry or index key; no game, key or tree key comes twice;
+//! every game replays to its stored snapshot, with each seat's actions by
+//! its owner; every named tree's key decodes as its record. [`verify`] says
+//! it whole; a file that breaks any of it is refused before anything is
+//! written.
+//!
 //! The derived indexes (schedule `s`, games of a user `m`, games of a channel
 //! `c`) are not in the file: a restore rebuilds them from the game records,
 //! so they always agree with the records restored.

@@ -1,10 +1,13 @@
 //! Reading a backup back: the whole store into an empty folder, or one game
 //! into a live (stopped) store.
 //!
-//! A restore reads the file twice: first to verify all of it (the format,
-//! every game's checksum, that every game's record and log load and replay,
-//! the counts at the end), then to write. A backup that fails the first pass
-//! changes nothing, and neither pass holds the whole file in memory.
+//! A restore reads the file twice: first to verify all of it ([`verify`]:
+//! the format, every game's checksum, record, log, replay, snapshot and seat
+//! owners, that no key line touches a game, every named tree's records, no
+//! key twice, the counts at the end; the rules are in [`super::verify`]),
+//! then to write. A backup that fails the first pass changes nothing, and
+//! neither pass holds the whole file in memory (lines are read with a
+//! bound).
 //! Both formats are read: format 1 as one without named trees.
 
 use super::{checksum, trees, verify, verify_game, End, GameItems, Header, Line, FORMAT};
@@ -40,8 +43,12 @@ fn read_lines(
     let mut end = None;
     let mut buf = Vec::new();
     for n in 1u64.. {
-        let unreadable =
-            |e: String| format!("{} is not a readable Tokar backup (line {n}): {e}", file.display());
+        let unreadable = |e: String| {
+            format!(
+                "{} is not a readable Tokar backup (line {n}): {e}",
+                file.display()
+            )
+        };
         if !verify::read_line(&mut reader, &mut buf, verify::MAX_LINE).map_err(unreadable)? {
             break;
         }

@@ -223,7 +223,10 @@ fn replay(rec: &GameRecord, log: &[LogEntry]) -> Result<tokar_engine::catalog::A
     match replayed {
         Ok(Ok(game)) => Ok(game),
         Ok(Err(e)) => Err(format!("does not replay: {e}")),
-        Err(p) => Err(format!("does not replay: the engine failed ({})", panic_text(&p))),
+        Err(p) => Err(format!(
+            "does not replay: the engine failed ({})",
+            panic_text(&p)
+        )),
     }
 }
 
@@ -247,9 +250,7 @@ fn snapshot(rec: &GameRecord, replayed: &tokar_engine::catalog::AnyGame) -> Resu
     };
     let as_json = |g: &tokar_engine::catalog::AnyGame| serde_json::to_value(g).ok();
     if as_json(&stored) != as_json(replayed) {
-        return Err(
-            "its stored position (snapshot) is not the position its log replays to".into(),
-        );
+        return Err("its stored position (snapshot) is not the position its log replays to".into());
     }
     Ok(())
 }
@@ -331,9 +332,14 @@ pub fn tree_key(tree: &str, k: &[u8], v: &[u8]) -> Result<(), String> {
     match tree {
         "leagues" => match (k.first(), k.len()) {
             (Some(b'L'), 9) => {
-                let rec = crate::league::decode_league(v).map_err(|e| format!("{}: {e}", what()))?;
+                let rec =
+                    crate::league::decode_league(v).map_err(|e| format!("{}: {e}", what()))?;
                 if Some(rec.id) != be_u64(k) {
-                    return Err(format!("{}: the record says it is league {}", what(), rec.id));
+                    return Err(format!(
+                        "{}: the record says it is league {}",
+                        what(),
+                        rec.id
+                    ));
                 }
                 Ok(())
             }
@@ -377,10 +383,7 @@ impl Seen {
 
     pub fn tree_key(&mut self, tree: &str, k: &[u8]) -> Result<(), String> {
         if !self.tree_keys.insert((tree.to_string(), k.to_vec())) {
-            return Err(format!(
-                "{tree} key {} appears twice",
-                key_text(k)
-            ));
+            return Err(format!("{tree} key {} appears twice", key_text(k)));
         }
         Ok(())
     }
@@ -468,7 +471,12 @@ mod tests {
         assert!(e.starts_with("leagues key"), "{e}");
         assert!(tree_key("leagues", b"next-league", &2u64.to_be_bytes()).is_ok());
         assert!(tree_key("leagues", b"what", b"").is_err());
-        assert!(tree_key("servers", &9u64.to_be_bytes(), b"{\"v\":\"1\",\"threads\":false}").is_ok());
+        assert!(tree_key(
+            "servers",
+            &9u64.to_be_bytes(),
+            b"{\"v\":\"1\",\"threads\":false}"
+        )
+        .is_ok());
         assert!(tree_key("servers", &9u64.to_be_bytes(), b"[]").is_err());
         assert!(tree_key("elsewhere", b"k", b"v").is_err());
         // Every tree the store writes is one this module knows.

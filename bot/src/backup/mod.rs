@@ -34,6 +34,16 @@
 //!
 //! A format-1 file reads as one without named trees (`tree_keys` 0).
 //!
+//! # Limits and what a restore verifies
+//!
+//! Both formats: a line is at most [`verify::MAX_LINE`] bytes (16 MiB), a
+//! game's log at most [`verify::MAX_LOG`] entries; key lines hold no game's
+//! record, log entry or index key; no game, key or tree key comes twice;
+//! every game replays to its stored snapshot, with each seat's actions by
+//! its owner; every named tree's key decodes as its record. [`verify`] says
+//! it whole; a file that breaks any of it is refused before anything is
+//! written.
+//!
 //! The derived indexes (schedule `s`, games of a user `m`, games of a channel
 //! `c`) are not in the file: a restore rebuilds them from the game records,
 //! so they always agree with the records restored.
@@ -64,9 +74,9 @@ pub mod restore;
 pub mod service;
 mod sources;
 pub mod trees;
+pub mod verify;
 
-use crate::record::decode_game;
-use crate::storage::{be_u64, log_prefix, RawItem, Store, StoreError};
+use crate::storage::{be_u64, game_key, is_index_key, log_prefix, RawItem, Store, StoreError};
 use serde::{Deserialize, Serialize};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -334,39 +344,12 @@ fn write_from(src: &mut dyn sources::Source, to: &Path) -> Result<Summary, Backu
     })
 }
 
-/// Checks that a game's items are a record and its log that load: the
-/// record decodes and is game `id`, the log has as many entries as the
-/// record says, and the game replays from its options, seed and log.
+/// Checks that a game's items are a record and its log that load and
+/// agree: the record decodes and is game `id`, the log is this game's
+/// entries 0, 1, 2... as many as the record counts, the game replays from
+/// its options, seed and log, its stored position is the replay's, and the
+/// log's actions were made by the seats' owners ([`verify::game`] says it
+/// whole).
 pub fn verify_game(id: u64, items: &[RawItem]) -> Result<(), String> {
-    let Some((k, v)) = items.first().filter(|(k, _)| k.first() == Some(&b'g')) else {
-        return Err("no game record".into());
-    };
-    if be_u64(k) != Some(id) {
-        return Err("the record's key names another game".into());
-    }
-    let rec = decode_game(v)?;
-    if rec.id != id {
-        return Err(format!("the record says it is game #{}", rec.id));
-    }
-    let mut log = Vec::new();
-    for (k, v) in &items[1..] {
-        if !k.starts_with(&log_prefix(id)) {
-            return Err("an item that is not this game's log".into());
-        }
-        log.push(crate::record::decode_log(v)?);
-    }
-    if log.len() as u64 != rec.log_len {
-        return Err(format!(
-            "the record counts {} log entries, the log has {}",
-            rec.log_len,
-            log.len()
-        ));
-    }
-    if !matches!(
-        rec.phase,
-        crate::record::Phase::Lobby | crate::record::Phase::Cancelled
-    ) {
-        crate::table::replay(&rec, &log).map_err(|e| format!("does not replay: {e}"))?;
-    }
-    Ok(())
+    verify::game(id, items)
 }

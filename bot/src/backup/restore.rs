@@ -1,13 +1,16 @@
 //! Reading a backup back: the whole store into an empty folder, or one game
 //! into a live (stopped) store.
 //!
-//! A restore reads the file twice: first to verify all of it (the format,
-//! every game's checksum, that every game's record and log load and replay,
-//! the counts at the end), then to write. A backup that fails the first pass
-//! changes nothing, and neither pass holds the whole file in memory.
+//! A restore reads the file twice: first to verify all of it ([`verify`]:
+//! the format, every game's checksum, record, log, replay, snapshot and seat
+//! owners, that no key line touches a game, every named tree's records, no
+//! key twice, the counts at the end; the rules are in [`super::verify`]),
+//! then to write. A backup that fails the first pass changes nothing, and
+//! neither pass holds the whole file in memory (lines are read with a
+//! bound).
 //! Both formats are read: format 1 as one without named trees.
 
-use super::{checksum, trees, verify_game, End, GameItems, Header, Line, FORMAT};
+use super::{checksum, trees, verify, verify_game, End, GameItems, Header, Line, FORMAT};
 use crate::record::decode_game;
 use crate::storage::kv::{transaction, Kv, TxError, MAIN, NAMED};
 use crate::storage::{
@@ -31,44 +34,52 @@ pub struct Restored {
 
 /// Calls `each` for every line of the backup at `file`, after checking its
 /// header. Returns the header and the closing counts (an error if the file
-/// ends without them).
+/// ends without them). Lines are read with a bound ([`verify::MAX_LINE`]):
+/// a longer one is refused once that much is read, never held whole. An
+/// error of `each` is told with the line's number.
 fn read_lines(
     file: &Path,
     mut each: impl FnMut(Line) -> Result<(), String>,
 ) -> Result<(Header, End), String> {
     let f =
         std::fs::File::open(file).map_err(|e| format!("cannot open {}: {e}", file.display()))?;
-    let reader = std::io::BufReader::new(flate2::read::GzDecoder::new(f));
+    let mut reader = std::io::BufReader::new(flate2::read::GzDecoder::new(f));
     let mut header = None;
     let mut end = None;
-    for (n, text) in reader.lines().enumerate() {
-        let text = text.map_err(|e| {
+    let mut buf = Vec::new();
+    for n in 1u64.. {
+        let unreadable = |e: String| {
             format!(
-                "{} is not a readable Tokar backup (line {}): {e}",
-                file.display(),
-                n + 1
+                "{} is not a readable Tokar backup (line {n}): {e}",
+                file.display()
             )
-        })?;
+        };
+        if !verify::read_line(&mut reader, &mut buf, verify::MAX_LINE).map_err(unreadable)? {
+            break;
+        }
+        if buf.last() == Some(&b'\r') {
+            buf.pop();
+        }
+        let text = std::str::from_utf8(&buf).map_err(|e| unreadable(e.to_string()))?;
         if end.is_some() {
             return Err(format!("{}: lines after the end", file.display()));
         }
         if header.is_none() {
-            header = Some(read_header(&text).map_err(|e| format!("{}: {e}", file.display()))?);
+            header = Some(read_header(text).map_err(|e| format!("{}: {e}", file.display()))?);
             continue;
         }
-        let line: Line = serde_json::from_str(&text)
-            .map_err(|e| format!("{}: line {} unreadable: {e}", file.display(), n + 1))?;
+        let line: Line = serde_json::from_str(text)
+            .map_err(|e| format!("{}: line {n} unreadable: {e}", file.display()))?;
         match line {
             Line::Header(_) => return Err(format!("{}: a second header", file.display())),
             Line::Tree(_) if header.as_ref().is_some_and(|h| h.format < 2) => {
                 return Err(format!(
-                    "{}: line {}: a named tree in a format-1 backup",
-                    file.display(),
-                    n + 1
+                    "{}: line {n}: a named tree in a format-1 backup",
+                    file.display()
                 ))
             }
             Line::End(e) => end = Some(e),
-            other => each(other)?,
+            other => each(other).map_err(|e| format!("{}: line {n}: {e}", file.display()))?,
         }
     }
     let header = header.ok_or_else(|| format!("{} is empty", file.display()))?;
@@ -117,30 +128,51 @@ fn check_game(g: &GameItems) -> Result<Vec<RawItem>, String> {
 }
 
 /// Verifies a whole backup without writing anything: returns its header and
-/// counts.
+/// counts. Every game line is checked ([`check_game`]); every plain key
+/// line is no game's key and decodes as its kind ([`verify::key_line`]);
+/// every named tree's key decodes as its tree's record
+/// ([`verify::tree_key`]); no game, key or tree key comes twice; the
+/// store's identity among the keys is the header's; the counts agree with
+/// the end line. The first problem is the error, in one line.
 pub fn verify(file: &Path) -> Result<(Header, End), String> {
     let (mut games, mut keys, mut tree_keys) = (0, 0, 0);
+    let mut seen = verify::Seen::default();
+    let mut identity = None;
     let (header, end) = read_lines(file, |line| {
         match line {
             Line::Game(g) => {
+                seen.game(g.id)?;
                 check_game(&g)?;
                 games += 1;
             }
             Line::Key(item) => {
-                item.raw()?;
+                let (k, v) = item.raw()?;
+                seen.key(&k)?;
+                verify::key_line(&k, &v)?;
+                if k == crate::storage::IDENTITY_KEY {
+                    identity = crate::storage::be_u64(&v);
+                }
                 keys += 1;
             }
             Line::Tree(t) => {
                 if t.tree.is_empty() || t.tree == DEFAULT_TREE {
                     return Err(format!("a key of a tree named {:?}", t.tree));
                 }
-                t.item.raw()?;
+                let (k, v) = t.item.raw()?;
+                seen.tree_key(&t.tree, &k)?;
+                verify::tree_key(&t.tree, &k, &v)?;
                 tree_keys += 1;
             }
             Line::Header(_) | Line::End(_) => {}
         }
         Ok(())
     })?;
+    if identity.is_some_and(|id| id != header.identity) {
+        return Err(format!(
+            "{}: the store's identity among its keys is not the one its header names",
+            file.display()
+        ));
+    }
     if (games, keys, tree_keys) != (end.games, end.keys, end.tree_keys) {
         return Err(format!(
             "{}: holds {games} game(s), {keys} key(s) and {tree_keys} tree key(s), \

@@ -52,8 +52,9 @@ impl Report {
 pub fn check(data_dir: &Path) -> Result<Report, String> {
     let store =
         Store::open_existing(data_dir, &StoreSettings::default()).map_err(|e| e.to_string())?;
-    let db = store.db().map_err(|e| e.to_string())?;
+    let db = &store.db().map_err(|e| e.to_string())?;
     let mut r = Report::default();
+    privacy(data_dir, &mut r);
     match crate::marker::read(data_dir) {
         Err(e) => r.problems.push(e),
         Ok(None) => {}
@@ -147,4 +148,12 @@ fn check_game(db: &sled::Db, id: u64) -> Result<(), String> {
         items.push((k.to_vec(), v.to_vec()));
     }
     verify_game(id, &items)
+}
+
+/// A data folder that other users of the machine can read is a problem: it
+/// holds every seed and hand (see `storage/private.rs`).
+fn privacy(data_dir: &Path, r: &mut Report) {
+    if let Some(line) = crate::storage::private::report(data_dir) {
+        r.problems.push(line);
+    }
 }

@@ -39,11 +39,15 @@ pub use claims::{Claim, CLAIM_KEPT};
 mod dump;
 mod leases;
 pub use leases::Lease;
+mod delivered;
+mod gate;
 mod group_flush;
 pub mod kv;
 pub mod postgres;
+pub mod private;
 mod server_games;
 mod servers;
+mod sled_kv;
 pub use servers::{decode_server, encode_server, ServerRecord};
 
 use crate::clock::Millis;
@@ -53,10 +57,11 @@ use crate::record::{
 };
 use crate::table::Image;
 use kv::{transaction, Kv, KvTx, SledKv, TxError, MAIN};
+pub use sled_kv::REOPEN_EVERY;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use thiserror::Error;
-use tracing::{error, warn};
+use tracing::{error, info, warn};
 
 mod ratings;
 pub use ratings::{HistoryEntry, RatedGame, Standing, GLOBAL};
@@ -84,6 +89,11 @@ pub enum StoreError {
     /// The database server (PostgreSQL) failed or refused; the text says how.
     #[error("the database failed: {0}")]
     Database(String),
+    /// A write could not be made durable (the disk is full or failing):
+    /// nothing of it is visible, and the store refuses reads and writes
+    /// until it is opened again from disk. The text says why, for the log.
+    #[error("the store cannot reach its disk: {0}")]
+    Unwritable(String),
     /// A command that reads an existing store found none.
     #[error("there is no store in {0} (no db/ folder)")]
     NoStore(PathBuf),
@@ -175,6 +185,8 @@ pub struct Store {
     marker_dir: Option<Arc<PathBuf>>,
     /// One marker write at a time.
     marker_lock: Arc<Mutex<()>>,
+    /// Outbox entries this process delivered but could not remove yet.
+    delivered: Arc<delivered::Delivered>,
 }
 
 fn key(prefix: u8, parts: &[u64]) -> Vec<u8> {
@@ -256,8 +268,14 @@ fn open_db(dir: &Path, settings: &StoreSettings) -> Result<sled::Db, StoreError>
 }
 
 /// The sled database of a data folder, as the store's [`Kv`].
+/// After a failed write it is opened again from disk (see `storage/sled_kv.rs`).
 fn sled_kv(dir: &Path, settings: &StoreSettings) -> Result<SledKv, StoreError> {
-    SledKv::new(open_db(dir, settings)?, dir.display().to_string())
+    let (again, settings_again) = (dir.to_path_buf(), settings.clone());
+    SledKv::reopening(
+        open_db(dir, settings)?,
+        dir.display().to_string(),
+        Box::new(move || open_db(&again, &settings_again)),
+    )
 }
 
 /// The next game number stored (1 when none was drawn yet).
@@ -294,6 +312,7 @@ impl Store {
             }
         };
         let db_dir = dir.join("db");
+        let existed = db_dir.exists();
         if let (Some(m), false) = (&marker, settings.fresh) {
             // Checked before sled runs: it would create an empty database.
             if !db_dir.exists() {
@@ -332,6 +351,14 @@ impl Store {
             ..store
         };
         store.write_marker().map_err(StoreError::NotTheStore)?;
+        // The data folder is the bot's alone (see `storage/private.rs`).
+        let (changed, failed) = private::tighten(dir);
+        if let Some(e) = failed {
+            warn!(data = %dir.display(), error = %e, "cannot make the data folder private");
+        }
+        if changed > 0 && existed {
+            info!(data = %dir.display(), entries = changed, "the data folder was readable by others: made private (folders 0700, files 0600)");
+        }
         Ok(store)
     }
 
@@ -346,6 +373,7 @@ impl Store {
             kv: Arc::new(sled_kv(dir, settings)?),
             marker_dir: None,
             marker_lock: Default::default(),
+            delivered: Default::default(),
         })
     }
 
@@ -356,6 +384,7 @@ impl Store {
             kv: Arc::new(sled_kv(dir, &StoreSettings::default())?),
             marker_dir: Some(Arc::new(dir.to_path_buf())),
             marker_lock: Default::default(),
+            delivered: Default::default(),
         })
     }
 
@@ -396,17 +425,18 @@ impl Store {
             kv,
             marker_dir: None,
             marker_lock: Default::default(),
+            delivered: Default::default(),
         })
     }
 
     /// The sled database of a store opened from a data folder, for the
     /// folder's own tools (backup, check, restore), which read every key.
-    pub(crate) fn db(&self) -> Result<&sled::Db, StoreError> {
-        self.kv.sled().ok_or_else(|| {
-            StoreError::Database(format!(
+    pub(crate) fn db(&self) -> Result<sled::Db, StoreError> {
+        self.kv.sled().unwrap_or_else(|| {
+            Err(StoreError::Database(format!(
                 "{} is not a data folder: this works on sled stores only",
                 self.kv.describe()
-            ))
+            )))
         })
     }
 
@@ -662,11 +692,16 @@ impl Store {
     /// Up to `limit` entries waiting for delivery, oldest first. An entry that
     /// cannot be read is logged by the caller through its error and skipped
     /// here, so one damaged entry never stops the others.
+    /// Entries this process delivered and could not remove are left out
+    /// (their removal is tried again first): never delivered twice.
     pub fn outbox(&self, limit: usize) -> Result<Vec<StoredEntry>, StoreError> {
+        let held = self.delivered.retry(|ids| self.remove_entries(ids));
         Ok(self
             .kv
-            .scan(MAIN, b"o", limit)?
+            .scan(MAIN, b"o", limit.saturating_add(held.len()))?
             .into_iter()
+            .filter(|(k, _)| !held.contains(&tail_u64(k)))
+            .take(limit)
             .map(|(k, v)| decode_entry(&v).map_err(|e| (tail_u64(&k), e)))
             .collect())
     }
@@ -730,7 +765,14 @@ impl Store {
     /// flush for a whole batch the console printed. Entries without stored
     /// pictures are one key each and are removed without a transaction; an
     /// entry with pictures goes with them in one.
+    /// Entries whose removal fails are remembered as delivered (see
+    /// [`Store::outbox`]).
     pub fn outbox_done_all(&self, ids: &[u64]) -> Result<(), StoreError> {
+        self.remove_entries(ids)
+            .inspect_err(|_| self.delivered.hold(ids))
+    }
+
+    fn remove_entries(&self, ids: &[u64]) -> Result<(), StoreError> {
         let keys = self.entry_keys(ids)?;
         if keys.len() == ids.len() {
             return self.kv.remove_each(MAIN, &keys);

@@ -55,6 +55,7 @@
 //! games, so it is above every game in the file.
 
 pub mod cli;
+pub mod files;
 pub mod restore;
 pub mod service;
 pub mod trees;
@@ -276,17 +277,18 @@ fn read_entry(db: &sled::Db, key: &[u8]) -> Result<Vec<RawItem>, StoreError> {
     }))
 }
 
-/// Writes a backup of `store` to `to` (through `to.partial`, synced and
-/// renamed, so `to` is always a whole backup). Blocking: call it from
+/// Writes a backup of `store` to `to` (through `to.partial`, synced and linked,
+/// never over an existing file nor through a link (see `files.rs`), so `to`
+/// is always a whole backup). Blocking: call it from
 /// `spawn_blocking` in the running bot.
 pub fn write(store: &Store, to: &Path) -> Result<Summary, BackupError> {
-    let db = store.db()?;
-    let partial = to.with_extension("partial");
+    let db = &store.db()?;
+    let partial = files::partial(to);
     let io = |e: std::io::Error| BackupError::Io(to.to_path_buf(), e);
     if let Some(dir) = to.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(io)?;
+        crate::storage::private::create_dir(dir).map_err(io)?;
     }
-    let file = std::fs::File::create(&partial).map_err(io)?;
+    let file = files::create_exclusive(&partial).map_err(io)?;
     let mut out = std::io::BufWriter::new(flate2::write::GzEncoder::new(
         file,
         flate2::Compression::default(),
@@ -361,7 +363,7 @@ pub fn write(store: &Store, to: &Path) -> Result<Summary, BackupError> {
         .map_err(io)?;
     file.sync_all().map_err(io)?;
     drop(file);
-    std::fs::rename(&partial, to).map_err(io)?;
+    files::publish(&partial, to).map_err(io)?;
     let bytes = std::fs::metadata(to).map(|m| m.len()).unwrap_or(0);
     Ok(Summary {
         path: to.to_path_buf(),

@@ -164,7 +164,7 @@ pub fn restore_all(file: &Path, data_dir: &Path) -> Result<Restored, String> {
     std::fs::create_dir_all(data_dir)
         .map_err(|e| format!("cannot create {}: {e}", data_dir.display()))?;
     let store = Store::open_for_restore(data_dir).map_err(store_err)?;
-    let db = store.db().map_err(store_err)?;
+    let db = &store.db().map_err(store_err)?;
     // Only the keys an unused store may have: its identity and counter.
     for k in db.iter().keys() {
         let k = k.map_err(|e| store_err(e.into()))?;
@@ -304,7 +304,7 @@ pub fn restore_game(file: &Path, data_dir: &Path, id: u64) -> Result<(), String>
             header.identity
         ));
     }
-    let db = store.db().map_err(store_err)?;
+    let db = &store.db().map_err(store_err)?;
     let mut batch = sled::Batch::default();
     // Everything of the game as stored now, readable or not.
     for prefix in [&[b'g'][..], &log_prefix(id)[..], b"s", b"m", b"c"] {

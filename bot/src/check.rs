@@ -303,6 +303,11 @@ fn run(data_dir: &Path, p: &Progress) -> Result<(), String> {
             None
         }
     };
+    // A data folder that other users of the machine can read is a problem:
+    // it holds every seed and hand (see `storage/private.rs`).
+    if let Some(line) = crate::storage::private::report(data_dir) {
+        p.problem(line);
+    }
     p.set_stage("the database files (opening them)");
     let opened = guarded(p, "the database files (opening them)", || {
         Store::open_existing(data_dir, &StoreSettings::default())
@@ -321,7 +326,7 @@ fn run(data_dir: &Path, p: &Progress) -> Result<(), String> {
             return Ok(());
         }
     };
-    let db = store.db().map_err(|e| e.to_string())?;
+    let db = &store.db().map_err(|e| e.to_string())?;
     if let Some(m) = marker {
         marker_problems(data_dir, db, &m, p);
     }

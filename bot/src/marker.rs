@@ -117,7 +117,14 @@ pub fn write(data_dir: &Path, fields: &Fields) -> Result<(), String> {
     let bytes = serde_json::to_vec_pretty(&marker).map_err(|e| e.to_string())?;
     let result = (|| {
         use std::io::Write;
-        let mut f = std::fs::File::create(&tmp)?;
+        use std::os::unix::fs::OpenOptionsExt;
+        // The bot's alone, as the rest of the data folder (`storage/private.rs`).
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .mode(0o600)
+            .open(&tmp)?;
         f.write_all(&bytes)?;
         f.sync_all()?;
         std::fs::rename(&tmp, &p)

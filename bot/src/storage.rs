@@ -42,6 +42,8 @@ pub use claims::{Claim, CLAIM_KEPT};
 mod dump;
 mod leases;
 pub use leases::Lease;
+mod delivered;
+mod gate;
 mod group_flush;
 pub mod kv;
 mod marker_check;
@@ -49,8 +51,10 @@ mod marker_keeper;
 mod open;
 pub(crate) use open::open_db_at;
 pub mod postgres;
+pub mod private;
 mod server_games;
 mod servers;
+mod sled_kv;
 pub use servers::{decode_server, encode_server, ServerRecord};
 
 use crate::clock::Millis;
@@ -60,6 +64,7 @@ use crate::record::{
 };
 use crate::table::Image;
 use kv::{transaction, Kv, KvTx, TxError, MAIN};
+pub use sled_kv::REOPEN_EVERY;
 use std::path::PathBuf;
 use std::sync::Arc;
 use thiserror::Error;
@@ -90,6 +95,11 @@ pub enum StoreError {
     /// The database server (PostgreSQL) failed or refused; the text says how.
     #[error("the database failed: {0}")]
     Database(String),
+    /// A write could not be made durable (the disk is full or failing):
+    /// nothing of it is visible, and the store refuses reads and writes
+    /// until it is opened again from disk. The text says why, for the log.
+    #[error("the store cannot reach its disk: {0}")]
+    Unwritable(String),
     /// A command that reads an existing store found none.
     #[error("there is no store in {0} (no db/ folder)")]
     NoStore(PathBuf),
@@ -182,6 +192,8 @@ pub struct Store {
     marker: Option<Arc<marker_keeper::Keeper>>,
     /// The database: sled in the data folder, or PostgreSQL.
     kv: Arc<dyn Kv>,
+    /// Outbox entries this process delivered but could not remove yet.
+    delivered: Arc<delivered::Delivered>,
 }
 
 fn key(prefix: u8, parts: &[u64]) -> Vec<u8> {
@@ -242,12 +254,12 @@ fn next_game(kv: &dyn Kv) -> Result<u64, StoreError> {
 impl Store {
     /// The sled database of a store opened from a data folder, for the
     /// folder's own tools (backup, check, restore), which read every key.
-    pub(crate) fn db(&self) -> Result<&sled::Db, StoreError> {
-        self.kv.sled().ok_or_else(|| {
-            StoreError::Database(format!(
+    pub(crate) fn db(&self) -> Result<sled::Db, StoreError> {
+        self.kv.sled().unwrap_or_else(|| {
+            Err(StoreError::Database(format!(
                 "{} is not a data folder: this works on sled stores only",
                 self.kv.describe()
-            ))
+            )))
         })
     }
 
@@ -506,11 +518,16 @@ impl Store {
     /// Up to `limit` entries waiting for delivery, oldest first. An entry that
     /// cannot be read is logged by the caller through its error and skipped
     /// here, so one damaged entry never stops the others.
+    /// Entries this process delivered and could not remove are left out
+    /// (their removal is tried again first): never delivered twice.
     pub fn outbox(&self, limit: usize) -> Result<Vec<StoredEntry>, StoreError> {
+        let held = self.delivered.retry(|ids| self.remove_entries(ids));
         Ok(self
             .kv
-            .scan(MAIN, b"o", limit)?
+            .scan(MAIN, b"o", limit.saturating_add(held.len()))?
             .into_iter()
+            .filter(|(k, _)| !held.contains(&tail_u64(k)))
+            .take(limit)
             .map(|(k, v)| decode_entry(&v).map_err(|e| (tail_u64(&k), e)))
             .collect())
     }
@@ -574,7 +591,14 @@ impl Store {
     /// flush for a whole batch the console printed. Entries without stored
     /// pictures are one key each and are removed without a transaction; an
     /// entry with pictures goes with them in one.
+    /// Entries whose removal fails are remembered as delivered (see
+    /// [`Store::outbox`]).
     pub fn outbox_done_all(&self, ids: &[u64]) -> Result<(), StoreError> {
+        self.remove_entries(ids)
+            .inspect_err(|_| self.delivered.hold(ids))
+    }
+
+    fn remove_entries(&self, ids: &[u64]) -> Result<(), StoreError> {
         let keys = self.entry_keys(ids)?;
         if keys.len() == ids.len() {
             return self.kv.remove_each(MAIN, &keys);

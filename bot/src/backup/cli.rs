@@ -85,17 +85,19 @@ pub fn run(command: &str, args: &[String]) -> Option<Result<String, String>> {
 }
 
 /// Backs up the store of `data`: directly when no bot has it open, else by
-/// asking the running bot (which takes it inside its own process).
+/// asking the running bot (which takes it inside its own process). The bot
+/// writes only into `<data>/backups/`: for `--to`, this command checks the
+/// path, asks for a backup there, and copies it to the path itself, as the
+/// user who runs it (never over a file, never through a link).
 fn backup(data: &Path, to: Option<&Path>) -> Result<String, String> {
     let to = match to {
-        Some(p) => Some(std::path::absolute(p).map_err(|e| format!("{}: {e}", p.display()))?),
+        Some(p) => Some(target(p)?),
         None => None,
     };
     // Asked first: opening a store that a running bot holds would wait for
     // its lock before giving up.
     if service::answers(data) {
-        return service::ask(data, to.as_deref())
-            .map(|s| format!("backup written by the running Tokar: {s}"));
+        return through_bot(data, to.as_deref());
     }
     // TOKAR_DATABASE_URL as the bot has it: a PostgreSQL store is read in
     // one snapshot while its processes run.
@@ -112,10 +114,50 @@ fn backup(data: &Path, to: Option<&Path>) -> Result<String, String> {
             }
             Ok(format!("backup written: {summary}"))
         }
-        Err(StoreError::InUse(_)) => service::ask(data, to.as_deref())
-            .map(|s| format!("backup written by the running Tokar: {s}")),
+        Err(StoreError::InUse(_)) => through_bot(data, to.as_deref()),
         Err(e) => Err(e.to_string()),
     }
+}
+
+/// `--to PATH` made absolute and checked: its folder exists, nothing is at
+/// the path (a backup never replaces a file).
+fn target(p: &Path) -> Result<PathBuf, String> {
+    let abs = std::path::absolute(p).map_err(|e| format!("{}: {e}", p.display()))?;
+    let dir = abs
+        .parent()
+        .filter(|d| d.is_dir())
+        .ok_or_else(|| format!("{}: its folder does not exist", abs.display()))?;
+    if std::fs::symlink_metadata(&abs).is_ok() {
+        return Err(format!(
+            "{} already exists: a backup never replaces a file; choose another name",
+            abs.display()
+        ));
+    }
+    let dir = std::fs::canonicalize(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let name = abs
+        .file_name()
+        .ok_or_else(|| format!("{}: not a file name", abs.display()))?;
+    Ok(dir.join(name))
+}
+
+/// A backup by the running bot: into its folder, then copied to `to`.
+fn through_bot(data: &Path, to: Option<&Path>) -> Result<String, String> {
+    let Some(to) = to else {
+        return service::ask(data, None)
+            .map(|s| format!("backup written by the running Tokar: {s}"));
+    };
+    let own =
+        service::backups_dir(data).join(format!("copy-{}", super::file_name(chrono::Utc::now())));
+    let own = std::path::absolute(&own).map_err(|e| e.to_string())?;
+    service::ask(data, Some(&own))?;
+    let copied = super::files::copy(&own, to);
+    // The bot's copy was only for this one.
+    let _ = std::fs::remove_file(&own);
+    let bytes = copied.map_err(|e| format!("{}: {e}", to.display()))?;
+    Ok(format!(
+        "backup written by the running Tokar and copied to {} ({bytes} bytes)",
+        to.display()
+    ))
 }
 
 fn keep() -> Result<usize, String> {

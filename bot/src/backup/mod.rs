@@ -70,13 +70,14 @@
 //! every game it restores.
 
 pub mod cli;
+pub mod files;
 pub mod restore;
 pub mod service;
 mod sources;
 pub mod trees;
 pub mod verify;
 
-use crate::storage::{be_u64, game_key, is_index_key, log_prefix, RawItem, Store, StoreError};
+use crate::storage::{be_u64, RawItem, Store, StoreError};
 use serde::{Deserialize, Serialize};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -245,7 +246,7 @@ pub enum BackupError {
 pub fn write(store: &Store, to: &Path) -> Result<Summary, BackupError> {
     let kv = store.kv();
     if let Some(db) = kv.sled() {
-        return write_from(&mut sources::Sled(db), to);
+        return write_from(&mut sources::Sled(&db?), to);
     }
     match kv.postgres() {
         Some(pg) => {
@@ -272,13 +273,16 @@ fn own_to_database(k: &[u8]) -> bool {
     k == crate::storage::kv::GENERATION || k == crate::storage::kv::MARKED
 }
 
+/// Writes the backup to `to` through `to.partial`, synced and linked, never
+/// over an existing file nor through a link (see `files.rs`), so `to` is
+/// always a whole backup.
 fn write_from(src: &mut dyn sources::Source, to: &Path) -> Result<Summary, BackupError> {
-    let partial = to.with_extension("partial");
+    let partial = files::partial(to);
     let io = |e: std::io::Error| BackupError::Io(to.to_path_buf(), e);
     if let Some(dir) = to.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(io)?;
+        crate::storage::private::create_dir(dir).map_err(io)?;
     }
-    let file = std::fs::File::create(&partial).map_err(io)?;
+    let file = files::create_exclusive(&partial).map_err(io)?;
     let mut out = std::io::BufWriter::new(flate2::write::GzEncoder::new(
         file,
         flate2::Compression::default(),
@@ -333,7 +337,7 @@ fn write_from(src: &mut dyn sources::Source, to: &Path) -> Result<Summary, Backu
         .map_err(io)?;
     file.sync_all().map_err(io)?;
     drop(file);
-    std::fs::rename(&partial, to).map_err(io)?;
+    files::publish(&partial, to).map_err(io)?;
     let bytes = std::fs::metadata(to).map(|m| m.len()).unwrap_or(0);
     Ok(Summary {
         path: to.to_path_buf(),

@@ -17,7 +17,6 @@ use crate::storage::{
     be_u64, game_key, game_of_key, index_keys, log_prefix, open_db_at, RawItem, Store, StoreError,
     StoreSettings,
 };
-use std::io::BufRead;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use tracing::warn;
@@ -463,7 +462,7 @@ fn count(store: &Store, header: &Header) -> Result<Loaded, String> {
     let mut tree_keys = 0;
     match kv.sled() {
         Some(db) => {
-            for (_, tree) in trees::named(db).map_err(store_err)? {
+            for (_, tree) in trees::named(&db.map_err(store_err)?).map_err(store_err)? {
                 tree_keys += tree.len() as u64;
             }
         }

@@ -9,7 +9,7 @@ use super::marker_keeper::Keeper;
 use super::{next_game, postgres, Store, StoreError, StoreSettings, IDENTITY};
 use std::path::Path;
 use std::sync::Arc;
-use tracing::warn;
+use tracing::{info, warn};
 
 /// How long opening waits for a folder whose lock is held. sled lets go of
 /// its lock a moment after its last handle closes (its background threads
@@ -41,10 +41,13 @@ pub(crate) fn open_db_at(db_dir: &Path, settings: &StoreSettings) -> Result<sled
 }
 
 /// The sled database of a data folder, as the store's [`Kv`].
+/// After a failed write it is opened again from disk (see `storage/sled_kv.rs`).
 fn sled_kv(dir: &Path, settings: &StoreSettings) -> Result<SledKv, StoreError> {
-    SledKv::new(
+    let (again, settings_again) = (dir.join("db"), settings.clone());
+    SledKv::reopening(
         open_db_at(&dir.join("db"), settings)?,
         dir.display().to_string(),
+        Box::new(move || open_db_at(&again, &settings_again)),
     )
 }
 
@@ -77,6 +80,7 @@ impl Store {
     /// folder's marker up to date while the store is open.
     pub fn open_with(dir: &Path, settings: &StoreSettings) -> Result<Store, StoreError> {
         let marker = read_marker(dir, settings.fresh)?;
+        let existed = dir.join("db").exists();
         let (kv, kind): (Arc<dyn Kv>, Kind) = match &settings.database {
             Some(url) => (Arc::new(postgres::PgKv::connect(url)?), Kind::Postgres),
             None => {
@@ -97,6 +101,14 @@ impl Store {
             store.mark()?;
         }
         let keeper = Keeper::start(dir, store.marker_fields()?).map_err(StoreError::NotTheStore)?;
+        // The data folder is the bot's alone (see `storage/private.rs`).
+        let (changed, failed) = super::private::tighten(dir);
+        if let Some(e) = failed {
+            warn!(data = %dir.display(), error = %e, "cannot make the data folder private");
+        }
+        if changed > 0 && existed {
+            info!(data = %dir.display(), entries = changed, "the data folder was readable by others: made private (folders 0700, files 0600)");
+        }
         Ok(Store {
             marker: Some(Arc::new(keeper)),
             ..store
@@ -128,7 +140,11 @@ impl Store {
     /// A store on a database as it is: no identity drawn, no marker kept (a
     /// restore's new store, which brings its own identity).
     pub(crate) fn unmarked(kv: Arc<dyn Kv>) -> Store {
-        Store { kv, marker: None }
+        Store {
+            kv,
+            marker: None,
+            delivered: Default::default(),
+        }
     }
 
     /// A store on any database, drawing its identity if it has none yet.

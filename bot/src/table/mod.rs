@@ -141,6 +141,11 @@ type Res<T> = Result<T, String>;
 pub(crate) const STORAGE_FAILED: &str =
     "Tokar could not read or write its storage, so nothing was changed; the operator has been told.";
 
+/// What players are told when a write could not reach the disk, or the store
+/// refuses while it cannot (see `storage/sled_kv.rs`).
+pub(crate) const UNWRITABLE: &str =
+    "Tokar could not save this, so nothing changed; try again later.";
+
 /// A game read for a command: its record, and its engine state once started.
 struct Loaded {
     rec: GameRecord,
@@ -166,7 +171,8 @@ impl Change {
 impl Table {
     pub async fn open(config: TableConfig) -> Result<Table, TableError> {
         let dir = config.data_dir.clone();
-        std::fs::create_dir_all(&dir).map_err(|e| TableError::DataDir(dir.clone(), e))?;
+        crate::storage::private::create_dir(&dir)
+            .map_err(|e| TableError::DataDir(dir.clone(), e))?;
         let settings = config.storage.clone();
         let (store, identity) = tokio::task::spawn_blocking(move || {
             let store = Store::open_with(&dir, &settings)?;
@@ -318,7 +324,8 @@ impl Table {
         &self,
         f: impl FnOnce(&Store) -> Result<T, StoreError> + Send + 'static,
     ) -> Res<T> {
-        if self.inner.local_reads {
+        // A read that would wait for a flush (see `storage/gate.rs`) goes off the executor.
+        if self.inner.local_reads && !self.inner.store.kv().reads_wait() {
             stored(f(&self.inner.store))
         } else {
             self.blocking(f).await
@@ -428,6 +435,11 @@ fn stored<T>(done: Result<T, StoreError>) -> Res<T> {
             "The game changed while your command ran; nothing was done. Look again and retry."
                 .into(),
         ),
+        // Told to the operator's log once per episode, by the store itself.
+        Err(StoreError::Unwritable(why)) => {
+            tracing::debug!(%why, "storage refused");
+            Err(UNWRITABLE.into())
+        }
         Err(e) => {
             error!(error = %e, "storage");
             Err(STORAGE_FAILED.into())

@@ -206,7 +206,7 @@ fn blob(dir: &Path, rng: &mut Seeded) -> Option<PathBuf> {
 /// Damages the copy at `dir` in the way `seed` picks; returns what was done
 /// and, for a damage to one game, the text the report must hold.
 fn damage(dir: &Path, seed: u64) -> (String, Option<String>) {
-    let mut rng = Seeded(seed.wrapping_mul(0x2545_F491_4F6C_DD1D) ^ 0xC0FF_EE);
+    let mut rng = Seeded(seed.wrapping_mul(0x2545_F491_4F6C_DD1D) ^ 0x00C0_FFEE);
     let main_file = named(dir, "db").expect("sled's db file");
     let len = std::fs::metadata(&main_file).unwrap().len();
     match seed % 20 {

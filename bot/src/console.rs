@@ -345,6 +345,8 @@ where
     ));
     let ended = run_console(cfg, table, names, vclock, out, input).await;
     socket.abort();
+    // Awaited, so that its handle on the store is gone when this returns.
+    let _ = socket.await;
     ended
 }
 

@@ -149,13 +149,16 @@ fn through_bot(data: &Path, to: Option<&Path>) -> Result<String, String> {
     let own =
         service::backups_dir(data).join(format!("copy-{}", super::file_name(chrono::Utc::now())));
     let own = std::path::absolute(&own).map_err(|e| e.to_string())?;
-    service::ask(data, Some(&own))?;
+    let summary = service::ask(data, Some(&own))?;
+    // What the backup holds, without the bot's path for it.
+    let prefix = format!("{}: ", own.display());
+    let holds = summary.strip_prefix(&prefix).unwrap_or(&summary).to_owned();
     let copied = super::files::copy(&own, to);
     // The bot's copy was only for this one.
     let _ = std::fs::remove_file(&own);
-    let bytes = copied.map_err(|e| format!("{}: {e}", to.display()))?;
+    copied.map_err(|e| format!("{}: {e}", to.display()))?;
     Ok(format!(
-        "backup written by the running Tokar and copied to {} ({bytes} bytes)",
+        "backup written by the running Tokar and copied to {}: {holds}",
         to.display()
     ))
 }

@@ -40,8 +40,8 @@ fn req(u: usize, command: &str, options: &[(&str, String)]) -> Request {
     }
 }
 
-/// An Arcana game of [`ACTIONS`] legal actions chosen by a seeded generator, as an `/export`
-/// record: the first seed whose game is still going after that many.
+/// An Arcana game of [`ACTIONS`] legal actions chosen by a seeded generator (none that ends
+/// the game), as an `/export` record: the first seed whose game is still going after that many.
 fn long_record() -> String {
     let mut options = Options::new();
     options.insert("army.0".into(), "human".into());
@@ -56,7 +56,16 @@ fn long_record() -> String {
             if legal.is_empty() {
                 break;
             }
-            let a = legal[rng.below(legal.len() as u64) as usize].clone();
+            // Random play ends a game long before 880 actions: an action that would end it
+            // is passed over while another is legal.
+            let start = rng.below(legal.len() as u64) as usize;
+            let lasting = (0..legal.len())
+                .map(|k| &legal[(start + k) % legal.len()])
+                .find(|a| {
+                    let mut next = game.clone();
+                    next.play(seat, a).is_ok() && !next.outcome().is_over()
+                });
+            let Some(a) = lasting.cloned() else { break };
             game.play(seat, &a).unwrap();
             log.push(format!("{}:{a}", seat.0));
         }

@@ -1,4 +1,4 @@
-//! `/replay` of a finished 880-action game end to end through the table: load the record,
+//! `/replay` of a finished 500-action game end to end through the table: load the record,
 //! read the log, play it again and draw the GIF (a frame budget of
 //! `tokar_bot::table::MAX_REPLAY_FRAMES` frames), or answer from the kept replays.
 //!
@@ -16,8 +16,10 @@ use tokar_bot::{ChannelRef, Reply, Request, Table, TableConfig, UserRef};
 use tokar_engine::catalog::{AnyGame, GameKind, Options};
 use tokar_engine::Rng;
 
-/// The length of the game replayed (actions before the resignation that ends it).
-const ACTIONS: usize = 880;
+/// The length of the game replayed (actions before the resignation that ends it): as long
+/// an Arcana game as its rules allow with room to spare (they end it at 600 turns, and after
+/// 100 turns without a model killed, revived or placed).
+const ACTIONS: usize = 500;
 
 fn user(i: usize) -> UserRef {
     UserRef {
@@ -40,8 +42,8 @@ fn req(u: usize, command: &str, options: &[(&str, String)]) -> Request {
     }
 }
 
-/// An Arcana game of [`ACTIONS`] legal actions chosen by a seeded generator, as an `/export`
-/// record: the first seed whose game is still going after that many.
+/// An Arcana game of [`ACTIONS`] legal actions chosen by a seeded generator (none that ends
+/// the game), as an `/export` record: the first seed whose game is still going after that many.
 fn long_record() -> String {
     let mut options = Options::new();
     options.insert("army.0".into(), "human".into());
@@ -56,7 +58,16 @@ fn long_record() -> String {
             if legal.is_empty() {
                 break;
             }
-            let a = legal[rng.below(legal.len() as u64) as usize].clone();
+            // Random play ends a game long before 500 actions: an action that would end it
+            // is passed over while another is legal.
+            let start = rng.below(legal.len() as u64) as usize;
+            let lasting = (0..legal.len())
+                .map(|k| &legal[(start + k) % legal.len()])
+                .find(|a| {
+                    let mut next = game.clone();
+                    next.play(seat, a).is_ok() && !next.outcome().is_over()
+                });
+            let Some(a) = lasting.cloned() else { break };
             game.play(seat, &a).unwrap();
             log.push(format!("{}:{a}", seat.0));
         }
@@ -156,7 +167,7 @@ fn replay(c: &mut Criterion) {
         total
     };
     let mut drawn = Vec::new();
-    let mut group = c.benchmark_group("replay of an 880-action finished game");
+    let mut group = c.benchmark_group("replay of a 500-action finished game");
     group.sample_size(10);
     group.bench_function("first ask (drawn)", |b| {
         b.iter_custom(|iters| ask(true, &mut drawn, iters))

@@ -374,7 +374,7 @@ async fn a_long_games_replay_keeps_to_its_frame_budget_and_is_drawn_once() {
     let steps: Vec<_> = record_steps(&plain.join("|"), Viewer::Spectator)
         .into_iter()
         .enumerate()
-        .filter(|(i, _)| (total - 1 - i) % every == 0)
+        .filter(|(i, _)| (total - 1 - i).is_multiple_of(every))
         .map(|(_, (view, highlights, _))| (view, highlights))
         .collect();
     assert_eq!(steps.len(), shown);

@@ -115,7 +115,7 @@ struct Drawn {
 fn replay_gif(renderer: &Renderer, rec: &GameRecord, log: &[LogEntry]) -> Result<Drawn, String> {
     let actions = log.len();
     let every = frame_step(actions);
-    let steps = spectator_steps(rec, log, |i| (actions - 1 - i) % every == 0)?;
+    let steps = spectator_steps(rec, log, |i| (actions - 1 - i).is_multiple_of(every))?;
     let replay = renderer
         .replay(&steps, &ReplayOptions::default())
         .map_err(|e| e.to_string())?;

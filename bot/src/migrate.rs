@@ -71,10 +71,15 @@ pub fn migrate(from: &Path, to: &dyn Kv) -> Result<Moved, String> {
     let mut moved = Moved::default();
     let mut highest_id = 0;
     for tree in std::iter::once(MAIN).chain(NAMED) {
-        let items = source
+        // The `with-marker` key says a marker names the source's database;
+        // the target is marked when its own folder's marker is written.
+        let items: Vec<_> = source
             .kv()
             .range(tree, &[], None, usize::MAX)
-            .map_err(err)?;
+            .map_err(err)?
+            .into_iter()
+            .filter(|(k, _)| tree != MAIN || k.as_slice() != crate::storage::kv::MARKED)
+            .collect();
         if tree == MAIN {
             highest_id = items
                 .iter()

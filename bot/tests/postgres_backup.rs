@@ -161,6 +161,7 @@ async fn a_postgres_store_of_1000_games_round_trips_while_the_daily_backup_runs(
         3,
     ));
     let file = dir.with_file_name("tokar-pg-big.backup");
+    let _ = std::fs::remove_file(&file); // a backup never replaces a file
     let cli = {
         let (dir, file, url) = (dir.clone(), file.clone(), url.clone());
         tokio::task::spawn_blocking(move || {
@@ -215,6 +216,7 @@ async fn a_postgres_store_of_1000_games_round_trips_while_the_daily_backup_runs(
 
     // And back: the sled store's backup into another empty PostgreSQL database.
     let back_file = sled_dir.with_file_name("tokar-pg-big-back.backup");
+    let _ = std::fs::remove_file(&back_file); // a backup never replaces a file
     tokar(
         &["backup", "--to", back_file.to_str().unwrap()],
         &sled_dir,

@@ -29,6 +29,8 @@ async fn backup_of(name: &str, games: u64) -> (PathBuf, PathBuf) {
     let store = Store::open(&dir).unwrap();
     many_games::copies(&store, id, id + 1, games - 1);
     let file = dir.with_file_name(format!("tokar-{name}.backup"));
+    // A backup never replaces a file: the last run's goes first.
+    let _ = std::fs::remove_file(&file);
     tokar_bot::backup::write(&store, &file).unwrap();
     (dir, file)
 }

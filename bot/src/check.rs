@@ -1,16 +1,53 @@
 //! `tokar check`: reads everything in a stopped bot's store and says what
-//! cannot be read, changing nothing.
+//! cannot be read or does not agree, changing nothing.
 //!
-//! Every game record is decoded, its log read and counted against the
-//! record, and the game replayed from its options, seed and log (the way the
-//! table loads a game whose snapshot does not load); every user record and
-//! outbox entry is decoded; the data folder's marker is compared with the
-//! store. A game listed as unreadable can be brought back alone from a
-//! backup with `tokar restore FILE --game N`.
+//! Every game is verified as a restore verifies a backup's
+//! ([`crate::backup::verify::game`]): its record and log decode and agree,
+//! it replays, its stored position is the replay's, its log's actions were
+//! made by the seats' owners. Every member has the game in the index of
+//! their games, the channel's index and the schedule hold it. Log entries
+//! without a game, users, outbox entries, console names and counters
+//! ([`crate::backup::verify::main_record`]), and every key of every named
+//! tree (leagues, server settings: [`crate::backup::verify::tree_key`]) are
+//! decoded; the data folder's marker is compared with the store. A game
+//! listed as unreadable can be brought back alone from a backup with
+//! `tokar restore FILE --game N`.
+//!
+//! # A damaged store never hangs or ends the check
+//!
+//! sled was not written for damaged files: on some it returns the same
+//! error from an iterator again and again, on some it panics, on some it may
+//! loop. So every sled iterator here stops at its first error (which is
+//! reported) and where its keys stop growing (a loop), a game's log is read
+//! to at most [`crate::backup::verify::MAX_LOG`] entries, and every value is
+//! bounded before it is decoded. sled's panics are caught
+//! (`std::panic::catch_unwind` around each call into sled) and reported as
+//! "the database files are damaged: ..." with what was being read: the check
+//! exists for exactly the stores on which sled fails, and a panic would take
+//! the report of everything found so far with it (sled panics, for one,
+//! when a page it lists is in a blob file that is gone or cut). The check
+//! then goes on with the next game or the next kind of key, so that what
+//! sled still serves is checked too; the unwound call may have left one of
+//! sled's locks held, and a later call waiting on it is what the watchdog
+//! is for. The reading runs on a thread of its own under a watchdog: when it
+//! makes no progress for [`STALL`] (`TOKAR_CHECK_STALL_SECONDS`), the check
+//! reports what it found so far, and that the database stopped answering and
+//! where, and returns; the stuck thread ends with the process.
 
-use crate::backup::verify_game;
-use crate::storage::{be_u64, log_prefix, Store, StoreSettings};
+use crate::backup::verify::{self, key_text, panic_text};
+use crate::storage::{be_u64, game_key, log_prefix, Store, StoreError, StoreSettings};
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// How long the check waits for the database to make any progress (one key
+/// read, one game verified) before it reports the files damaged and stops:
+/// 20 s, where a sound store's slowest step (replaying the longest allowed
+/// log) takes well under a second.
+pub const STALL: Duration = Duration::from_secs(20);
 
 /// What a check found.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -18,7 +55,9 @@ pub struct Report {
     pub games: u64,
     pub users: u64,
     pub outbox: u64,
-    /// One line per thing that cannot be read.
+    /// Keys of the named trees (leagues, server settings).
+    pub tree_keys: u64,
+    /// One line per thing that cannot be read or does not agree.
     pub problems: Vec<String>,
     /// The games among them, by number.
     pub bad_games: Vec<u64>,
@@ -28,11 +67,12 @@ impl Report {
     /// The closing line.
     pub fn summary(&self) -> String {
         let head = format!(
-            "checked {} game(s), {} user(s), {} outbox entr{}",
+            "checked {} game(s), {} user(s), {} outbox entr{}, {} key(s) in named trees",
             self.games,
             self.users,
             self.outbox,
-            if self.outbox == 1 { "y" } else { "ies" }
+            if self.outbox == 1 { "y" } else { "ies" },
+            self.tree_keys
         );
         if self.problems.is_empty() {
             return format!("{head}: all readable");
@@ -47,104 +87,535 @@ impl Report {
     }
 }
 
-/// Checks the store of `data_dir`. An error: the store could not be opened
-/// at all (absent, in use by a running bot).
-pub fn check(data_dir: &Path) -> Result<Report, String> {
-    let store =
-        Store::open_existing(data_dir, &StoreSettings::default()).map_err(|e| e.to_string())?;
-    let db = store.db().map_err(|e| e.to_string())?;
-    let mut r = Report::default();
-    match crate::marker::read(data_dir) {
-        Err(e) => r.problems.push(e),
-        Ok(None) => {}
-        Ok(Some(m)) => match store.identity() {
-            Ok(id) if id != m.identity => r.problems.push(format!(
-                "the marker names store {:016x}, the database is {id:016x}",
-                m.identity
-            )),
-            Err(e) => r.problems.push(format!("the store's identity: {e}")),
-            Ok(_) => {}
-        },
+/// The stall bound: [`STALL`], or `TOKAR_CHECK_STALL_SECONDS` (for a slow
+/// disk).
+pub fn stall_from_env() -> Result<Duration, String> {
+    match std::env::var("TOKAR_CHECK_STALL_SECONDS") {
+        Err(_) => Ok(STALL),
+        Ok(v) => v
+            .trim()
+            .parse()
+            .ok()
+            .filter(|&n| n > 0)
+            .map(Duration::from_secs)
+            .ok_or_else(|| format!("TOKAR_CHECK_STALL_SECONDS={v}: not a number of seconds")),
     }
-    let mut with_record = std::collections::HashSet::new();
-    for k in db.scan_prefix([b'g']).keys() {
-        let k = match k {
-            Ok(k) => k,
-            Err(e) => {
-                r.problems
-                    .push(format!("the game records cannot be listed: {e}"));
-                break;
-            }
-        };
-        let Some(id) = be_u64(&k).filter(|_| k.len() == 9) else {
-            continue;
-        };
-        r.games += 1;
-        with_record.insert(id);
-        if let Err(why) = check_game(db, id) {
-            r.problems.push(format!("game #{id}: {why}"));
-            r.bad_games.push(id);
-        }
-    }
-    // Log entries whose game has no record.
-    let mut orphans = std::collections::BTreeSet::new();
-    for k in db.scan_prefix([b'l']).keys().flatten() {
-        if k.len() == 17 {
-            let id = be_u64(&k[..9]).unwrap_or_default();
-            if !with_record.contains(&id) {
-                orphans.insert(id);
-            }
-        }
-    }
-    for id in orphans {
-        r.problems
-            .push(format!("game #{id}: log entries without a game record"));
-        r.bad_games.push(id);
-    }
-    for kv in db.scan_prefix([b'u']) {
-        r.users += 1;
-        match kv {
-            Err(e) => {
-                r.problems.push(format!("user records cannot be read: {e}"));
-                break;
-            }
-            Ok((k, v)) => {
-                if let Err(e) = crate::record::decode_user(&v) {
-                    let id = be_u64(&k).unwrap_or_default();
-                    r.problems.push(format!("user {id}: {e}"));
-                }
-            }
-        }
-    }
-    for kv in db.scan_prefix([b'o']) {
-        r.outbox += 1;
-        match kv {
-            Err(e) => {
-                r.problems
-                    .push(format!("outbox entries cannot be read: {e}"));
-                break;
-            }
-            Ok((k, v)) => {
-                if let Err(e) = crate::outbox::decode_entry(&v) {
-                    let id = be_u64(&k).unwrap_or_default();
-                    r.problems.push(format!("outbox entry {id}: {e}"));
-                }
-            }
-        }
-    }
-    Ok(r)
 }
 
-/// Reads one game's record and log and replays it.
-fn check_game(db: &sled::Db, id: u64) -> Result<(), String> {
-    let rec = db
-        .get(crate::storage::game_key(id))
-        .map_err(|e| format!("record unreadable: {e}"))?
-        .ok_or("record vanished during the check")?;
-    let mut items = vec![(crate::storage::game_key(id), rec.to_vec())];
-    for kv in db.scan_prefix(log_prefix(id)) {
-        let (k, v) = kv.map_err(|e| format!("log unreadable: {e}"))?;
-        items.push((k.to_vec(), v.to_vec()));
+/// Checks the store of `data_dir`, waiting [`stall_from_env`] for a
+/// database that stops answering. An error: the store could not be opened at
+/// all (absent, in use by a running bot); damaged files are problems of the
+/// report.
+pub fn check(data_dir: &Path) -> Result<Report, String> {
+    check_with(data_dir, stall_from_env()?)
+}
+
+/// [`check`] with the stall bound given.
+pub fn check_with(data_dir: &Path, stall: Duration) -> Result<Report, String> {
+    let shared = Arc::new(Progress::default());
+    let (tx, rx) = std::sync::mpsc::channel();
+    {
+        let (dir, shared) = (data_dir.to_path_buf(), shared.clone());
+        std::thread::Builder::new()
+            .name("tokar-check".into())
+            .spawn(move || {
+                let done = catch_unwind(AssertUnwindSafe(|| run(&dir, &shared)));
+                let _ = tx.send(done.unwrap_or_else(|p| {
+                    shared.problem(format!(
+                        "the check failed at {}: {}",
+                        shared.stage(),
+                        panic_text(&*p)
+                    ));
+                    Ok(())
+                }));
+            })
+            .map_err(|e| format!("cannot start the check: {e}"))?;
     }
-    verify_game(id, &items)
+    let mut seen = shared.steps.load(Ordering::Relaxed);
+    let mut since = Instant::now();
+    loop {
+        match rx.recv_timeout(Duration::from_millis(100)) {
+            Ok(Ok(())) => return Ok(shared.report()),
+            Ok(Err(e)) => return Err(e),
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                shared.problem(format!(
+                    "the check's reader ended without a word at {}",
+                    shared.stage()
+                ));
+                return Ok(shared.report());
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                let now = shared.steps.load(Ordering::Relaxed);
+                if now != seen {
+                    (seen, since) = (now, Instant::now());
+                } else if since.elapsed() >= stall {
+                    shared.problem(format!(
+                        "the database files are damaged: the check made no progress for {} s \
+                         at {}, and stopped there (what follows was not checked)",
+                        stall.as_secs(),
+                        shared.stage()
+                    ));
+                    return Ok(shared.report());
+                }
+            }
+        }
+    }
+}
+
+/// The report as it grows, shared with the watchdog.
+#[derive(Default)]
+struct Progress {
+    report: Mutex<Report>,
+    /// Raised at every key read and every game verified.
+    steps: AtomicU64,
+    /// What is being read, for a report that stops there.
+    stage: Mutex<String>,
+    /// sled panicked at least once.
+    panicked: std::sync::atomic::AtomicBool,
+}
+
+impl Progress {
+    fn with<T>(&self, f: impl FnOnce(&mut Report) -> T) -> T {
+        f(&mut self.report.lock().unwrap_or_else(|e| e.into_inner()))
+    }
+
+    fn report(&self) -> Report {
+        self.with(|r| r.clone())
+    }
+
+    fn problem(&self, line: String) {
+        self.with(|r| r.problems.push(line));
+    }
+
+    fn bad_game(&self, id: u64, why: &str) {
+        self.with(|r| {
+            r.problems.push(format!("game #{id}: {why}"));
+            if !r.bad_games.contains(&id) {
+                r.bad_games.push(id);
+            }
+        });
+    }
+
+    fn step(&self) {
+        self.steps.fetch_add(1, Ordering::Relaxed);
+    }
+
+    fn set_stage(&self, what: impl Into<String>) {
+        *self.stage.lock().unwrap_or_else(|e| e.into_inner()) = what.into();
+        self.step();
+    }
+
+    fn stage(&self) -> String {
+        self.stage.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+}
+
+/// Runs `f`, a call into sled, catching its panic: `Err` is the problem,
+/// naming `what` was read, and the store is then known damaged (see
+/// [`run`] for why that matters when it is closed).
+fn guarded<T>(p: &Progress, what: &str, f: impl FnOnce() -> T) -> Result<T, String> {
+    catch_unwind(AssertUnwindSafe(f)).map_err(|e| {
+        p.panicked.store(true, Ordering::Relaxed);
+        format!(
+            "the database files are damaged: sled failed while reading {what} ({})",
+            panic_text(&*e)
+        )
+    })
+}
+
+/// Walks a sled iterator to its end, calling `each` with every key and
+/// value, at most `limit` times, until `each` says `false`. Stops at the
+/// iterator's first error, a panic, or where its keys stop growing (the
+/// listing loops): that problem, `what` named in it, is returned, not
+/// reported.
+fn walk(
+    p: &Progress,
+    what: &str,
+    iter: impl FnOnce() -> sled::Iter,
+    limit: usize,
+    mut each: impl FnMut(&[u8], &[u8]) -> bool,
+) -> Option<String> {
+    let mut iter = match guarded(p, what, iter) {
+        Ok(iter) => iter,
+        Err(problem) => return Some(problem),
+    };
+    let mut last: Option<sled::IVec> = None;
+    for _ in 0..limit {
+        p.step();
+        match guarded(p, what, || iter.next()) {
+            Err(problem) => return Some(problem),
+            Ok(None) => return None,
+            Ok(Some(Err(e))) => return Some(format!("{what} cannot all be listed: {e}")),
+            Ok(Some(Ok((k, v)))) => {
+                if let Some(before) = &last {
+                    if k <= *before {
+                        return Some(format!(
+                            "the database files are damaged: listing {what} went back from \
+                             key {} to key {}",
+                            key_text(before),
+                            key_text(&k)
+                        ));
+                    }
+                }
+                if !each(&k, &v) {
+                    return None;
+                }
+                last = Some(k);
+            }
+        }
+    }
+    None
+}
+
+/// [`walk`] without a limit, reporting its problem; `false` if there was
+/// one (the listing is not whole).
+fn walk_all(
+    p: &Progress,
+    what: &str,
+    iter: impl FnOnce() -> sled::Iter,
+    each: impl FnMut(&[u8], &[u8]) -> bool,
+) -> bool {
+    match walk(p, what, iter, usize::MAX, each) {
+        Some(problem) => {
+            p.problem(problem);
+            false
+        }
+        None => true,
+    }
+}
+
+/// What the indexes must hold for one game that verified.
+struct Indexed {
+    users: Vec<u64>,
+    channel: u64,
+    due: Option<u64>,
+}
+
+/// The check itself, on the reader's thread. After sled panicked, its
+/// handle is not closed: the panic may have left its locks held, and closing
+/// waits on them; the process ends it instead.
+fn run(data_dir: &Path, p: &Progress) -> Result<(), String> {
+    p.set_stage("the marker");
+    let marker = match crate::marker::read(data_dir) {
+        Ok(m) => m,
+        Err(e) => {
+            p.problem(e);
+            None
+        }
+    };
+    // A data folder that other users of the machine can read is a problem:
+    // it holds every seed and hand (see `storage/private.rs`).
+    if let Some(line) = crate::storage::private::report(data_dir) {
+        p.problem(line);
+    }
+    p.set_stage("the database files (opening them)");
+    let opened = guarded(p, "the database files (opening them)", || {
+        Store::open_existing(data_dir, &StoreSettings::default())
+    });
+    let store = match opened {
+        Err(problem) => {
+            p.problem(problem);
+            return Ok(());
+        }
+        Ok(Ok(s)) => s,
+        Ok(Err(e @ (StoreError::NoStore(_) | StoreError::InUse(_)))) => return Err(e.to_string()),
+        Ok(Err(e)) => {
+            p.problem(format!(
+                "the database files are damaged: they cannot be opened: {e}"
+            ));
+            return Ok(());
+        }
+    };
+    let db = &store.db().map_err(|e| e.to_string())?;
+    if let Some(m) = marker {
+        marker_problems(data_dir, db, &m, p);
+    }
+    let mut indexed = HashMap::new();
+    if let Some(with_record) = games(db, p, &mut indexed) {
+        orphan_logs(db, p, &with_record);
+    }
+    let index = other_keys(db, p);
+    indexes(p, &indexed, &index);
+    named_trees(db, p);
+    if p.panicked.load(Ordering::Relaxed) {
+        std::mem::forget(store);
+    } else {
+        p.set_stage("closing the database");
+        drop(store);
+    }
+    Ok(())
+}
+
+/// The marker against the store: the same identity, and no fewer games
+/// numbered than the marker counts.
+fn marker_problems(data_dir: &Path, db: &sled::Db, m: &crate::marker::Marker, p: &Progress) {
+    p.set_stage("the store's identity");
+    let read = |k: &[u8]| match guarded(p, "the store's counters", || db.get(k)) {
+        Ok(Ok(v)) => Ok(v),
+        Ok(Err(e)) => Err(format!("the store's counters cannot be read: {e}")),
+        Err(problem) => Err(problem),
+    };
+    let marker = crate::marker::path(data_dir);
+    match read(crate::storage::IDENTITY_KEY) {
+        Err(problem) => p.problem(problem),
+        Ok(None) => p.problem(format!(
+            "{} names store {:016x} with {} game(s), but the database has no store identity \
+             (it is empty, or lost it)",
+            marker.display(),
+            m.identity,
+            m.games
+        )),
+        Ok(Some(v)) => match be_u64(&v).filter(|_| v.len() == 8) {
+            Some(id) if id != m.identity => p.problem(format!(
+                "{} names store {:016x}, the database is {id:016x}",
+                marker.display(),
+                m.identity
+            )),
+            Some(_) => {}
+            None => p.problem(format!("the store's identity is {} bytes, not 8", v.len())),
+        },
+    }
+    match read(crate::storage::NEXT_GAME_KEY) {
+        Err(problem) => p.problem(problem),
+        Ok(v) => {
+            let numbered = v.as_deref().and_then(be_u64).unwrap_or(1).saturating_sub(1);
+            if numbered < m.games {
+                p.problem(format!(
+                    "{} counts {} game(s), the database has numbered only {numbered}: \
+                     it is older than the store was",
+                    marker.display(),
+                    m.games
+                ));
+            }
+        }
+    }
+}
+
+/// Every game record, verified with its log; returns the games that have a
+/// record, if they could all be listed.
+fn games(db: &sled::Db, p: &Progress, indexed: &mut HashMap<u64, Indexed>) -> Option<HashSet<u64>> {
+    p.set_stage("the game records");
+    let mut ids = Vec::new();
+    let whole = walk_all(
+        p,
+        "the game records",
+        || db.scan_prefix([b'g']),
+        |k, _| {
+            match be_u64(k).filter(|_| k.len() == 9) {
+                Some(id) => ids.push(id),
+                None => p.problem(format!(
+                    "key {}: in the game records' space, but no game record's key",
+                    key_text(k)
+                )),
+            }
+            true
+        },
+    );
+    let mut with_record = HashSet::new();
+    for id in ids {
+        p.set_stage(format!("game #{id}"));
+        p.with(|r| r.games += 1);
+        with_record.insert(id);
+        match check_game(db, p, id) {
+            Ok(rec) => {
+                let mut users: Vec<u64> = rec.members.iter().map(|m| m.user.id).collect();
+                users.extend(rec.invited.iter().map(|u| u.id));
+                indexed.insert(
+                    id,
+                    Indexed {
+                        users,
+                        channel: rec.channel.id,
+                        due: rec.scheduled,
+                    },
+                );
+            }
+            Err(why) => p.bad_game(id, &why),
+        }
+    }
+    whole.then_some(with_record)
+}
+
+/// Reads one game's record and log and verifies them.
+fn check_game(db: &sled::Db, p: &Progress, id: u64) -> Result<crate::record::GameRecord, String> {
+    let rec = match guarded(p, "its record", || db.get(game_key(id)))? {
+        Err(e) => return Err(format!("record unreadable: {e}")),
+        Ok(None) => return Err("record vanished during the check".into()),
+        Ok(Some(rec)) => rec,
+    };
+    let mut items = vec![(game_key(id), rec.to_vec())];
+    let listing = || db.scan_prefix(log_prefix(id));
+    let walked = walk(p, "its log", listing, verify::MAX_LOG + 1, |k, v| {
+        items.push((k.to_vec(), v.to_vec()));
+        true
+    });
+    if let Some(problem) = walked {
+        return Err(problem);
+    }
+    verify::game(id, &items)?;
+    crate::record::decode_game(&items[0].1).map_err(|e| format!("record unreadable: {e}"))
+}
+
+/// Log entries whose game has no record (when every record was listed).
+fn orphan_logs(db: &sled::Db, p: &Progress, with_record: &HashSet<u64>) {
+    p.set_stage("the game logs");
+    let mut orphans = BTreeSet::new();
+    let _whole = walk_all(
+        p,
+        "the game logs",
+        || db.scan_prefix([b'l']),
+        |k, _| {
+            match be_u64(&k[..k.len().min(9)]).filter(|_| k.len() == 17) {
+                Some(id) if !with_record.contains(&id) => {
+                    orphans.insert(id);
+                }
+                Some(_) => {}
+                None => p.problem(format!(
+                    "key {}: in the logs' space, but no log entry's key",
+                    key_text(k)
+                )),
+            }
+            true
+        },
+    );
+    for id in orphans {
+        p.bad_game(id, "log entries without a game record");
+    }
+}
+
+/// The index keys found: (user, game), (channel, game), (due, game).
+#[derive(Default)]
+struct Index {
+    /// Every key was listed (else the indexes are not compared: a key not
+    /// listed is not a key missing).
+    whole: bool,
+    users: HashSet<(u64, u64)>,
+    channels: HashSet<(u64, u64)>,
+    schedule: HashSet<(u64, u64)>,
+}
+
+/// Every key of the main tree outside the games' records and logs: index
+/// keys are gathered, the others decoded by kind.
+fn other_keys(db: &sled::Db, p: &Progress) -> Index {
+    let mut index = Index {
+        whole: true,
+        ..Index::default()
+    };
+    let ranges: [(&[u8], Option<&[u8]>); 3] = [(b"", Some(b"g")), (b"h", Some(b"l")), (b"m", None)];
+    for (from, to) in ranges {
+        p.set_stage("the other keys");
+        let listing = || match to {
+            Some(to) => db.range(from.to_vec()..to.to_vec()),
+            None => db.range(from.to_vec()..),
+        };
+        index.whole &= walk_all(p, "the other keys", listing, |k, v| {
+            let pair = || {
+                (
+                    be_u64(&k[1..9]).unwrap_or_default(),
+                    be_u64(k).unwrap_or_default(),
+                )
+            };
+            match (k.first(), k.len()) {
+                (Some(b'm'), 17) => {
+                    index.users.insert(pair());
+                }
+                (Some(b'c'), 17) => {
+                    index.channels.insert(pair());
+                }
+                (Some(b's'), 17) => {
+                    index.schedule.insert(pair());
+                }
+                (Some(b'u'), 9) => {
+                    p.with(|r| r.users += 1);
+                    if let Err(e) = verify::main_record(k, v) {
+                        p.problem(format!("user {}: {e}", be_u64(k).unwrap_or_default()));
+                    }
+                }
+                (Some(b'o'), 9) => {
+                    p.with(|r| r.outbox += 1);
+                    if let Err(e) = verify::main_record(k, v) {
+                        p.problem(format!(
+                            "outbox entry {}: {e}",
+                            be_u64(k).unwrap_or_default()
+                        ));
+                    }
+                }
+                _ => {
+                    if let Err(e) = verify::main_record(k, v) {
+                        p.problem(format!("key {}: {e}", key_text(k)));
+                    }
+                }
+            }
+            true
+        });
+    }
+    index
+}
+
+/// Each verified game is in its members' and invitees' indexes, its
+/// channel's and, when it waits for a time, the schedule.
+fn indexes(p: &Progress, indexed: &HashMap<u64, Indexed>, index: &Index) {
+    p.set_stage("the indexes");
+    if !index.whole {
+        return p.problem(
+            "the indexes (games of a user, of a channel, the schedule) were not compared with \
+             the games: they could not all be read"
+                .into(),
+        );
+    }
+    let mut ids: Vec<&u64> = indexed.keys().collect();
+    ids.sort();
+    for &id in ids {
+        let g = &indexed[&id];
+        let mut missing = Vec::new();
+        for &u in &g.users {
+            if !index.users.contains(&(u, id)) {
+                missing.push(format!("user {u}'s games"));
+            }
+        }
+        if !index.channels.contains(&(g.channel, id)) {
+            missing.push(format!("channel {}'s games", g.channel));
+        }
+        if let Some(due) = g.due {
+            if !index.schedule.contains(&(due, id)) {
+                missing.push("the schedule".into());
+            }
+        }
+        if !missing.is_empty() {
+            p.bad_game(
+                id,
+                &format!("missing from the index of {}", missing.join(", ")),
+            );
+        }
+    }
+}
+
+/// Every key of every named tree, decoded as its tree's record.
+fn named_trees(db: &sled::Db, p: &Progress) {
+    p.set_stage("the named trees");
+    let trees = match guarded(p, "the named trees", || crate::backup::trees::named(db)) {
+        Ok(Ok(t)) => t,
+        Ok(Err(e)) => return p.problem(format!("the named trees cannot be listed: {e}")),
+        Err(problem) => return p.problem(problem),
+    };
+    for (name, tree) in trees {
+        let what = format!("the tree {name}");
+        p.set_stage(what.clone());
+        // A tree this build does not know is told once, not once per key.
+        let known = crate::storage::kv::NAMED.contains(&name.as_str());
+        let _whole = walk_all(
+            p,
+            &what,
+            || tree.iter(),
+            |k, v| {
+                p.with(|r| r.tree_keys += 1);
+                match verify::tree_key(&name, k, v) {
+                    Ok(()) => true,
+                    Err(e) => {
+                        p.problem(e);
+                        known
+                    }
+                }
+            },
+        );
+    }
 }

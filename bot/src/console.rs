@@ -130,7 +130,10 @@ pub fn parse_line(line: &str) -> Result<Line, String> {
         Some(c) if c.starts_with('#') => {
             let c = it.next().unwrap_or_default();
             if !is_name(&c[1..]) {
-                return Err(format!("'{c}' is not a channel name."));
+                return Err(format!(
+                    "'{}' is not a channel name.",
+                    crate::quote::excerpt(&c)
+                ));
             }
             Some(c[1..].to_string())
         }
@@ -308,7 +311,7 @@ where
     R: AsyncBufRead + Unpin,
     W: AsyncWrite + Unpin,
 {
-    std::fs::create_dir_all(&cfg.data)
+    crate::storage::private::create_dir(&cfg.data)
         .map_err(|e| format!("cannot create {}: {e}", cfg.data.display()))?;
     if let Some(dir) = &cfg.images {
         std::fs::create_dir_all(dir)
@@ -333,6 +336,33 @@ where
     .await
     .map_err(|e| e.to_string())?;
     let names = Names::load(&table, &cfg.data).await?;
+    // `tokar backup` reaches the console as it reaches the bot on Discord.
+    let keep = crate::backup::service::keep_from_env()?;
+    let socket = tokio::spawn(crate::backup::service::serve(
+        table.clone(),
+        cfg.data.clone(),
+        keep,
+    ));
+    let ended = run_console(cfg, table, names, vclock, out, input).await;
+    socket.abort();
+    // Awaited, so that its handle on the store is gone when this returns.
+    let _ = socket.await;
+    ended
+}
+
+/// The console's loop on an open table, until the input ends.
+async fn run_console<R, W>(
+    cfg: ConsoleConfig,
+    table: Table,
+    names: Names,
+    vclock: Option<Arc<VirtualClock>>,
+    out: W,
+    input: R,
+) -> Result<(), String>
+where
+    R: AsyncBufRead + Unpin,
+    W: AsyncWrite + Unpin,
+{
     let mut console = Console {
         cfg,
         table,

@@ -10,6 +10,7 @@ pub const DAY: Millis = 24 * HOUR;
 /// Reads `1d12h`, `25h`, `90m`, `30s`, `2w` (weeks); a bare number is hours.
 pub fn parse(text: &str) -> Result<Millis, String> {
     let t = text.trim().to_ascii_lowercase();
+    let quoted = crate::quote::excerpt(text);
     if t.is_empty() {
         return Err("Give a duration such as 24h, 3d or 1d12h.".into());
     }
@@ -18,7 +19,7 @@ pub fn parse(text: &str) -> Result<Millis, String> {
             .parse::<Millis>()
             .ok()
             .and_then(|h| h.checked_mul(HOUR))
-            .ok_or_else(|| format!("'{text}' is too long a duration."));
+            .ok_or_else(|| format!("'{quoted}' is too long a duration."));
     }
     let mut total: Millis = 0;
     let mut number = String::new();
@@ -38,22 +39,23 @@ pub fn parse(text: &str) -> Result<Millis, String> {
             'w' => 7 * DAY,
             _ => {
                 return Err(format!(
-                    "Cannot read '{text}' as a duration (use s, m, h, d, w: 1d12h)."
+                    "Cannot read '{quoted}' as a duration (use s, m, h, d, w: 1d12h)."
                 ))
             }
         };
         let n: Millis = number.parse().map_err(|_| {
-            format!("Cannot read '{text}' as a duration: a number must come before '{c}'.")
+            format!("Cannot read '{quoted}' as a duration: a number must come before '{c}'.")
         })?;
         number.clear();
         total = n
             .checked_mul(unit)
             .and_then(|v| total.checked_add(v))
-            .ok_or_else(|| format!("'{text}' is too long a duration."))?;
+            .ok_or_else(|| format!("'{quoted}' is too long a duration."))?;
     }
     if !number.is_empty() {
         return Err(format!(
-            "Cannot read '{text}' as a duration: '{number}' needs a unit (s, m, h, d, w)."
+            "Cannot read '{quoted}' as a duration: '{}' needs a unit (s, m, h, d, w).",
+            crate::quote::excerpt(&number)
         ));
     }
     Ok(total)

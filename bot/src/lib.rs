@@ -17,6 +17,7 @@ pub mod marker;
 pub mod metrics;
 pub mod migrate;
 pub mod outbox;
+pub mod quote;
 pub mod rating;
 pub mod record;
 pub mod scene;

@@ -30,6 +30,7 @@ settings (environment):
   TOKAR_DATABASE_URL   keeps the store in PostgreSQL, shared by processes (default: sled in DATA)
   TOKAR_CACHE_MB       the storage cache (default 64)
   TOKAR_BACKUPS_KEEP   daily backups kept in DATA/backups (default 7)
+  TOKAR_CHECK_STALL_SECONDS  tokar check stops on a database that answers nothing this long (default 20)
   TOKAR_FRESH_STORE=1  starts with an empty store although the data folder was used before";
 
 /// `tokar console --help`.

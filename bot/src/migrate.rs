@@ -51,7 +51,7 @@ impl std::fmt::Display for Moved {
 pub fn migrate(from: &Path, to: &dyn Kv) -> Result<Moved, String> {
     let source = Store::open_existing(from, &StoreSettings::default())
         .map_err(|e| format!("cannot open the store in {}: {e}", from.display()))?;
-    let db = source.db().map_err(|e| e.to_string())?;
+    let db = &source.db().map_err(|e| e.to_string())?;
     for (name, _) in crate::backup::trees::named(db).map_err(|e| e.to_string())? {
         if !NAMED.contains(&name.as_str()) {
             return Err(format!(
@@ -71,10 +71,15 @@ pub fn migrate(from: &Path, to: &dyn Kv) -> Result<Moved, String> {
     let mut moved = Moved::default();
     let mut highest_id = 0;
     for tree in std::iter::once(MAIN).chain(NAMED) {
-        let items = source
+        // The `with-marker` key says a marker names the source's database;
+        // the target is marked when its own folder's marker is written.
+        let items: Vec<_> = source
             .kv()
             .range(tree, &[], None, usize::MAX)
-            .map_err(err)?;
+            .map_err(err)?
+            .into_iter()
+            .filter(|(k, _)| tree != MAIN || k.as_slice() != crate::storage::kv::MARKED)
+            .collect();
         if tree == MAIN {
             highest_id = items
                 .iter()
@@ -95,6 +100,10 @@ pub fn migrate(from: &Path, to: &dyn Kv) -> Result<Moved, String> {
         moved.keys.insert(tree, items.len());
     }
     to.raise_ids(highest_id).map_err(err)?;
+    // The data folder's marker recorded the source's generation: the target
+    // starts from it, so the same folder opens on the moved store.
+    to.raise_generation(source.kv().generation().map_err(err)?)
+        .map_err(err)?;
     moved.games = verify(source.kv(), to, &moved)?;
     Ok(moved)
 }

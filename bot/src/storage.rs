@@ -15,6 +15,8 @@
 //! | `p` id n | the raw PNG bytes of the entry's n-th picture, when it has no scene (see [`crate::scene`]) |
 //! | `next-game` | the next game number |
 //! | `store-id` | the store's identity, drawn when it was created |
+//! | `writes` | the store's generation on sled ([`kv::Kv::generation`]; PostgreSQL: a sequence) |
+//! | `with-marker` | present once a data folder's marker names the store (`storage/marker_check.rs`) |
 //! | `R` ... | ratings ([`ratings`]) |
 //! | `q` ... | leases, when processes share the store ([`leases`]) |
 //! | `i` / `I` ... | interaction claims, each interaction run once ([`claims`]) |
@@ -22,8 +24,9 @@
 //! Leagues live in a tree of their own (`storage/leagues.rs`).
 //!
 //! Beside the database, `store.json` ([`crate::marker`]) records which store
-//! lives in the data folder and how many games it numbered, so that a lost
-//! database is refused at start instead of replaced by an empty one.
+//! lives in the data folder, how many games it numbered and its generation,
+//! so that a lost, emptied, swapped or older database is refused at start
+//! instead of used without a word (`storage/open.rs`, `storage/marker_check.rs`).
 //!
 //! Every write of a game is one transaction on this tree (record, log entries,
 //! schedule and index keys, and the outbox entries announcing the change
@@ -39,11 +42,19 @@ pub use claims::{Claim, CLAIM_KEPT};
 mod dump;
 mod leases;
 pub use leases::Lease;
+mod delivered;
+mod gate;
 mod group_flush;
 pub mod kv;
+mod marker_check;
+mod marker_keeper;
+mod open;
+pub(crate) use open::open_db_at;
 pub mod postgres;
+pub mod private;
 mod server_games;
 mod servers;
+mod sled_kv;
 pub use servers::{decode_server, encode_server, ServerRecord};
 
 use crate::clock::Millis;
@@ -52,11 +63,11 @@ use crate::record::{
     decode_game, decode_log, decode_user, encode, GameRecord, LogEntry, UserRecord,
 };
 use crate::table::Image;
-use kv::{transaction, Kv, KvTx, SledKv, TxError, MAIN};
-use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use kv::{transaction, Kv, KvTx, TxError, MAIN};
+pub use sled_kv::REOPEN_EVERY;
+use std::path::PathBuf;
+use std::sync::Arc;
 use thiserror::Error;
-use tracing::{error, warn};
 
 mod ratings;
 pub use ratings::{HistoryEntry, RatedGame, Standing, GLOBAL};
@@ -84,6 +95,11 @@ pub enum StoreError {
     /// The database server (PostgreSQL) failed or refused; the text says how.
     #[error("the database failed: {0}")]
     Database(String),
+    /// A write could not be made durable (the disk is full or failing):
+    /// nothing of it is visible, and the store refuses reads and writes
+    /// until it is opened again from disk. The text says why, for the log.
+    #[error("the store cannot reach its disk: {0}")]
+    Unwritable(String),
     /// A command that reads an existing store found none.
     #[error("there is no store in {0} (no db/ folder)")]
     NoStore(PathBuf),
@@ -168,13 +184,16 @@ pub struct GameWrite {
 
 #[derive(Clone)]
 pub struct Store {
+    /// Keeps the data folder's `store.json` up to date; `None` for a store
+    /// opened only to be read (`tokar check`, `tokar backup`) or on a
+    /// database alone ([`Store::on`]). Before `kv`: dropped first, so the
+    /// marker's last write is done before the database closes (and another
+    /// open of the folder can read it).
+    marker: Option<Arc<marker_keeper::Keeper>>,
     /// The database: sled in the data folder, or PostgreSQL.
     kv: Arc<dyn Kv>,
-    /// The data folder whose `store.json` this store keeps up to date; `None`
-    /// for a store opened only to be read (`tokar check`, `tokar backup`).
-    marker_dir: Option<Arc<PathBuf>>,
-    /// One marker write at a time.
-    marker_lock: Arc<Mutex<()>>,
+    /// Outbox entries this process delivered but could not remove yet.
+    delivered: Arc<delivered::Delivered>,
 }
 
 fn key(prefix: u8, parts: &[u64]) -> Vec<u8> {
@@ -227,186 +246,20 @@ fn corrupt(e: String) -> TxError {
     TxError::Abort(StoreError::Corrupt(e))
 }
 
-/// How long opening waits for a folder whose lock is held. sled lets go of
-/// its lock a moment after its last handle closes (its background threads
-/// finish first), so a store reopened in the same process, or an operator
-/// command run just as the bot stops, would otherwise be told the folder is in
-/// use by a process that is already leaving.
-const LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
-
-/// The database of a data folder, opened with the settings' cache size.
-fn open_db(dir: &Path, settings: &StoreSettings) -> Result<sled::Db, StoreError> {
-    let started = std::time::Instant::now();
-    loop {
-        let opened = sled::Config::new()
-            .path(dir.join("db"))
-            .cache_capacity(settings.cache_mb.saturating_mul(1024 * 1024))
-            .open();
-        match opened {
-            Ok(db) => return Ok(db),
-            Err(sled::Error::Io(io)) if io.to_string().contains("could not acquire lock") => {
-                if started.elapsed() >= LOCK_WAIT {
-                    return Err(StoreError::InUse(dir.to_path_buf()));
-                }
-                std::thread::sleep(std::time::Duration::from_millis(100));
-            }
-            Err(e) => return Err(e.into()),
-        }
-    }
-}
-
-/// The sled database of a data folder, as the store's [`Kv`].
-fn sled_kv(dir: &Path, settings: &StoreSettings) -> Result<SledKv, StoreError> {
-    SledKv::new(open_db(dir, settings)?, dir.display().to_string())
-}
-
 /// The next game number stored (1 when none was drawn yet).
 fn next_game(kv: &dyn Kv) -> Result<u64, StoreError> {
     Ok(kv.get(MAIN, NEXT_GAME)?.map(|b| tail_u64(&b)).unwrap_or(1))
 }
 
 impl Store {
-    /// Opens (or creates) the store of a data folder with the default settings.
-    pub fn open(dir: &Path) -> Result<Store, StoreError> {
-        Store::open_with(dir, &StoreSettings::default())
-    }
-
-    /// Opens the store of a data folder for the table: creates it when the
-    /// folder has none, and refuses ([`StoreError::NotTheStore`]) when the
-    /// folder's marker shows a store that the database is not, unless
-    /// `settings.fresh`. A folder from before markers existed gets one.
-    pub fn open_with(dir: &Path, settings: &StoreSettings) -> Result<Store, StoreError> {
-        if let Some(url) = &settings.database {
-            // The database is the store's home: no folder marker, which
-            // guards a folder's database against being lost or swapped.
-            return Store::on(Arc::new(postgres::PgKv::connect(url)?));
-        }
-        let marker = match crate::marker::read(dir) {
-            Ok(m) => m,
-            Err(e) if settings.fresh => {
-                warn!(error = %e, "store marker unreadable; TOKAR_FRESH_STORE writes it anew");
-                None
-            }
-            Err(e) => {
-                return Err(StoreError::NotTheStore(format!(
-                    "{e}\n  If the database is the right one, start once with TOKAR_FRESH_STORE=1 to write the marker anew."
-                )))
-            }
-        };
-        let db_dir = dir.join("db");
-        if let (Some(m), false) = (&marker, settings.fresh) {
-            // Checked before sled runs: it would create an empty database.
-            if !db_dir.exists() {
-                let found = format!("its database {} is missing", db_dir.display());
-                return Err(StoreError::NotTheStore(crate::marker::refusal(
-                    dir, m, &found,
-                )));
-            }
-        }
-        let kv = sled_kv(dir, settings)?;
-        let identity = kv.get(MAIN, IDENTITY)?.map(|b| tail_u64(&b));
-        if let (Some(m), false) = (&marker, settings.fresh) {
-            let games = next_game(&kv)? - 1;
-            let found = match identity {
-                None => Some(format!("its database {} is empty", db_dir.display())),
-                Some(id) if id != m.identity => {
-                    Some(format!("its database holds another store, {id:016x}"))
-                }
-                Some(_) if games < m.games => Some(format!(
-                    "its database has numbered only {games} game(s): it is older than the store was"
-                )),
-                Some(_) => None,
-            };
-            if let Some(found) = found {
-                return Err(StoreError::NotTheStore(crate::marker::refusal(
-                    dir, m, &found,
-                )));
-            }
-        }
-        if settings.fresh {
-            warn!(data = %dir.display(), "TOKAR_FRESH_STORE: the database as found becomes this folder's store");
-        }
-        let store = Store::create_identity(Arc::new(kv))?;
-        let store = Store {
-            marker_dir: Some(Arc::new(dir.to_path_buf())),
-            ..store
-        };
-        store.write_marker().map_err(StoreError::NotTheStore)?;
-        Ok(store)
-    }
-
-    /// Opens the existing store of a data folder to read it: no identity is
-    /// drawn, no marker written, and a folder without a database is an error
-    /// rather than a new store. (sled may still tidy its own files on open.)
-    pub fn open_existing(dir: &Path, settings: &StoreSettings) -> Result<Store, StoreError> {
-        if !dir.join("db").exists() {
-            return Err(StoreError::NoStore(dir.to_path_buf()));
-        }
-        Ok(Store {
-            kv: Arc::new(sled_kv(dir, settings)?),
-            marker_dir: None,
-            marker_lock: Default::default(),
-        })
-    }
-
-    /// Opens the database of a folder for a restore: created when absent, no
-    /// identity drawn (the backup brings its own), no marker written yet.
-    pub(crate) fn open_for_restore(dir: &Path) -> Result<Store, StoreError> {
-        Ok(Store {
-            kv: Arc::new(sled_kv(dir, &StoreSettings::default())?),
-            marker_dir: Some(Arc::new(dir.to_path_buf())),
-            marker_lock: Default::default(),
-        })
-    }
-
-    /// Records this store and its number of games in the data folder's
-    /// marker (only for a store opened with [`Store::open_with`]).
-    pub(crate) fn write_marker(&self) -> Result<(), String> {
-        let Some(dir) = &self.marker_dir else {
-            return Ok(());
-        };
-        let _one = self.marker_lock.lock().unwrap_or_else(|e| e.into_inner());
-        let identity = self.identity().map_err(|e| e.to_string())?;
-        let games = next_game(&*self.kv).map_err(|e| e.to_string())? - 1;
-        crate::marker::write(dir, identity, games)
-    }
-
-    /// A store on any database, drawing its identity if it has none yet.
-    pub fn on(kv: Arc<dyn Kv>) -> Result<Store, StoreError> {
-        Store::create_identity(kv)
-    }
-
-    /// Draws the store's identity if it has none yet.
-    fn create_identity(kv: Arc<dyn Kv>) -> Result<Store, StoreError> {
-        if kv.get(MAIN, IDENTITY)?.is_none() {
-            let nanos = std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map(|d| d.as_nanos() as u64)
-                .unwrap_or_default();
-            let identity = crate::entropy::fresh(&[nanos]);
-            // Only the first writer's number counts.
-            transaction(&*kv, |tx| {
-                if tx.get(MAIN, IDENTITY)?.is_none() {
-                    tx.insert(MAIN, IDENTITY, &identity.to_be_bytes())?;
-                }
-                Ok(())
-            })?;
-        }
-        Ok(Store {
-            kv,
-            marker_dir: None,
-            marker_lock: Default::default(),
-        })
-    }
-
     /// The sled database of a store opened from a data folder, for the
     /// folder's own tools (backup, check, restore), which read every key.
-    pub(crate) fn db(&self) -> Result<&sled::Db, StoreError> {
-        self.kv.sled().ok_or_else(|| {
-            StoreError::Database(format!(
+    pub(crate) fn db(&self) -> Result<sled::Db, StoreError> {
+        self.kv.sled().unwrap_or_else(|| {
+            Err(StoreError::Database(format!(
                 "{} is not a data folder: this works on sled stores only",
                 self.kv.describe()
-            ))
+            )))
         })
     }
 
@@ -487,9 +340,7 @@ impl Store {
         })?;
         // Durable before the marker counts it: the marker never counts more
         // games than the database holds.
-        if let Err(e) = self.write_marker() {
-            error!(error = %e, "the store marker was not refreshed");
-        }
+        self.noted(Some(n), None);
         Ok(n)
     }
 
@@ -607,7 +458,7 @@ impl Store {
     pub fn commit(&self, w: &GameWrite) -> Result<Vec<u64>, StoreError> {
         let id = w.record.id;
         let gkey = key(b'g', &[id]);
-        transaction(&*self.kv, |tx| {
+        let (ids, generation) = transaction(&*self.kv, |tx| {
             let stored = match tx.get(MAIN, &gkey)? {
                 None => None,
                 Some(b) => Some(decode_game(&b).map_err(corrupt)?),
@@ -647,8 +498,13 @@ impl Store {
             for e in &w.outbox {
                 ids.push(put_entry(tx, e)?);
             }
-            Ok(ids)
-        })
+            // Every game write raises the store's generation, which the
+            // folder's marker records (in the same transaction: no flush more).
+            Ok((ids, tx.bump_generation()?))
+        })?;
+        // Stored: the marker may count it.
+        self.noted(None, Some(generation));
+        Ok(ids)
     }
 
     /// Stores outbox entries that go with no game change (a notice about a
@@ -662,11 +518,16 @@ impl Store {
     /// Up to `limit` entries waiting for delivery, oldest first. An entry that
     /// cannot be read is logged by the caller through its error and skipped
     /// here, so one damaged entry never stops the others.
+    /// Entries this process delivered and could not remove are left out
+    /// (their removal is tried again first): never delivered twice.
     pub fn outbox(&self, limit: usize) -> Result<Vec<StoredEntry>, StoreError> {
+        let held = self.delivered.retry(|ids| self.remove_entries(ids));
         Ok(self
             .kv
-            .scan(MAIN, b"o", limit)?
+            .scan(MAIN, b"o", limit.saturating_add(held.len()))?
             .into_iter()
+            .filter(|(k, _)| !held.contains(&tail_u64(k)))
+            .take(limit)
             .map(|(k, v)| decode_entry(&v).map_err(|e| (tail_u64(&k), e)))
             .collect())
     }
@@ -730,7 +591,14 @@ impl Store {
     /// flush for a whole batch the console printed. Entries without stored
     /// pictures are one key each and are removed without a transaction; an
     /// entry with pictures goes with them in one.
+    /// Entries whose removal fails are remembered as delivered (see
+    /// [`Store::outbox`]).
     pub fn outbox_done_all(&self, ids: &[u64]) -> Result<(), StoreError> {
+        self.remove_entries(ids)
+            .inspect_err(|_| self.delivered.hold(ids))
+    }
+
+    fn remove_entries(&self, ids: &[u64]) -> Result<(), StoreError> {
         let keys = self.entry_keys(ids)?;
         if keys.len() == ids.len() {
             return self.kv.remove_each(MAIN, &keys);

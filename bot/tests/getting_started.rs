@@ -52,6 +52,7 @@ fn help_lists_every_command_and_setting_one_line_each() {
         include_str!("../src/storage.rs"),
         include_str!("../src/backup/service.rs"),
         include_str!("../src/marker.rs"),
+        include_str!("../src/check.rs"),
     ];
     for src in sources {
         for (i, _) in src.match_indices("\"TOKAR_") {

@@ -99,7 +99,16 @@ async fn an_older_copy_of_the_store_is_refused() {
     let mut m = tokar_bot::marker::read(&dir).unwrap().unwrap();
     // As if the database were a copy from before the last games.
     m.games = 5;
-    tokar_bot::marker::write(&dir, m.identity, m.games).unwrap();
+    tokar_bot::marker::write(
+        &dir,
+        &tokar_bot::marker::Fields {
+            identity: m.identity,
+            games: m.games,
+            generation: m.generation.unwrap_or_default(),
+            database: "sled".into(),
+        },
+    )
+    .unwrap();
     let text = refusal(open_with(&dir, StoreSettings::default()).await);
     assert!(text.contains("only 2 game(s)"), "{text}");
 }
@@ -108,6 +117,12 @@ async fn an_older_copy_of_the_store_is_refused() {
 async fn a_folder_from_before_markers_opens_and_gets_one() {
     let dir = used_folder("marker-old-folder").await;
     std::fs::remove_file(dir.join(tokar_bot::marker::FILE)).unwrap();
+    // A store from before markers was never marked in its database.
+    {
+        let db = sled::open(dir.join("db")).unwrap();
+        db.remove(tokar_bot::storage::kv::MARKED).unwrap();
+        db.flush().unwrap();
+    }
     let table = open_with(&dir, StoreSettings::default()).await.unwrap();
     let r = table.handle(request("@alice /board game:1")).await;
     assert!(r[0].ok, "{}", r[0].content);
@@ -201,4 +216,148 @@ fn a_held_store_is_refused_as_in_use() {
     );
     drop(held);
     Store::open_existing(&dir, &StoreSettings::default()).unwrap();
+}
+
+/// Copies the folder `from` (files and folders) to `to`.
+fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let target = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), &target).unwrap();
+        }
+    }
+}
+
+/// Issue #32: a copy of `db/` taken earlier (same identity, same number of
+/// games, older moves) put back in place is refused, with the ways on; on
+/// purpose (TOKAR_FRESH_STORE=1) it starts, and is the folder's store from
+/// then on.
+#[tokio::test]
+async fn a_stale_copy_of_the_database_is_refused() {
+    let e = env("marker-stale").await;
+    let id = e.start("alice", "bob").await;
+    e.play_first(id, &["alice", "bob"]).await;
+    let dir = e.dir.clone();
+    drop(e);
+    let copy = dir.with_file_name("tokar-marker-stale-copy");
+    let _ = std::fs::remove_dir_all(&copy);
+    copy_dir(&dir.join("db"), &copy);
+    let before = tokar_bot::marker::read(&dir).unwrap().unwrap();
+
+    // More moves, acknowledged; then the old copy put back.
+    let e = common::open(&dir, Some(7)).await;
+    let board = e.ok(&format!("@alice /board game:{id}")).await;
+    for _ in 0..3 {
+        e.play_first(id, &["alice", "bob"]).await;
+    }
+    assert_ne!(e.ok(&format!("@alice /board game:{id}")).await, board);
+    drop(e);
+    let after = tokar_bot::marker::read(&dir).unwrap().unwrap();
+    assert_eq!(after.format, 2);
+    assert_eq!(
+        (after.identity, after.games),
+        (before.identity, before.games)
+    );
+    assert!(after.generation > before.generation, "{before:?} {after:?}");
+    std::fs::remove_dir_all(dir.join("db")).unwrap();
+    std::fs::rename(&copy, dir.join("db")).unwrap();
+
+    let text = refusal(open_with(&dir, StoreSettings::default()).await);
+    let first = text.lines().next().unwrap();
+    assert!(first.contains("older copy"), "{text}");
+    assert!(first.contains("generation"), "{text}");
+    assert!(text.contains("tokar restore FILE --data"), "{text}");
+    assert!(text.contains("TOKAR_FRESH_STORE=1"), "{text}");
+
+    let fresh = StoreSettings {
+        fresh: true,
+        ..Default::default()
+    };
+    drop(open_with(&dir, fresh).await.unwrap());
+    let table = open_with(&dir, StoreSettings::default()).await.unwrap();
+    let r = table
+        .handle(request(&format!("@alice /board game:{id}")))
+        .await;
+    assert!(r[0].ok, "{}", r[0].content);
+}
+
+/// Issue #32: `db/` and `store.json` deleted while `backups/` is kept: the
+/// folder is not taken for a new one.
+#[tokio::test]
+async fn a_folder_with_backups_but_no_store_is_refused() {
+    let dir = used_folder("marker-backups-kept").await;
+    let store = Store::open_existing(&dir, &StoreSettings::default()).unwrap();
+    let backups = tokar_bot::backup::service::backups_dir(&dir);
+    let file = backups.join(tokar_bot::backup::file_name(chrono::Utc::now()));
+    tokar_bot::backup::write(&store, &file).unwrap();
+    drop(store);
+    std::fs::remove_dir_all(dir.join("db")).unwrap();
+    std::fs::remove_file(dir.join(tokar_bot::marker::FILE)).unwrap();
+
+    let text = refusal(open_with(&dir, StoreSettings::default()).await);
+    let first = text.lines().next().unwrap();
+    assert!(first.contains("has no store.json"), "{text}");
+    assert!(first.contains("backups/ holds 1 Tokar backup(s)"), "{text}");
+    assert!(first.contains("missing"), "{text}");
+    assert!(
+        !dir.join("db").exists(),
+        "refused before sled made a database"
+    );
+
+    // The ways on: restore the backup, and the folder opens with its games.
+    tokar_bot::backup::restore::restore_all(&file, &dir).unwrap();
+    let table = open_with(&dir, StoreSettings::default()).await.unwrap();
+    let r = table.handle(request("@alice /board game:1")).await;
+    assert!(r[0].ok, "{}", r[0].content);
+}
+
+/// A store that had a marker and lost it is not taken for one from before
+/// markers: whether it is the newest copy cannot be told.
+#[tokio::test]
+async fn a_marked_store_without_its_marker_is_refused() {
+    let dir = used_folder("marker-lost-marker").await;
+    std::fs::remove_file(dir.join(tokar_bot::marker::FILE)).unwrap();
+    let text = refusal(open_with(&dir, StoreSettings::default()).await);
+    assert!(text.contains("which had a marker"), "{text}");
+    let fresh = StoreSettings {
+        fresh: true,
+        ..Default::default()
+    };
+    drop(open_with(&dir, fresh).await.unwrap());
+    assert_eq!(tokar_bot::marker::read(&dir).unwrap().unwrap().games, 2);
+}
+
+/// A new folder holding only what is not a store (the clock's file, an empty
+/// `backups/`) is a new folder.
+#[tokio::test]
+async fn a_folder_with_nothing_of_a_store_is_new() {
+    let dir = fresh_dir("marker-new-folder");
+    std::fs::create_dir_all(dir.join("backups")).unwrap();
+    let table = open_with(&dir, StoreSettings::default()).await.unwrap();
+    drop(table);
+    let m = tokar_bot::marker::read(&dir).unwrap().unwrap();
+    assert_eq!((m.format, m.games, m.generation), (2, 0, Some(0)));
+}
+
+/// Every marker format keeps loading (fixtures of each).
+#[test]
+fn markers_of_every_format_load() {
+    let fixtures = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
+    for (n, generation) in [(1, None), (2, Some(41))] {
+        let dir = fresh_dir(&format!("marker-format-{n}"));
+        std::fs::copy(
+            format!("{fixtures}/marker-{n}.json"),
+            dir.join(tokar_bot::marker::FILE),
+        )
+        .unwrap();
+        let m = tokar_bot::marker::read(&dir).unwrap().unwrap();
+        assert_eq!(m.format, n);
+        assert_eq!(m.identity, 0x1234_5678_9abc_def0);
+        assert_eq!(m.games, 12);
+        assert_eq!(m.generation, generation);
+    }
 }

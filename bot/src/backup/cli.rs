@@ -85,19 +85,24 @@ pub fn run(command: &str, args: &[String]) -> Option<Result<String, String>> {
 }
 
 /// Backs up the store of `data`: directly when no bot has it open, else by
-/// asking the running bot (which takes it inside its own process).
+/// asking the running bot (which takes it inside its own process). The bot
+/// writes only into `<data>/backups/`: for `--to`, this command checks the
+/// path, asks for a backup there, and copies it to the path itself, as the
+/// user who runs it (never over a file, never through a link).
 fn backup(data: &Path, to: Option<&Path>) -> Result<String, String> {
     let to = match to {
-        Some(p) => Some(std::path::absolute(p).map_err(|e| format!("{}: {e}", p.display()))?),
+        Some(p) => Some(target(p)?),
         None => None,
     };
     // Asked first: opening a store that a running bot holds would wait for
     // its lock before giving up.
     if service::answers(data) {
-        return service::ask(data, to.as_deref())
-            .map(|s| format!("backup written by the running Tokar: {s}"));
+        return through_bot(data, to.as_deref());
     }
-    match Store::open_existing(data, &StoreSettings::default()) {
+    // TOKAR_DATABASE_URL as the bot has it: a PostgreSQL store is read in
+    // one snapshot while its processes run.
+    let settings = StoreSettings::from_env()?;
+    match Store::open_existing(data, &settings) {
         Ok(store) => {
             let own = to.is_none();
             let dest = to.unwrap_or_else(|| {
@@ -109,10 +114,53 @@ fn backup(data: &Path, to: Option<&Path>) -> Result<String, String> {
             }
             Ok(format!("backup written: {summary}"))
         }
-        Err(StoreError::InUse(_)) => service::ask(data, to.as_deref())
-            .map(|s| format!("backup written by the running Tokar: {s}")),
+        Err(StoreError::InUse(_)) => through_bot(data, to.as_deref()),
         Err(e) => Err(e.to_string()),
     }
+}
+
+/// `--to PATH` made absolute and checked: its folder exists, nothing is at
+/// the path (a backup never replaces a file).
+fn target(p: &Path) -> Result<PathBuf, String> {
+    let abs = std::path::absolute(p).map_err(|e| format!("{}: {e}", p.display()))?;
+    let dir = abs
+        .parent()
+        .filter(|d| d.is_dir())
+        .ok_or_else(|| format!("{}: its folder does not exist", abs.display()))?;
+    if std::fs::symlink_metadata(&abs).is_ok() {
+        return Err(format!(
+            "{} already exists: a backup never replaces a file; choose another name",
+            abs.display()
+        ));
+    }
+    let dir = std::fs::canonicalize(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let name = abs
+        .file_name()
+        .ok_or_else(|| format!("{}: not a file name", abs.display()))?;
+    Ok(dir.join(name))
+}
+
+/// A backup by the running bot: into its folder, then copied to `to`.
+fn through_bot(data: &Path, to: Option<&Path>) -> Result<String, String> {
+    let Some(to) = to else {
+        return service::ask(data, None)
+            .map(|s| format!("backup written by the running Tokar: {s}"));
+    };
+    let own =
+        service::backups_dir(data).join(format!("copy-{}", super::file_name(chrono::Utc::now())));
+    let own = std::path::absolute(&own).map_err(|e| e.to_string())?;
+    let summary = service::ask(data, Some(&own))?;
+    // What the backup holds, without the bot's path for it.
+    let prefix = format!("{}: ", own.display());
+    let holds = summary.strip_prefix(&prefix).unwrap_or(&summary).to_owned();
+    let copied = super::files::copy(&own, to);
+    // The bot's copy was only for this one.
+    let _ = std::fs::remove_file(&own);
+    copied.map_err(|e| format!("{}: {e}", to.display()))?;
+    Ok(format!(
+        "backup written by the running Tokar and copied to {}: {holds}",
+        to.display()
+    ))
 }
 
 fn keep() -> Result<usize, String> {
@@ -120,9 +168,11 @@ fn keep() -> Result<usize, String> {
 }
 
 fn restore_cmd(file: &Path, data: &Path, game: Option<u64>) -> Result<String, String> {
+    // Into the database the bot would use: TOKAR_DATABASE_URL's, or the folder's.
+    let settings = StoreSettings::from_env()?;
     match game {
         Some(id) => {
-            restore::restore_game(file, data, id)?;
+            restore::restore_game_with(file, data, id, &settings)?;
             Ok(format!(
                 "game #{id} restored from {} into {}",
                 file.display(),
@@ -130,12 +180,18 @@ fn restore_cmd(file: &Path, data: &Path, game: Option<u64>) -> Result<String, St
             ))
         }
         None => {
-            let r = restore::restore_all(file, data)?;
+            let r = restore::restore_into(file, data, &settings)?;
+            let place = match &settings.database {
+                Some(_) => format!(
+                    "the database of TOKAR_DATABASE_URL (marker in {})",
+                    data.display()
+                ),
+                None => data.display().to_string(),
+            };
             Ok(format!(
-                "restored store {:016x} into {}: {} game(s), {} other key(s), {} key(s) in named trees, \
+                "restored store {:016x} into {place}: {} game(s), {} other key(s), {} key(s) in named trees, \
                  every game checked and replayed",
                 r.identity,
-                data.display(),
                 r.games,
                 r.keys,
                 r.tree_keys

@@ -34,11 +34,25 @@
 //!
 //! A format-1 file reads as one without named trees (`tree_keys` 0).
 //!
+//! # Limits and what a restore verifies
+//!
+//! Both formats: a line is at most [`verify::MAX_LINE`] bytes (16 MiB), a
+//! game's log at most [`verify::MAX_LOG`] entries; key lines hold no game's
+//! record, log entry or index key; no game, key or tree key comes twice;
+//! every game replays to its stored snapshot, with each seat's actions by
+//! its owner; every named tree's key decodes as its record. [`verify`] says
+//! it whole; a file that breaks any of it is refused before anything is
+//! written.
+//!
 //! The derived indexes (schedule `s`, games of a user `m`, games of a channel
 //! `c`) are not in the file: a restore rebuilds them from the game records,
 //! so they always agree with the records restored.
 //!
 //! # Consistency while the bot runs
+//!
+//! On PostgreSQL the whole backup is read in one read-only `REPEATABLE READ`
+//! transaction: one state of the whole store, taken while the processes
+//! sharing it go on writing. The same lines are written as from sled.
 //!
 //! sled locks its database to one process, so a backup of a running bot is
 //! taken inside that process (the daily task, or `tokar backup` asking the
@@ -51,18 +65,20 @@
 //! is read with its pictures in the same way. Other keys are single values.
 //! Games are independent of each other, so a backup is a consistent state of
 //! every game without stopping the table; each transaction holds the table
-//! only for the reads of one game. The next game number is read after the
-//! games, so it is above every game in the file.
+//! only for the reads of one game. A game numbered after the header was
+//! written may be in the file: a restore sets the next game number above
+//! every game it restores.
 
 pub mod cli;
+pub mod files;
 pub mod restore;
 pub mod service;
+mod sources;
 pub mod trees;
+pub mod verify;
 
-use crate::record::decode_game;
-use crate::storage::{be_u64, game_key, is_index_key, log_prefix, RawItem, Store, StoreError};
+use crate::storage::{be_u64, RawItem, Store, StoreError};
 use serde::{Deserialize, Serialize};
-use sled::transaction::{ConflictableTransactionError, TransactionError};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -223,70 +239,50 @@ pub enum BackupError {
     Io(PathBuf, std::io::Error),
 }
 
-fn sled_tx<T>(r: Result<T, TransactionError<()>>) -> Result<T, StoreError> {
-    match r {
-        Ok(v) => Ok(v),
-        Err(TransactionError::Storage(e)) => Err(e.into()),
-        Err(TransactionError::Abort(())) => Err(StoreError::Corrupt("aborted read".into())),
-    }
-}
-
-/// Reads one game (record and log) as one consistent state.
-fn read_game(db: &sled::Db, id: u64) -> Result<Vec<RawItem>, StoreError> {
-    let gk = game_key(id);
-    sled_tx(db.transaction(|tx| {
-        let mut items = Vec::new();
-        let Some(rec) = tx.get(&gk)? else {
-            return Ok(items);
-        };
-        items.push((gk.clone(), rec.to_vec()));
-        for seq in 0u64.. {
-            let mut k = log_prefix(id);
-            k.extend_from_slice(&seq.to_be_bytes());
-            match tx.get(&k)? {
-                Some(v) => items.push((k, v.to_vec())),
-                None => break,
-            }
-        }
-        Ok::<_, ConflictableTransactionError<()>>(items)
-    }))
-}
-
-/// Reads one outbox entry with its pictures as one consistent state.
-fn read_entry(db: &sled::Db, key: &[u8]) -> Result<Vec<RawItem>, StoreError> {
-    let id = be_u64(key).unwrap_or_default();
-    sled_tx(db.transaction(|tx| {
-        let mut items = Vec::new();
-        let Some(v) = tx.get(key)? else {
-            return Ok(items);
-        };
-        let pictures = crate::outbox::decode_entry(&v)
-            .map(|e| e.images.len())
-            .unwrap_or(0);
-        items.push((key.to_vec(), v.to_vec()));
-        for n in 0..pictures as u64 {
-            let mut k = vec![b'p'];
-            k.extend_from_slice(&id.to_be_bytes());
-            k.extend_from_slice(&n.to_be_bytes());
-            if let Some(png) = tx.get(&k)? {
-                items.push((k, png.to_vec()));
-            }
-        }
-        Ok::<_, ConflictableTransactionError<()>>(items)
-    }))
-}
-
 /// Writes a backup of `store` to `to` (through `to.partial`, synced and
 /// renamed, so `to` is always a whole backup). Blocking: call it from
-/// `spawn_blocking` in the running bot.
+/// `spawn_blocking` in the running bot. A sled store is read game by game (see
+/// the module), a PostgreSQL store in one snapshot (`sources.rs`).
 pub fn write(store: &Store, to: &Path) -> Result<Summary, BackupError> {
-    let db = store.db()?;
-    let partial = to.with_extension("partial");
+    let kv = store.kv();
+    if let Some(db) = kv.sled() {
+        return write_from(&mut sources::Sled(&db?), to);
+    }
+    match kv.postgres() {
+        Some(pg) => {
+            let mut summary = None;
+            pg.snapshot(|snap| {
+                summary = Some(write_from(&mut sources::Postgres(snap), to));
+                Ok(())
+            })?;
+            summary
+                .unwrap_or_else(|| Err(StoreError::Corrupt("no snapshot was read".into()).into()))
+        }
+        None => Err(StoreError::Database(format!(
+            "{} cannot be backed up by this Tokar",
+            kv.describe()
+        ))
+        .into()),
+    }
+}
+
+/// Whether a main key is left out of backups: the generation and the marked
+/// flag belong to one database, not to the store's contents (a restored store
+/// is marked, and starts its generation, where it is restored).
+fn own_to_database(k: &[u8]) -> bool {
+    k == crate::storage::kv::GENERATION || k == crate::storage::kv::MARKED
+}
+
+/// Writes the backup to `to` through `to.partial`, synced and linked, never
+/// over an existing file nor through a link (see `files.rs`), so `to` is
+/// always a whole backup.
+fn write_from(src: &mut dyn sources::Source, to: &Path) -> Result<Summary, BackupError> {
+    let partial = files::partial(to);
     let io = |e: std::io::Error| BackupError::Io(to.to_path_buf(), e);
     if let Some(dir) = to.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(io)?;
+        crate::storage::private::create_dir(dir).map_err(io)?;
     }
-    let file = std::fs::File::create(&partial).map_err(io)?;
+    let file = files::create_exclusive(&partial).map_err(io)?;
     let mut out = std::io::BufWriter::new(flate2::write::GzEncoder::new(
         file,
         flate2::Compression::default(),
@@ -298,50 +294,30 @@ pub fn write(store: &Store, to: &Path) -> Result<Summary, BackupError> {
     line(&Line::Header(Header {
         format: FORMAT,
         created_at: crate::marker::now_ms(),
-        identity: store.identity()?,
-        next_game: db
-            .get(crate::storage::NEXT_GAME_KEY)
-            .map_err(StoreError::from)?
-            .and_then(|b| be_u64(&b))
-            .unwrap_or(1),
+        identity: src.identity()?,
+        next_game: src.next_game()?,
     }))?;
     let mut games = 0;
-    for k in db.scan_prefix([b'g']).keys() {
-        let k = k.map_err(StoreError::from)?;
-        if k.len() != 9 {
-            continue;
-        }
-        let id = be_u64(&k).unwrap_or_default();
-        let items = read_game(db, id)?;
-        if items.is_empty() {
-            continue; // removed meanwhile
-        }
+    src.games(&mut |items| {
+        let id = be_u64(&items[0].0).unwrap_or_default();
+        games += 1;
         line(&Line::Game(GameItems {
             id,
             crc32: checksum(&items),
             items: items.iter().map(|(k, v)| Item::new(k, v)).collect(),
-        }))?;
-        games += 1;
-    }
+        }))
+    })?;
     let mut keys = 0;
-    for kv in db.iter() {
-        let (k, v) = kv.map_err(StoreError::from)?;
-        let items = match k.first() {
-            Some(b'g') if k.len() == 9 => continue,
-            Some(b'l') if k.len() == 17 => continue,
-            Some(b'p') if k.len() == 17 => continue, // with their entry
-            _ if is_index_key(&k) => continue,
-            Some(b'o') if k.len() == 9 => read_entry(db, &k)?,
-            _ => vec![(k.to_vec(), v.to_vec())],
-        };
-        for (k, v) in &items {
+    src.keys(&mut |items| {
+        for (k, v) in items.iter().filter(|(k, _)| !own_to_database(k)) {
             line(&Line::Key(Item::new(k, v)))?;
             keys += 1;
         }
-    }
+        Ok(())
+    })?;
     let mut tree_keys = 0;
-    for (name, tree) in trees::named(db)? {
-        for (k, v) in trees::read(&tree)? {
+    for (name, items) in src.trees()? {
+        for (k, v) in items {
             line(&Line::Tree(TreeItem {
                 tree: name.clone(),
                 item: Item::new(&k, &v),
@@ -361,7 +337,7 @@ pub fn write(store: &Store, to: &Path) -> Result<Summary, BackupError> {
         .map_err(io)?;
     file.sync_all().map_err(io)?;
     drop(file);
-    std::fs::rename(&partial, to).map_err(io)?;
+    files::publish(&partial, to).map_err(io)?;
     let bytes = std::fs::metadata(to).map(|m| m.len()).unwrap_or(0);
     Ok(Summary {
         path: to.to_path_buf(),
@@ -372,39 +348,12 @@ pub fn write(store: &Store, to: &Path) -> Result<Summary, BackupError> {
     })
 }
 
-/// Checks that a game's items are a record and its log that load: the
-/// record decodes and is game `id`, the log has as many entries as the
-/// record says, and the game replays from its options, seed and log.
+/// Checks that a game's items are a record and its log that load and
+/// agree: the record decodes and is game `id`, the log is this game's
+/// entries 0, 1, 2... as many as the record counts, the game replays from
+/// its options, seed and log, its stored position is the replay's, and the
+/// log's actions were made by the seats' owners ([`verify::game`] says it
+/// whole).
 pub fn verify_game(id: u64, items: &[RawItem]) -> Result<(), String> {
-    let Some((k, v)) = items.first().filter(|(k, _)| k.first() == Some(&b'g')) else {
-        return Err("no game record".into());
-    };
-    if be_u64(k) != Some(id) {
-        return Err("the record's key names another game".into());
-    }
-    let rec = decode_game(v)?;
-    if rec.id != id {
-        return Err(format!("the record says it is game #{}", rec.id));
-    }
-    let mut log = Vec::new();
-    for (k, v) in &items[1..] {
-        if !k.starts_with(&log_prefix(id)) {
-            return Err("an item that is not this game's log".into());
-        }
-        log.push(crate::record::decode_log(v)?);
-    }
-    if log.len() as u64 != rec.log_len {
-        return Err(format!(
-            "the record counts {} log entries, the log has {}",
-            rec.log_len,
-            log.len()
-        ));
-    }
-    if !matches!(
-        rec.phase,
-        crate::record::Phase::Lobby | crate::record::Phase::Cancelled
-    ) {
-        crate::table::replay(&rec, &log).map_err(|e| format!("does not replay: {e}"))?;
-    }
-    Ok(())
+    verify::game(id, items)
 }

@@ -1,19 +1,25 @@
 //! Reading a backup back: the whole store into an empty folder, or one game
 //! into a live (stopped) store.
 //!
-//! A restore reads the file twice: first to verify all of it (the format,
-//! every game's checksum, that every game's record and log load and replay,
-//! the counts at the end), then to write. A backup that fails the first pass
-//! changes nothing, and neither pass holds the whole file in memory.
+//! A restore reads the file twice: first to verify all of it ([`verify`]:
+//! the format, every game's checksum, record, log, replay, snapshot and seat
+//! owners, that no key line touches a game, every named tree's records, no
+//! key twice, the counts at the end; the rules are in [`super::verify`]),
+//! then to write. A backup that fails the first pass changes nothing, and
+//! neither pass holds the whole file in memory (lines are read with a
+//! bound).
 //! Both formats are read: format 1 as one without named trees.
 
-use super::{checksum, trees, verify_game, End, GameItems, Header, Line, FORMAT};
+use super::{checksum, trees, verify, verify_game, End, GameItems, Header, Line, FORMAT};
 use crate::record::decode_game;
+use crate::storage::kv::{transaction, Kv, TxError, MAIN, NAMED};
 use crate::storage::{
-    game_of_key, index_keys, log_prefix, RawItem, Store, StoreError, StoreSettings,
+    be_u64, game_key, game_of_key, index_keys, log_prefix, open_db_at, RawItem, Store, StoreError,
+    StoreSettings,
 };
-use std::io::BufRead;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use tracing::warn;
 
 /// What a restore did.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -27,44 +33,52 @@ pub struct Restored {
 
 /// Calls `each` for every line of the backup at `file`, after checking its
 /// header. Returns the header and the closing counts (an error if the file
-/// ends without them).
+/// ends without them). Lines are read with a bound ([`verify::MAX_LINE`]):
+/// a longer one is refused once that much is read, never held whole. An
+/// error of `each` is told with the line's number.
 fn read_lines(
     file: &Path,
     mut each: impl FnMut(Line) -> Result<(), String>,
 ) -> Result<(Header, End), String> {
     let f =
         std::fs::File::open(file).map_err(|e| format!("cannot open {}: {e}", file.display()))?;
-    let reader = std::io::BufReader::new(flate2::read::GzDecoder::new(f));
+    let mut reader = std::io::BufReader::new(flate2::read::GzDecoder::new(f));
     let mut header = None;
     let mut end = None;
-    for (n, text) in reader.lines().enumerate() {
-        let text = text.map_err(|e| {
+    let mut buf = Vec::new();
+    for n in 1u64.. {
+        let unreadable = |e: String| {
             format!(
-                "{} is not a readable Tokar backup (line {}): {e}",
-                file.display(),
-                n + 1
+                "{} is not a readable Tokar backup (line {n}): {e}",
+                file.display()
             )
-        })?;
+        };
+        if !verify::read_line(&mut reader, &mut buf, verify::MAX_LINE).map_err(unreadable)? {
+            break;
+        }
+        if buf.last() == Some(&b'\r') {
+            buf.pop();
+        }
+        let text = std::str::from_utf8(&buf).map_err(|e| unreadable(e.to_string()))?;
         if end.is_some() {
             return Err(format!("{}: lines after the end", file.display()));
         }
         if header.is_none() {
-            header = Some(read_header(&text).map_err(|e| format!("{}: {e}", file.display()))?);
+            header = Some(read_header(text).map_err(|e| format!("{}: {e}", file.display()))?);
             continue;
         }
-        let line: Line = serde_json::from_str(&text)
-            .map_err(|e| format!("{}: line {} unreadable: {e}", file.display(), n + 1))?;
+        let line: Line = serde_json::from_str(text)
+            .map_err(|e| format!("{}: line {n} unreadable: {e}", file.display()))?;
         match line {
             Line::Header(_) => return Err(format!("{}: a second header", file.display())),
             Line::Tree(_) if header.as_ref().is_some_and(|h| h.format < 2) => {
                 return Err(format!(
-                    "{}: line {}: a named tree in a format-1 backup",
-                    file.display(),
-                    n + 1
+                    "{}: line {n}: a named tree in a format-1 backup",
+                    file.display()
                 ))
             }
             Line::End(e) => end = Some(e),
-            other => each(other)?,
+            other => each(other).map_err(|e| format!("{}: line {n}: {e}", file.display()))?,
         }
     }
     let header = header.ok_or_else(|| format!("{} is empty", file.display()))?;
@@ -113,30 +127,51 @@ fn check_game(g: &GameItems) -> Result<Vec<RawItem>, String> {
 }
 
 /// Verifies a whole backup without writing anything: returns its header and
-/// counts.
+/// counts. Every game line is checked ([`check_game`]); every plain key
+/// line is no game's key and decodes as its kind ([`verify::key_line`]);
+/// every named tree's key decodes as its tree's record
+/// ([`verify::tree_key`]); no game, key or tree key comes twice; the
+/// store's identity among the keys is the header's; the counts agree with
+/// the end line. The first problem is the error, in one line.
 pub fn verify(file: &Path) -> Result<(Header, End), String> {
     let (mut games, mut keys, mut tree_keys) = (0, 0, 0);
+    let mut seen = verify::Seen::default();
+    let mut identity = None;
     let (header, end) = read_lines(file, |line| {
         match line {
             Line::Game(g) => {
+                seen.game(g.id)?;
                 check_game(&g)?;
                 games += 1;
             }
             Line::Key(item) => {
-                item.raw()?;
+                let (k, v) = item.raw()?;
+                seen.key(&k)?;
+                verify::key_line(&k, &v)?;
+                if k == crate::storage::IDENTITY_KEY {
+                    identity = crate::storage::be_u64(&v);
+                }
                 keys += 1;
             }
             Line::Tree(t) => {
                 if t.tree.is_empty() || t.tree == DEFAULT_TREE {
                     return Err(format!("a key of a tree named {:?}", t.tree));
                 }
-                t.item.raw()?;
+                let (k, v) = t.item.raw()?;
+                seen.tree_key(&t.tree, &k)?;
+                verify::tree_key(&t.tree, &k, &v)?;
                 tree_keys += 1;
             }
             Line::Header(_) | Line::End(_) => {}
         }
         Ok(())
     })?;
+    if identity.is_some_and(|id| id != header.identity) {
+        return Err(format!(
+            "{}: the store's identity among its keys is not the one its header names",
+            file.display()
+        ));
+    }
     if (games, keys, tree_keys) != (end.games, end.keys, end.tree_keys) {
         return Err(format!(
             "{}: holds {games} game(s), {keys} key(s) and {tree_keys} tree key(s), \
@@ -157,106 +192,43 @@ fn store_err(e: StoreError) -> String {
     e.to_string()
 }
 
-/// Restores a whole backup into `data_dir`, whose store must be absent or
-/// empty. Verifies first; writes the folder's marker last.
+/// Restores a whole backup into the data folder `data_dir`, whose store must
+/// be absent or empty, in sled (see [`restore_into`]).
 pub fn restore_all(file: &Path, data_dir: &Path) -> Result<Restored, String> {
+    restore_into(file, data_dir, &StoreSettings::default())
+}
+
+/// Restores a whole backup: into the sled database of `data_dir`, or into
+/// the PostgreSQL database of `settings.database`, whose store must be
+/// absent or empty; then writes the folder's marker for it.
+///
+/// All or nothing. The backup is verified first. Into sled, the store is
+/// built in a folder of its own inside the data folder
+/// (`restore-<process id>.partial`, on the same file system as `db/`, which
+/// a folder beside the data folder might not be), flushed, checked, and only
+/// then moved into place as `db/` by a rename; a restore stopped before (a
+/// full disk, a kill) leaves `db/` and the marker as they were. A partial
+/// folder whose process is gone is removed by the next restore; one whose
+/// process runs is named in the error. Into PostgreSQL, the store is written
+/// in one transaction, which the server keeps whole or not at all.
+pub fn restore_into(
+    file: &Path,
+    data_dir: &Path,
+    settings: &StoreSettings,
+) -> Result<Restored, String> {
     let (header, end) = verify(file)?;
     std::fs::create_dir_all(data_dir)
         .map_err(|e| format!("cannot create {}: {e}", data_dir.display()))?;
-    let store = Store::open_for_restore(data_dir).map_err(store_err)?;
-    let db = store.db().map_err(store_err)?;
-    // Only the keys an unused store may have: its identity and counter.
-    for k in db.iter().keys() {
-        let k = k.map_err(|e| store_err(e.into()))?;
-        if k.as_ref() != crate::storage::IDENTITY_KEY && k.as_ref() != crate::storage::NEXT_GAME_KEY
-        {
-            return Err(format!(
-                "the store in {} is not empty: a backup is restored only into an empty data folder \
-                 (or restore one game with --game N)",
-                data_dir.display()
-            ));
-        }
-    }
-    for (name, tree) in trees::named(db).map_err(store_err)? {
-        if !tree.is_empty() {
-            return Err(format!(
-                "the store in {} is not empty (its tree {name} has keys): a backup is restored \
-                 only into an empty data folder",
-                data_dir.display()
-            ));
-        }
-    }
-    let mut max_id = 0;
-    let mut restored_games = 0;
-    let mut restored_tree_keys = 0;
-    read_lines(file, |line| {
-        let mut batch = sled::Batch::default();
-        match line {
-            Line::Game(g) => {
-                let items = raw_items(&g)?;
-                let rec = decode_game(&items[0].1)?;
-                for (k, v) in &items {
-                    batch.insert(k.as_slice(), v.as_slice());
-                }
-                for k in index_keys(&rec) {
-                    batch.insert(k, &[][..]);
-                }
-                max_id = max_id.max(g.id);
-                restored_games += 1;
-            }
-            Line::Key(item) => {
-                let (k, v) = item.raw()?;
-                batch.insert(k, v);
-            }
-            Line::Tree(t) => {
-                if !trees::valid_name(db, &t.tree) {
-                    return Err(format!("a key of a tree named {:?}", t.tree));
-                }
-                let (k, v) = t.item.raw()?;
-                let tree = db.open_tree(&t.tree).map_err(|e| store_err(e.into()))?;
-                tree.insert(k, v).map_err(|e| store_err(e.into()))?;
-                restored_tree_keys += 1;
-            }
-            Line::Header(_) | Line::End(_) => {}
-        }
-        db.apply_batch(batch).map_err(|e| store_err(e.into()))
-    })?;
-    let next = db
-        .get(crate::storage::NEXT_GAME_KEY)
-        .map_err(|e| store_err(e.into()))?
-        .and_then(|b| crate::storage::be_u64(&b))
-        .unwrap_or(1)
-        .max(header.next_game)
-        .max(max_id + 1);
-    db.insert(crate::storage::NEXT_GAME_KEY, &next.to_be_bytes())
-        .map_err(|e| store_err(e.into()))?;
-    db.flush().map_err(|e| store_err(e.into()))?;
-    let stored = db
-        .scan_prefix([b'g'])
-        .keys()
-        .filter(|k| matches!(k, Ok(k) if k.len() == 9))
-        .count() as u64;
-    if stored != end.games || restored_games != end.games {
+    let loaded = match &settings.database {
+        Some(url) => restore_postgres(file, data_dir, url, &header)?,
+        None => restore_sled(file, data_dir, &header)?,
+    };
+    if loaded.games != end.games || loaded.tree_keys != end.tree_keys {
         return Err(format!(
-            "the restored store holds {stored} game(s), the backup {}",
-            end.games
+            "the restored store holds {} game(s) and {} key(s) in named trees, the backup {} and {}",
+            loaded.games, loaded.tree_keys, end.games, end.tree_keys
         ));
     }
-    let stored_tree_keys: u64 = trees::named(db)
-        .map_err(store_err)?
-        .iter()
-        .map(|(_, t)| t.len() as u64)
-        .sum();
-    if stored_tree_keys != end.tree_keys || restored_tree_keys != end.tree_keys {
-        return Err(format!(
-            "the restored store holds {stored_tree_keys} key(s) in named trees, the backup {}",
-            end.tree_keys
-        ));
-    }
-    if store.identity().map_err(store_err)? != header.identity {
-        return Err("the restored store's identity is not the backup's".into());
-    }
-    store.write_marker()?;
     Ok(Restored {
         identity: header.identity,
         games: end.games,
@@ -265,10 +237,353 @@ pub fn restore_all(file: &Path, data_dir: &Path) -> Result<Restored, String> {
     })
 }
 
-/// Replaces game `id` of the store in `data_dir` (Tokar stopped) with its
-/// state in the backup: its record, its log and its index keys, in one
-/// atomic batch. The backup must be of the same store.
+/// What the write pass stored, counted in the store written.
+struct Loaded {
+    games: u64,
+    tree_keys: u64,
+}
+
+/// What a backup brings, as the write pass reads it.
+#[derive(Default)]
+struct Read {
+    games: u64,
+    tree_keys: u64,
+    highest_game: u64,
+    /// The highest outbox id among the keys (new entries are numbered on).
+    highest_entry: u64,
+}
+
+/// Where the write pass puts a line's keys: the main keyspace (`None`) or a
+/// named tree.
+type Put<'a> = dyn FnMut(Option<&str>, Vec<RawItem>) -> Result<(), String> + 'a;
+
+/// Reads the backup's lines again and gives `put` every key to store: the
+/// main keyspace's (`None`) or a named tree's, a line at a time, with the
+/// index keys of each game rebuilt from its record.
+fn load(file: &Path, put: &mut Put<'_>) -> Result<Read, String> {
+    let mut read = Read::default();
+    read_lines(file, |line| match line {
+        Line::Game(g) => {
+            let mut items = raw_items(&g)?;
+            let rec = decode_game(&items[0].1)?;
+            items.extend(index_keys(&rec).into_iter().map(|k| (k, Vec::new())));
+            read.highest_game = read.highest_game.max(g.id);
+            read.games += 1;
+            put(None, items)
+        }
+        Line::Key(item) => {
+            let (k, v) = item.raw()?;
+            if matches!(k.first(), Some(b'o' | b'p')) && k.len() >= 9 {
+                read.highest_entry = read.highest_entry.max(be_u64(&k[..9]).unwrap_or(0));
+            }
+            put(None, vec![(k, v)])
+        }
+        Line::Tree(t) => {
+            read.tree_keys += 1;
+            put(Some(&t.tree), vec![t.item.raw()?])
+        }
+        Line::Header(_) | Line::End(_) => Ok(()),
+    })?;
+    Ok(read)
+}
+
+/// The next game number of a restored store: above every game restored.
+fn next_game_after(header: &Header, read: &Read) -> u64 {
+    header.next_game.max(read.highest_game + 1)
+}
+
+/// The partial folders of restores in `dir` (see [`restore_into`]).
+pub(crate) fn partial_folders(dir: &Path) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| partial_pid(p).is_some())
+        .collect();
+    out.sort();
+    out
+}
+
+/// The process id in a partial folder's name.
+fn partial_pid(p: &Path) -> Option<u32> {
+    p.file_name()?
+        .to_str()?
+        .strip_prefix("restore-")?
+        .strip_suffix(".partial")?
+        .parse()
+        .ok()
+}
+
+/// Removes the partial folders that interrupted restores left in `dir`;
+/// refuses while another restore is writing one.
+fn clean_partials(dir: &Path) -> Result<(), String> {
+    for p in partial_folders(dir) {
+        let pid = partial_pid(&p).unwrap_or_default();
+        let running = pid != std::process::id() && Path::new(&format!("/proc/{pid}")).exists();
+        if running {
+            return Err(format!(
+                "another restore (process {pid}) is writing {}: wait for it, or stop it and run this one again",
+                p.display()
+            ));
+        }
+        std::fs::remove_dir_all(&p).map_err(|e| {
+            format!(
+                "an interrupted restore left {}, which cannot be removed ({e}): remove it and run the restore again",
+                p.display()
+            )
+        })?;
+        warn!(path = %p.display(), "removed what an interrupted restore left");
+    }
+    Ok(())
+}
+
+/// Whether a database holds nothing but what an unused store has (its
+/// identity and game counter).
+fn unused(kv: &dyn Kv) -> Result<bool, StoreError> {
+    // Four keys are allowed: a fifth key shows the store is used.
+    for k in kv.range_keys(MAIN, &[], None, 5)? {
+        if !matches!(
+            k.as_slice(),
+            crate::storage::IDENTITY_KEY
+                | crate::storage::NEXT_GAME_KEY
+                | crate::storage::kv::GENERATION
+                | crate::storage::kv::MARKED
+        ) {
+            return Ok(false);
+        }
+    }
+    for tree in NAMED {
+        if !kv.range_keys(tree, &[], None, 1)?.is_empty() {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+fn not_empty(data_dir: &Path) -> String {
+    format!(
+        "the store in {} is not empty: a backup is restored only into an empty data folder \
+         (or restore one game with --game N)",
+        data_dir.display()
+    )
+}
+
+fn restore_sled(file: &Path, data_dir: &Path, header: &Header) -> Result<Loaded, String> {
+    let target = data_dir.join("db");
+    // Told before the work when the marker shows it (opening `db/` now
+    // could let sled tidy its files, and a failed restore leaves them as
+    // they were); checked for certain before the move into place.
+    if let (true, Ok(Some(m))) = (target.exists(), crate::marker::read(data_dir)) {
+        if m.games > 0 || m.generation.unwrap_or(0) > 0 {
+            return Err(not_empty(data_dir));
+        }
+    }
+    clean_partials(data_dir)?;
+    let partial = data_dir.join(format!("restore-{}.partial", std::process::id()));
+    std::fs::create_dir(&partial)
+        .map_err(|e| format!("cannot create {}: {e}", partial.display()))?;
+    let built = build_sled(file, &partial.join("db"), header)
+        .and_then(|loaded| move_into_place(data_dir, &partial).map(|()| loaded));
+    let removed = std::fs::remove_dir_all(&partial);
+    match (built, removed) {
+        (Ok(loaded), Err(e)) => {
+            warn!(path = %partial.display(), error = %e, "restored; what the restore wrote beside it was not removed");
+            Ok(loaded)
+        }
+        (Ok(loaded), Ok(())) => Ok(loaded),
+        (Err(e), Ok(())) => Err(format!(
+            "the restore stopped and changed nothing in {}: {e}",
+            data_dir.display()
+        )),
+        (Err(e), Err(why)) => Err(format!(
+            "the restore stopped and changed nothing in {}, but {} could not be removed \
+             ({why}; remove it): {e}",
+            data_dir.display(),
+            partial.display()
+        )),
+    }
+}
+
+/// Writes the backup's store into a new sled database at `db_dir`, flushed
+/// and counted.
+fn build_sled(file: &Path, db_dir: &Path, header: &Header) -> Result<Loaded, String> {
+    let sled_err = |e: sled::Error| store_err(e.into());
+    let db = open_db_at(db_dir, &StoreSettings::default()).map_err(store_err)?;
+    let read = load(file, &mut |tree, items| match tree {
+        None => {
+            let mut batch = sled::Batch::default();
+            for (k, v) in items {
+                batch.insert(k, v);
+            }
+            db.apply_batch(batch).map_err(sled_err)
+        }
+        Some(name) => {
+            if !trees::valid_name(&db, name) {
+                return Err(format!("a key of a tree named {name:?}"));
+            }
+            let tree = db.open_tree(name).map_err(sled_err)?;
+            for (k, v) in items {
+                tree.insert(k, v).map_err(sled_err)?;
+            }
+            Ok(())
+        }
+    })?;
+    let next = next_game_after(header, &read);
+    db.insert(crate::storage::NEXT_GAME_KEY, &next.to_be_bytes())
+        .map_err(sled_err)?;
+    // New outbox entries are numbered after the restored ones.
+    while db.generate_id().map_err(sled_err)? <= read.highest_entry {}
+    db.flush().map_err(sled_err)?;
+    let kv: Arc<dyn Kv> = Arc::new(
+        crate::storage::kv::SledKv::new(db, db_dir.display().to_string()).map_err(store_err)?,
+    );
+    let store = Store::unmarked(kv);
+    store.mark().map_err(store_err)?;
+    let loaded = count(&store, header)?;
+    if (loaded.games, loaded.tree_keys) != (read.games, read.tree_keys) {
+        return Err(format!(
+            "the restored store holds {} game(s), the backup {}",
+            loaded.games, read.games
+        ));
+    }
+    Ok(loaded)
+}
+
+/// Counts what a restored store holds, and checks its identity.
+fn count(store: &Store, header: &Header) -> Result<Loaded, String> {
+    let kv = store.kv();
+    let games = kv
+        .range_keys(MAIN, b"g", Some(b"h"), usize::MAX)
+        .map_err(store_err)?
+        .iter()
+        .filter(|k| k.len() == 9)
+        .count() as u64;
+    let mut tree_keys = 0;
+    match kv.sled() {
+        Some(db) => {
+            for (_, tree) in trees::named(&db.map_err(store_err)?).map_err(store_err)? {
+                tree_keys += tree.len() as u64;
+            }
+        }
+        None => {
+            for tree in NAMED {
+                tree_keys += kv
+                    .range_keys(tree, &[], None, usize::MAX)
+                    .map_err(store_err)?
+                    .len() as u64;
+            }
+        }
+    }
+    if store.identity().map_err(store_err)? != header.identity {
+        return Err("the restored store's identity is not the backup's".into());
+    }
+    Ok(Loaded { games, tree_keys })
+}
+
+/// Moves the database built in `partial` into place as `data_dir/db`, and
+/// writes the folder's marker for it. An unused `db/` already there (a
+/// store opened once and never played) is moved aside into `partial`.
+fn move_into_place(data_dir: &Path, partial: &Path) -> Result<(), String> {
+    let target = data_dir.join("db");
+    let built = partial.join("db");
+    if target.exists() {
+        let db = open_db_at(&target, &StoreSettings::default()).map_err(store_err)?;
+        let kv =
+            crate::storage::kv::SledKv::new(db, target.display().to_string()).map_err(store_err)?;
+        if !unused(&kv).map_err(store_err)? {
+            return Err(not_empty(data_dir));
+        }
+        drop(kv);
+        std::fs::rename(&target, partial.join("replaced-db"))
+            .map_err(|e| format!("cannot move {} aside: {e}", target.display()))?;
+    }
+    std::fs::rename(&built, &target).map_err(|e| {
+        format!(
+            "cannot move the restored store into place as {}: {e}",
+            target.display()
+        )
+    })?;
+    // Now the folder's store: its marker says so. (Stopped between the two
+    // renames above, or before this, the folder is refused at start with the
+    // ways on, never opened as something else.)
+    let db = open_db_at(&target, &StoreSettings::default()).map_err(store_err)?;
+    let kv: Arc<dyn Kv> = Arc::new(
+        crate::storage::kv::SledKv::new(db, data_dir.display().to_string()).map_err(store_err)?,
+    );
+    Store::unmarked(kv).write_marker_in(data_dir)
+}
+
+fn restore_postgres(
+    file: &Path,
+    data_dir: &Path,
+    url: &str,
+    header: &Header,
+) -> Result<Loaded, String> {
+    let kv = crate::storage::postgres::PgKv::connect(url).map_err(store_err)?;
+    if !unused(&kv).map_err(store_err)? {
+        return Err(format!(
+            "{} is not empty: a backup is restored only into an empty database",
+            kv.describe()
+        ));
+    }
+    let mut read = None;
+    kv.transact(&mut |tx| {
+        // A database's refusal, kept to end the transaction with it (a
+        // conflict runs the whole restore again).
+        let mut failed: Option<TxError> = None;
+        let loaded = load(file, &mut |tree: Option<&str>, items: Vec<RawItem>| {
+            let tree = match tree {
+                None => MAIN,
+                Some(name) => *NAMED.iter().find(|n| **n == name).ok_or_else(|| {
+                    format!("a key of a tree named {name:?}, which this Tokar does not know")
+                })?,
+            };
+            for (k, v) in items {
+                if let Err(e) = tx.insert(tree, &k, &v) {
+                    failed = Some(e);
+                    return Err("the database refused a write".to_string());
+                }
+            }
+            Ok(())
+        });
+        if let Some(e) = failed.take() {
+            return Err(e);
+        }
+        let r = loaded.map_err(|e| TxError::Abort(StoreError::Corrupt(e)))?;
+        let next = next_game_after(header, &r);
+        tx.insert(MAIN, crate::storage::NEXT_GAME_KEY, &next.to_be_bytes())?;
+        read = Some(r);
+        Ok(())
+    })
+    .map_err(|e| match e {
+        StoreError::Corrupt(text) => text,
+        e => e.to_string(),
+    })?;
+    let read = read.ok_or("the restore wrote nothing")?;
+    kv.raise_ids(read.highest_entry).map_err(store_err)?;
+    let store = Store::unmarked(Arc::new(kv));
+    let loaded = count(&store, header)?;
+    store.write_marker_in(data_dir)?;
+    Ok(loaded)
+}
+
+/// Replaces game `id` of the sled store in `data_dir` (Tokar stopped) with
+/// its state in the backup (see [`restore_game_with`]).
 pub fn restore_game(file: &Path, data_dir: &Path, id: u64) -> Result<(), String> {
+    restore_game_with(file, data_dir, id, &StoreSettings::default())
+}
+
+/// Replaces game `id` of the store in `data_dir` (Tokar stopped; on
+/// PostgreSQL, `settings.database`) with its state in the backup: its record,
+/// its log and its index keys, in one transaction. The backup must be of the
+/// same store.
+pub fn restore_game_with(
+    file: &Path,
+    data_dir: &Path,
+    id: u64,
+    settings: &StoreSettings,
+) -> Result<(), String> {
     // The whole file is read for its integrity (gzip's CRC, the lines, the
     // counts), but only this game must load: restoring one game should not
     // need every other game of the backup to.
@@ -295,7 +610,7 @@ pub fn restore_game(file: &Path, data_dir: &Path, id: u64) -> Result<(), String>
         ));
     }
     let items = found.ok_or_else(|| format!("{} holds no game #{id}", file.display()))?;
-    let store = Store::open_with(data_dir, &StoreSettings::default()).map_err(store_err)?;
+    let store = Store::open_with(data_dir, settings).map_err(store_err)?;
     let identity = store.identity().map_err(store_err)?;
     if identity != header.identity {
         return Err(format!(
@@ -304,34 +619,38 @@ pub fn restore_game(file: &Path, data_dir: &Path, id: u64) -> Result<(), String>
             header.identity
         ));
     }
-    let db = store.db().map_err(store_err)?;
-    let mut batch = sled::Batch::default();
+    let kv = store.kv();
     // Everything of the game as stored now, readable or not.
-    for prefix in [&[b'g'][..], &log_prefix(id)[..], b"s", b"m", b"c"] {
-        for k in db.scan_prefix(prefix).keys() {
-            let k = k.map_err(|e| store_err(e.into()))?;
+    let mut old = Vec::new();
+    for prefix in [&game_key(id)[..], &log_prefix(id)[..], b"s", b"m", b"c"] {
+        for k in kv.keys(MAIN, prefix).map_err(store_err)? {
             if game_of_key(&k) == Some(id) {
-                batch.remove(k);
+                old.push(k);
             }
         }
     }
     let rec = decode_game(&items[0].1)?;
-    for (k, v) in &items {
-        batch.insert(k.as_slice(), v.as_slice());
-    }
-    for k in index_keys(&rec) {
-        batch.insert(k, &[][..]);
-    }
-    db.apply_batch(batch).map_err(|e| store_err(e.into()))?;
-    let next = db
-        .get(crate::storage::NEXT_GAME_KEY)
-        .map_err(|e| store_err(e.into()))?
-        .and_then(|b| crate::storage::be_u64(&b))
-        .unwrap_or(1);
-    if next <= id {
-        db.insert(crate::storage::NEXT_GAME_KEY, &(id + 1).to_be_bytes())
-            .map_err(|e| store_err(e.into()))?;
-    }
-    db.flush().map_err(|e| store_err(e.into()))?;
+    let generation = transaction(kv, |tx| {
+        for k in &old {
+            tx.remove(MAIN, k)?;
+        }
+        for (k, v) in &items {
+            tx.insert(MAIN, k, v)?;
+        }
+        for k in index_keys(&rec) {
+            tx.insert(MAIN, &k, &[])?;
+        }
+        let next = tx
+            .get(MAIN, crate::storage::NEXT_GAME_KEY)?
+            .and_then(|b| be_u64(&b))
+            .unwrap_or(1);
+        if next <= id {
+            tx.insert(MAIN, crate::storage::NEXT_GAME_KEY, &(id + 1).to_be_bytes())?;
+        }
+        // A game write like any other: the marker's generation moves on.
+        tx.bump_generation()
+    })
+    .map_err(store_err)?;
+    store.noted(Some(id), Some(generation));
     Ok(())
 }

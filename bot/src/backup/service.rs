@@ -113,10 +113,43 @@ pub async fn daily(table: Table, data: PathBuf, keep: usize) {
     }
 }
 
+/// The control socket's bounds: one slow or idle client, or thousands of
+/// them, cannot hold the bot's descriptors or a backup forever.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// How long a connection may take to send its request line.
+    pub idle: Duration,
+    /// How long a backup asked for may take before the client is told it failed.
+    pub request: Duration,
+    /// Connections served at once; more are answered "busy" and closed.
+    pub connections: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            idle: Duration::from_secs(10),
+            request: Duration::from_secs(30 * 60),
+            connections: 8,
+        }
+    }
+}
+
+/// How long `tokar backup` waits for the running bot's answer: the bot's own
+/// request bound and a margin.
+pub const ASK_TIMEOUT: Duration = Duration::from_secs(31 * 60);
+
 /// Answers `tokar backup` run beside the bot: one request a connection, the
 /// line `backup` or `backup PATH`, answered `ok SUMMARY` or `error TEXT`.
-/// The socket is readable by the bot's user alone.
+/// The socket is readable by the bot's user alone. The bot writes backups
+/// only into `<data>/backups/` (see [`allowed`]); `tokar backup --to` copies
+/// one elsewhere itself.
 pub async fn serve(table: Table, data: PathBuf, keep: usize) {
+    serve_with(table, data, keep, Limits::default()).await
+}
+
+/// [`serve`] with other bounds (tests use short ones).
+pub async fn serve_with(table: Table, data: PathBuf, keep: usize, limits: Limits) {
     let path = data.join(SOCKET);
     // A socket left by a killed process. No other Tokar uses this folder:
     // this one holds the store's lock.
@@ -134,6 +167,7 @@ pub async fn serve(table: Table, data: PathBuf, keep: usize) {
             warn!(error = %e, "cannot restrict the control socket");
         }
     }
+    let slots = std::sync::Arc::new(tokio::sync::Semaphore::new(limits.connections.max(1)));
     loop {
         let (stream, _) = match listener.accept().await {
             Ok(s) => s,
@@ -143,29 +177,94 @@ pub async fn serve(table: Table, data: PathBuf, keep: usize) {
                 continue;
             }
         };
+        let Ok(slot) = slots.clone().try_acquire_owned() else {
+            // Answered and closed at once: the descriptor is not kept.
+            tokio::spawn(async move {
+                let (_, mut write) = stream.into_split();
+                let busy = "error busy: too many connections to the control socket; try again\n";
+                let _ = tokio::time::timeout(limits.idle, write.write_all(busy.as_bytes())).await;
+            });
+            continue;
+        };
         let table = table.clone();
         let data = data.clone();
         tokio::spawn(async move {
+            let _slot = slot;
             let (read, mut write) = stream.into_split();
             let mut line = String::new();
-            let answer = match tokio::io::BufReader::new(read.take(4096))
-                .read_line(&mut line)
-                .await
-            {
-                Err(e) => format!("error {e}"),
-                Ok(_) => match line.trim_end().split_once(' ') {
-                    _ if line.trim_end() == "backup" => {
-                        reply(take(&table, &data, None, keep).await)
+            let read = tokio::time::timeout(
+                limits.idle,
+                tokio::io::BufReader::new(read.take(4096)).read_line(&mut line),
+            )
+            .await;
+            let answer = match read {
+                Err(_) => "error no request in time".to_string(),
+                Ok(Err(e)) => format!("error {e}"),
+                Ok(Ok(_)) => {
+                    let to =
+                        match line.trim_end().split_once(' ') {
+                            _ if line.trim_end() == "backup" => Ok(None),
+                            Some(("backup", to)) => allowed(&data, Path::new(to)).map(Some),
+                            _ => Err("unknown request (say `backup` or `backup /absolute/path`)"
+                                .to_string()),
+                        };
+                    match to {
+                        Err(e) => format!("error {e}"),
+                        Ok(to) => {
+                            match tokio::time::timeout(
+                                limits.request,
+                                take(&table, &data, to, keep),
+                            )
+                            .await
+                            {
+                                Ok(r) => reply(r),
+                                Err(_) => reply(Err(format!(
+                                    "the backup took more than {} s; it may still finish",
+                                    limits.request.as_secs()
+                                ))),
+                            }
+                        }
                     }
-                    Some(("backup", to)) if Path::new(to).is_absolute() => {
-                        reply(take(&table, &data, Some(PathBuf::from(to)), keep).await)
-                    }
-                    _ => "error unknown request (say `backup` or `backup /absolute/path`)".into(),
-                },
+                }
             };
-            let _ = write.write_all(format!("{answer}\n").as_bytes()).await;
+            let _ = tokio::time::timeout(
+                limits.idle,
+                write.write_all(format!("{answer}\n").as_bytes()),
+            )
+            .await;
         });
     }
+}
+
+/// Where the bot accepts to write a backup asked for on the socket: a new
+/// file directly in `<data>/backups/`, by an absolute path. Anything else is
+/// refused: the bot's user may write files that whoever asks may not.
+pub fn allowed(data: &Path, to: &Path) -> Result<PathBuf, String> {
+    let refuse = || {
+        format!(
+            "the running Tokar writes backups only into {}; `tokar backup --to` copies one elsewhere",
+            backups_dir(data).display()
+        )
+    };
+    if !to.is_absolute() {
+        return Err(refuse());
+    }
+    let (Some(dir), Some(name)) = (to.parent(), to.file_name()) else {
+        return Err(refuse());
+    };
+    let plain = name
+        .to_str()
+        .is_some_and(|n| !n.starts_with('.') && n.ends_with(".backup"));
+    let own = backups_dir(data);
+    crate::storage::private::create_dir(&own).map_err(|e| format!("{}: {e}", own.display()))?;
+    let same = match (std::fs::canonicalize(dir), std::fs::canonicalize(&own)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    };
+    if !plain || !same {
+        return Err(refuse());
+    }
+    Ok(own.join(name))
 }
 
 fn reply(r: Result<Summary, String>) -> String {
@@ -188,8 +287,14 @@ pub fn answers(data: &Path) -> bool {
 }
 
 /// Asks the bot running on `data` for a backup (blocking: for the command
-/// line). `None`: the bot's own folder and name.
+/// line). `None`: the bot's own folder and name; else a path [`allowed`].
+/// Gives up after [`ASK_TIMEOUT`].
 pub fn ask(data: &Path, to: Option<&Path>) -> Result<String, String> {
+    ask_within(data, to, ASK_TIMEOUT)
+}
+
+/// [`ask`], waiting at most `timeout` for the answer.
+pub fn ask_within(data: &Path, to: Option<&Path>, timeout: Duration) -> Result<String, String> {
     use std::io::{BufRead, Write};
     let path = data.join(SOCKET);
     let mut s = std::os::unix::net::UnixStream::connect(&path).map_err(|e| {
@@ -199,6 +304,9 @@ pub fn ask(data: &Path, to: Option<&Path>) -> Result<String, String> {
             path.display()
         )
     })?;
+    s.set_read_timeout(Some(timeout))
+        .and_then(|()| s.set_write_timeout(Some(Duration::from_secs(10))))
+        .map_err(|e| e.to_string())?;
     let request = match to {
         Some(p) => format!("backup {}\n", p.display()),
         None => "backup\n".into(),
@@ -207,7 +315,13 @@ pub fn ask(data: &Path, to: Option<&Path>) -> Result<String, String> {
     let mut answer = String::new();
     std::io::BufReader::new(s)
         .read_line(&mut answer)
-        .map_err(|e| format!("no answer from the running Tokar: {e}"))?;
+        .map_err(|e| match e.kind() {
+            std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut => format!(
+                "the running Tokar did not answer within {} s",
+                timeout.as_secs()
+            ),
+            _ => format!("no answer from the running Tokar: {e}"),
+        })?;
     match answer.trim_end().split_once(' ') {
         Some(("ok", s)) => Ok(s.to_owned()),
         Some(("error", e)) => Err(e.to_owned()),

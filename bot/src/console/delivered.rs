@@ -2,7 +2,10 @@
 //! from the store in the background, so the next command does not wait for
 //! that write to be flushed. Whatever reads the outbox to print what waits
 //! there settles these removals first ([`Delivered::settle`]), so an entry is
-//! never printed twice in one run. A run stopped between the print and the
+//! never printed twice in one run. A removal that fails (the disk full, the
+//! database away) is remembered by the store, which leaves the entry out of
+//! every later read of this run (`storage/delivered.rs`). A run stopped
+//! between the print and the
 //! removal prints the entry again on its next start, as before: printed is
 //! delivered only once the removal is durable.
 

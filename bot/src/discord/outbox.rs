@@ -319,7 +319,8 @@ impl Worker {
                 let age = self.table.now().saturating_sub(entry.created_at);
                 crate::metrics::delivered(Duration::from_millis(age));
                 if let Err(e) = self.table.outbox_delivered(entry.id, Vec::new()).await {
-                    // Sent again at the next pass, where the nonce makes it a no-op.
+                    // The store remembers it delivered and leaves it out of later
+                    // passes of this process, trying the removal again meanwhile.
                     error!(entry = entry.id, error = %e, "delivered, but cannot record it");
                     return false;
                 }

@@ -11,7 +11,9 @@
 //! - a transaction sees one state and its writes land together or not at all;
 //!   a transaction that conflicts with another is run again from the start, so
 //!   its closure must have no effects but its writes;
-//! - a transaction that returns has its writes on disk;
+//! - a transaction that returns has its writes on disk; one that fails left
+//!   nothing anybody can read (sled: see `storage/gate.rs`);
+//! - a read returns only what is on disk;
 //! - `generate_id` only grows, across restarts too.
 //!
 //! A keyspace is named by a [`Tree`]: [`MAIN`] holds games, logs, the
@@ -63,6 +65,33 @@ pub trait KvTx {
     fn remove(&mut self, tree: Tree, key: &[u8]) -> Result<(), TxError>;
     /// A number never given before by this database.
     fn generate_id(&mut self) -> Result<u64, TxError>;
+    /// Adds one to the store's generation and returns the new value (see
+    /// [`Kv::generation`]). By default a key of [`MAIN`]: every transaction
+    /// that calls it writes that key, which costs sled nothing (its
+    /// transactions already run one at a time) but would make every
+    /// PostgreSQL transaction conflict with every other, so PostgreSQL
+    /// overrides it with a sequence.
+    fn bump_generation(&mut self) -> Result<u64, TxError> {
+        let n = self.get(MAIN, GENERATION)?.map_or(0, |b| be(&b)) + 1;
+        self.insert(MAIN, GENERATION, &n.to_be_bytes())?;
+        Ok(n)
+    }
+}
+
+/// The key of the store's generation in [`MAIN`] (sled; PostgreSQL keeps it
+/// in a sequence).
+pub const GENERATION: &[u8] = b"writes";
+
+/// The key written in [`MAIN`] once a marker names the store in its data
+/// folder: a database that has it and no marker beside it lost its marker,
+/// where one without it is from before markers (see `storage/marker_check.rs`).
+pub const MARKED: &[u8] = b"with-marker";
+
+/// A big-endian number stored as bytes (0 when too short).
+fn be(b: &[u8]) -> u64 {
+    b.get(..8)
+        .and_then(|b| <[u8; 8]>::try_from(b).ok())
+        .map_or(0, u64::from_be_bytes)
 }
 
 /// A database the store can live in. Blocking: the table writes from
@@ -111,6 +140,23 @@ pub trait Kv: Send + Sync + 'static {
     /// Makes every later `generate_id` give more than `floor` (a store moved
     /// in from another database keeps its outbox entries' order and ids).
     fn raise_ids(&self, floor: u64) -> Result<(), StoreError>;
+    /// The store's generation: how many times [`KvTx::bump_generation`] was
+    /// called in transactions that committed (at least; PostgreSQL's sequence
+    /// may also count transactions that did not). It only grows, so a copy of
+    /// the database taken earlier has a lower one. Every game write bumps it.
+    fn generation(&self) -> Result<u64, StoreError> {
+        Ok(self.get(MAIN, GENERATION)?.map_or(0, |b| be(&b)))
+    }
+    /// Makes the generation at least `floor` (a store moved in from another
+    /// database keeps the generation its marker recorded).
+    fn raise_generation(&self, floor: u64) -> Result<(), StoreError> {
+        self.transact(&mut |tx| {
+            if tx.get(MAIN, GENERATION)?.map_or(0, |b| be(&b)) < floor {
+                tx.insert(MAIN, GENERATION, &floor.to_be_bytes())?;
+            }
+            Ok(())
+        })
+    }
     /// Whether other processes may use the database at the same time (sled:
     /// never, it is locked to one process).
     fn shared(&self) -> bool {
@@ -124,8 +170,19 @@ pub trait Kv: Send + Sync + 'static {
     }
     /// What the operator is told the store is (a folder, a server).
     fn describe(&self) -> String;
-    /// The sled database, for the folder's own tools (backup, check, restore).
-    fn sled(&self) -> Option<&sled::Db> {
+    /// Whether a read now may have to wait for writes to reach the disk (see
+    /// `storage/gate.rs`), so that it had better not run on the async executor.
+    fn reads_wait(&self) -> bool {
+        false
+    }
+    /// The sled database, for the folder's own tools (backup, check, restore):
+    /// `None` for other databases; an error when the database could not be
+    /// opened again after a failed write.
+    fn sled(&self) -> Option<Result<sled::Db, StoreError>> {
+        None
+    }
+    /// The PostgreSQL database, for backups read in one snapshot.
+    fn postgres(&self) -> Option<&super::postgres::PgKv> {
         None
     }
 }
@@ -156,176 +213,4 @@ pub fn transaction<T>(
     out.ok_or_else(|| StoreError::Corrupt("a transaction ended without a result".into()))
 }
 
-/// sled: the default tree and the named trees of one database.
-///
-/// A sled transaction writes and syncs its log buffer before it starts and a
-/// buffer of its own for the mark that makes it atomic, besides the flush that
-/// makes it durable: three syncs of the disk where a plain write and a flush
-/// take one. Hence [`Kv::remove_each`] outside a transaction.
-pub struct SledKv {
-    db: sled::Db,
-    /// [`MAIN`] then [`NAMED`], in that order, opened once.
-    trees: Vec<sled::Tree>,
-    describe: String,
-    /// Transactions that end while a flush runs share the next one.
-    flushes: super::group_flush::GroupFlush,
-}
-
-impl SledKv {
-    pub fn new(db: sled::Db, describe: String) -> Result<SledKv, StoreError> {
-        let mut trees = vec![(*db).clone()];
-        for name in NAMED {
-            trees.push(db.open_tree(name)?);
-        }
-        Ok(SledKv {
-            db,
-            trees,
-            describe,
-            flushes: Default::default(),
-        })
-    }
-
-    fn tree(&self, tree: Tree) -> &sled::Tree {
-        &self.trees[index(tree)]
-    }
-}
-
-fn index(tree: Tree) -> usize {
-    if tree == MAIN {
-        return 0;
-    }
-    // The names are the store's own constants: an unknown one is a bug.
-    1 + NAMED
-        .iter()
-        .position(|n| *n == tree)
-        .unwrap_or_else(|| panic!("no keyspace named {tree}"))
-}
-
-fn sled_range(tree: &sled::Tree, start: &[u8], end: Option<&[u8]>) -> sled::Iter {
-    use std::ops::Bound;
-    let end = match end {
-        Some(e) => Bound::Excluded(e.to_vec()),
-        None => Bound::Unbounded,
-    };
-    tree.range::<Vec<u8>, _>((Bound::Included(start.to_vec()), end))
-}
-
-struct SledTx<'a> {
-    views: &'a [sled::transaction::TransactionalTree],
-}
-
-fn sled_step<T>(
-    r: Result<T, sled::transaction::UnabortableTransactionError>,
-) -> Result<T, TxError> {
-    r.map_err(|e| TxError::Backend(BackendError::Sled(e)))
-}
-
-impl KvTx for SledTx<'_> {
-    fn get(&mut self, tree: Tree, key: &[u8]) -> Result<Option<Vec<u8>>, TxError> {
-        sled_step(self.views[index(tree)].get(key)).map(|v| v.map(|v| v.to_vec()))
-    }
-    fn insert(&mut self, tree: Tree, key: &[u8], value: &[u8]) -> Result<(), TxError> {
-        sled_step(self.views[index(tree)].insert(key, value)).map(drop)
-    }
-    fn remove(&mut self, tree: Tree, key: &[u8]) -> Result<(), TxError> {
-        sled_step(self.views[index(tree)].remove(key)).map(drop)
-    }
-    fn generate_id(&mut self) -> Result<u64, TxError> {
-        self.views[0]
-            .generate_id()
-            .map_err(|e| TxError::Backend(BackendError::Other(e.into())))
-    }
-}
-
-impl Kv for SledKv {
-    fn get(&self, tree: Tree, key: &[u8]) -> Result<Option<Vec<u8>>, StoreError> {
-        Ok(self.tree(tree).get(key)?.map(|v| v.to_vec()))
-    }
-
-    fn range(
-        &self,
-        tree: Tree,
-        start: &[u8],
-        end: Option<&[u8]>,
-        limit: usize,
-    ) -> Result<Vec<RawItem>, StoreError> {
-        sled_range(self.tree(tree), start, end)
-            .take(limit)
-            .map(|kv| {
-                let (k, v) = kv?;
-                Ok((k.to_vec(), v.to_vec()))
-            })
-            .collect()
-    }
-
-    fn range_keys(
-        &self,
-        tree: Tree,
-        start: &[u8],
-        end: Option<&[u8]>,
-        limit: usize,
-    ) -> Result<Vec<Vec<u8>>, StoreError> {
-        sled_range(self.tree(tree), start, end)
-            .keys()
-            .take(limit)
-            .map(|k| Ok(k?.to_vec()))
-            .collect()
-    }
-
-    fn transact(
-        &self,
-        f: &mut dyn FnMut(&mut dyn KvTx) -> Result<(), TxError>,
-    ) -> Result<(), StoreError> {
-        use sled::transaction::{ConflictableTransactionError as C, TransactionError};
-        use sled::Transactional;
-        // sled's closure is `Fn` (it may run it again); ours is run one at a time.
-        let f = std::cell::RefCell::new(f);
-        let result = self.trees.as_slice().transaction(|views| {
-            let mut tx = SledTx { views };
-            let step = (f.borrow_mut())(&mut tx);
-            match step {
-                Ok(()) => Ok(()),
-                Err(TxError::Abort(e)) | Err(TxError::Backend(BackendError::Other(e))) => {
-                    Err(C::Abort(e))
-                }
-                Err(TxError::Backend(BackendError::Sled(e))) => Err(e.into()),
-                Err(TxError::Backend(BackendError::Conflict)) => Err(C::Conflict),
-            }
-        });
-        match result {
-            Ok(()) => {}
-            Err(TransactionError::Abort(e)) => return Err(e),
-            Err(TransactionError::Storage(e)) => return Err(e.into()),
-        }
-        self.flushes.flush(|| self.db.flush().map(|_| ()))?;
-        Ok(())
-    }
-
-    fn remove_each(&self, tree: Tree, keys: &[Vec<u8>]) -> Result<(), StoreError> {
-        let tree = self.tree(tree);
-        for k in keys {
-            tree.remove(k)?;
-        }
-        self.flushes.flush(|| self.db.flush().map(|_| ()))?;
-        Ok(())
-    }
-
-    fn raise_ids(&self, floor: u64) -> Result<(), StoreError> {
-        // sled's counter only counts up one by one; a moved store's ids are
-        // its outbox entries', a few thousand at most past the counter.
-        while self.db.generate_id()? <= floor {}
-        Ok(())
-    }
-
-    fn local_reads(&self) -> bool {
-        true
-    }
-
-    fn describe(&self) -> String {
-        self.describe.clone()
-    }
-
-    fn sled(&self) -> Option<&sled::Db> {
-        Some(&self.db)
-    }
-}
+pub use super::sled_kv::SledKv;

@@ -17,7 +17,10 @@
 //! works on any thread.
 
 mod schema;
+mod snapshot;
 mod tx;
+
+pub use snapshot::Snapshot;
 
 use super::kv::{Kv, KvTx, Tree, TxError};
 use super::{RawItem, StoreError};
@@ -229,6 +232,10 @@ const UPSERT: &str = "INSERT INTO tokar_kv (tree, key, value) VALUES ($1, $2, $3
                       ON CONFLICT (tree, key) DO UPDATE SET value = EXCLUDED.value";
 const DELETE: &str = "DELETE FROM tokar_kv WHERE tree = $1 AND key = $2";
 const NEXT_ID: &str = "SELECT nextval('tokar_id')";
+const NEXT_GENERATION: &str = "SELECT nextval('tokar_generation')";
+/// The last generation given (0 before the first).
+const GENERATION: &str =
+    "SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM tokar_generation";
 const RANGE_TO: &str =
     "SELECT key, value FROM tokar_kv WHERE tree = $1 AND key >= $2 AND key < $3 \
                         ORDER BY key LIMIT $4";
@@ -291,6 +298,42 @@ impl Kv for PgKv {
 
     fn shared(&self) -> bool {
         true
+    }
+
+    fn generation(&self) -> Result<u64, StoreError> {
+        let pool = self.pool.clone();
+        self.run(async move {
+            let client = pool.get().await?;
+            let n: i64 = client.query_one(GENERATION, &[]).await?.get(0);
+            Ok::<_, Failure>(n as u64)
+        })?
+        .map_err(|e| StoreError::Database(e.text))
+    }
+
+    fn raise_generation(&self, floor: u64) -> Result<(), StoreError> {
+        let floor = i64::try_from(floor).map_err(|_| {
+            StoreError::Database(format!("generation {floor} is past PostgreSQL's bigint"))
+        })?;
+        if floor == 0 {
+            return Ok(());
+        }
+        let pool = self.pool.clone();
+        self.run(async move {
+            let client = pool.get().await?;
+            client
+                .execute(
+                    "SELECT setval('tokar_generation', GREATEST($1::bigint, last_value)) \
+                     FROM tokar_generation",
+                    &[&floor],
+                )
+                .await?;
+            Ok::<_, Failure>(())
+        })?
+        .map_err(|e| StoreError::Database(e.text))
+    }
+
+    fn postgres(&self) -> Option<&PgKv> {
+        Some(self)
     }
 
     fn transact(

@@ -1,6 +1,7 @@
 //! A command's options, read one by one so that anything left over (a typo,
 //! an option the command does not take) is reported instead of ignored.
 
+use crate::quote::excerpt;
 use std::collections::BTreeMap;
 use tokar_engine::spelling::did_you_mean;
 
@@ -32,7 +33,10 @@ impl Args {
             let key = k.trim().to_ascii_lowercase();
             if key.is_empty() {
                 if main.is_none() {
-                    return Err(format!("'{v}' needs an option name (name:value)."));
+                    return Err(format!(
+                        "'{}' needs an option name (name:value).",
+                        excerpt(v)
+                    ));
                 }
                 nameless.push(v.trim().to_string());
                 continue;
@@ -45,7 +49,7 @@ impl Args {
                 continue;
             }
             if map.insert(key.clone(), v.trim().to_string()).is_some() {
-                return Err(format!("Option '{key}' is given twice."));
+                return Err(format!("Option '{}' is given twice.", excerpt(&key)));
             }
         }
         if let Some(main) = main {
@@ -115,7 +119,8 @@ impl Args {
         match self.map.keys().next() {
             None => Ok(()),
             Some(k) => Err(format!(
-                "/{command} does not take option '{k}'.{}",
+                "/{command} does not take option '{}'.{}",
+                excerpt(k),
                 did_you_mean(k, self.asked.iter().map(String::as_str))
             )),
         }
@@ -126,7 +131,7 @@ pub fn parse_game_number(v: &str) -> Result<u64, String> {
     v.trim()
         .trim_start_matches('#')
         .parse::<u64>()
-        .map_err(|_| format!("'{v}' is not a game number (write game:3)."))
+        .map_err(|_| format!("'{}' is not a game number (write game:3).", excerpt(v)))
 }
 
 /// Reads a user mention `<@123>` (or `<@!123>`, or a bare id).
@@ -139,7 +144,7 @@ pub fn parse_mention(v: &str) -> Result<u64, String> {
         .unwrap_or(t);
     inner
         .parse::<u64>()
-        .map_err(|_| format!("'{v}' is not a user (mention them: @name)."))
+        .map_err(|_| format!("'{}' is not a user (mention them: @name).", excerpt(v)))
 }
 
 #[cfg(test)]

@@ -37,7 +37,7 @@ pub(super) enum Pick {
 const HELP: &str = "Commands: /new game:<arcana|magic-chess|gladiator|arachne> [options] [opponent:@user] [players:n] \
 (Undead Arcana: /new game:arcana army:undead-arcana) · \
 /accept · /decline · /join · /play action:<move> · /hint · /board · /moves [square] [page] · /hand · /resign · \
-/draw [answer:accept|decline] · /undo [answer:accept|decline] · /claim · /games [scope:mine|server] · /history · /export · /replay [game:n] · \
+/draw [answer:accept|decline] · /undo [answer:accept|decline] · /claim · /games [scope:mine|server] [page] · /history · /export · /replay [game:n] · \
 /rules [game] [unit] · /leaderboard game:<kind> [scope:server|global] · /stats [user] [against] · /settings [reminder:24h] [deadline:7d] · /vacation on|off · \
 /follow game:<n> [stop:yes] · /resume game:<n> (a game whose channel was lost continues where you type it) · \
 /league new|accept|decline|table|list|leave (round-robin leagues) · \
@@ -99,7 +99,10 @@ impl Table {
             "server" => self.cmd_server(req).await,
             "help" => Ok(vec![Reply::private(&req.channel, &req.user, HELP)]),
             "" => Err("Type a command, such as /help.".into()),
-            other => Err(format!("There is no command /{other}; /help lists them.")),
+            other => Err(format!(
+                "There is no command /{}; /help lists them.",
+                crate::quote::excerpt(other)
+            )),
         }
     }
 

@@ -15,6 +15,7 @@
 //! `chacha20:` with 64 hex digits, the game's 256-bit key, for every game since:
 //! `seed=chacha20:9f0c…+4:chacha20:31aa…`. Either replays the finished game exactly.
 
+use crate::quote::excerpt;
 use crate::record::{LogAction, Reseed};
 use tokar_engine::catalog::{AnyGame, GameKind, Options};
 use tokar_engine::{Seat, Seed, Viewer};
@@ -51,14 +52,6 @@ pub fn write(e: &GameExport) -> String {
     out
 }
 
-/// At most a few characters of what was typed, for a refusal (a seed is long).
-fn short(text: &str) -> String {
-    match text.char_indices().nth(24) {
-        Some((i, _)) => format!("{}…", &text[..i]),
-        None => text.to_string(),
-    }
-}
-
 pub fn read(text: &str) -> Result<GameExport, String> {
     let bad = |why: &str| format!("Cannot read the game record: {why}.");
     // As pasted: from a code span, or quoted whole as /export writes it for the console.
@@ -73,8 +66,8 @@ pub fn read(text: &str) -> Result<GameExport, String> {
         )));
     }
     let kind_text = parts.next().ok_or_else(|| bad("the game is missing"))?;
-    let kind =
-        GameKind::parse(kind_text).ok_or_else(|| bad(&format!("no game called '{kind_text}'")))?;
+    let kind = GameKind::parse(kind_text)
+        .ok_or_else(|| bad(&format!("no game called '{}'", excerpt(kind_text))))?;
     let mut options = Options::new();
     for kv in parts
         .next()
@@ -86,7 +79,7 @@ pub fn read(text: &str) -> Result<GameExport, String> {
         }
         let (k, v) = kv
             .split_once('=')
-            .ok_or_else(|| bad(&format!("option '{kv}' has no '='")))?;
+            .ok_or_else(|| bad(&format!("option '{}' has no '='", excerpt(kv))))?;
         options.insert(k.trim().to_string(), v.trim().to_string());
     }
     let seed_text = parts.next().ok_or_else(|| bad("the seed is missing"))?;
@@ -98,7 +91,7 @@ pub fn read(text: &str) -> Result<GameExport, String> {
             let n = pieces.next().unwrap_or_default();
             let seed = n
                 .parse::<Seed>()
-                .map_err(|_| bad(&format!("'{}' is not a seed", short(n))))?;
+                .map_err(|_| bad(&format!("'{}' is not a seed", excerpt(n))))?;
             for p in pieces {
                 let r = p
                     .split_once(':')
@@ -106,7 +99,7 @@ pub fn read(text: &str) -> Result<GameExport, String> {
                     .ok_or_else(|| {
                         bad(&format!(
                             "'+{}' is not a change of seed (+after:seed)",
-                            short(p)
+                            excerpt(p)
                         ))
                     })?;
                 reseeds.push(Reseed {
@@ -122,7 +115,7 @@ pub fn read(text: &str) -> Result<GameExport, String> {
     for (i, a) in parts.enumerate() {
         let (seat, t) = a
             .split_once(':')
-            .ok_or_else(|| bad(&format!("action {} ('{a}') has no seat", i + 1)))?;
+            .ok_or_else(|| bad(&format!("action {} ('{}') has no seat", i + 1, excerpt(a))))?;
         let seat: u8 = seat
             .trim()
             .parse()
@@ -195,9 +188,10 @@ pub fn check(e: &GameExport) -> Result<(), String> {
                 return Err(format!(
                     "The record cannot be replayed: action {} ({seat}:{}) does not apply: {}",
                     i + 1,
-                    notation(action),
-                    why.trim_end_matches('.')
-                ))
+                    excerpt(notation(action)),
+                    // The engine's reason may quote the action's words.
+                    excerpt_words(why.trim_end_matches('.'), notation(action))
+                ));
             }
         }
     }
@@ -234,6 +228,11 @@ fn apply(game: &mut AnyGame, seat: u8, action: &LogAction) -> Result<(), String>
         }
         LogAction::Skip => game.skip(seat).map(drop).map_err(|e| e.to_string()),
     }
+}
+
+/// `why` with the long words of `action` it quotes cut to their excerpts.
+fn excerpt_words(why: &str, action: &str) -> String {
+    crate::quote::bound_quotes(why.to_string(), "", &[(String::new(), action.to_string())])
 }
 
 fn notation(a: &LogAction) -> &str {

@@ -3,6 +3,7 @@
 use super::args::Args;
 use super::commands::{describe_entry, Pick};
 use super::export::{self, GameExport};
+use super::paging::{self, Item, MESSAGE_LIMIT};
 use super::text::{self, seats_label};
 use super::{ChannelRef, Reply, Request, Res, Table};
 use crate::duration;
@@ -13,6 +14,10 @@ use tokar_engine::Seat;
 
 /// How many finished games /games lists, the last ended first.
 const FINISHED_SHOWN: usize = 10;
+
+/// The parts of a user's /games, in this order.
+const WAITING_FOR_YOU: &str = "Waiting for you:";
+const WAITING_FOR_OTHERS: &str = "Waiting for others:";
 
 impl Table {
     /// How many games are being played, for the operator (`tokar_games_in_play`); a scan of
@@ -30,17 +35,27 @@ impl Table {
     pub(super) async fn cmd_games(&self, req: &Request) -> Res<Vec<Reply>> {
         let mut args = Args::new(&req.options, Some("scope"))?;
         let scope = args.take("scope").map(|s| s.to_ascii_lowercase());
+        let page = paging::page_number(args.take("page"))?;
         args.finish("games")?;
         match scope.as_deref() {
             None | Some("mine") => {}
-            Some("server") => return self.server_games(req).await,
-            Some(other) => return Err(format!("scope:{other} must be mine or server.")),
+            Some("server") => return self.server_games(req, page).await,
+            Some(other) => {
+                return Err(format!(
+                    "scope:{} must be mine or server.",
+                    crate::quote::excerpt(other)
+                ))
+            }
         }
         let user = req.user.id;
         let mut recs = self.records_of_user(user).await?;
-        recs.sort_by_key(|r| r.id);
+        // Those waiting longest first, in each part.
+        recs.sort_by_key(|r| (r.turn.since, r.id));
         let now = self.now();
-        let mut lines = Vec::new();
+        // What waits for the user comes first: their turns, their invitations, their games
+        // that lost their channel (which only a /resume moves on); then what waits for others.
+        let mut mine = Vec::new();
+        let mut others = Vec::new();
         let mut finished = Vec::new();
         for r in &recs {
             match r.phase {
@@ -48,7 +63,7 @@ impl Table {
                 Phase::Finished => finished.push(r),
                 Phase::Lobby => {
                     let invited = r.invited.iter().any(|i| i.id == user);
-                    lines.push(format!(
+                    let line = format!(
                         "#{} {} in #{}: {}{}",
                         r.id,
                         r.kind.title(),
@@ -59,59 +74,73 @@ impl Table {
                             String::new()
                         },
                         text::lobby_status(r)
-                    ));
+                    );
+                    match invited {
+                        true => mine.push(Item::new(WAITING_FOR_YOU, line)),
+                        false => others.push(Item::new(WAITING_FOR_OTHERS, line)),
+                    }
                 }
                 Phase::Playing if r.channel_lost.is_some() => {
-                    lines.push(format!(
+                    mine.push(Item::new(WAITING_FOR_YOU, format!(
                         "#{} {} lost its channel #{}: its clock is stopped; /resume game:{} where it should go on.",
                         r.id,
                         r.kind.title(),
                         r.channel.name,
                         r.id
-                    ));
+                    )));
                 }
                 Phase::Playing => {
                     let l = self.load(r.id).await?;
                     let Some(game) = &l.game else { continue };
-                    let whose = if r.turn.waiting.contains(&user) {
+                    let yours = r.turn.waiting.contains(&user);
+                    let whose = if yours {
                         "your turn".to_string()
                     } else {
                         format!("{} to act", seats_label(r, game, &game.to_act()))
                     };
                     let left = self.effective_deadline(r).await?.describe(now);
-                    lines.push(format!(
+                    let line = format!(
                         "#{} {} in #{}, move {}: {whose} ({left}).",
                         r.id,
                         r.kind.title(),
                         r.channel.name,
                         game.move_number()
-                    ));
+                    );
+                    match yours {
+                        true => mine.push(Item::new(WAITING_FOR_YOU, line)),
+                        false => others.push(Item::new(WAITING_FOR_OTHERS, line)),
+                    }
                 }
             }
         }
+        let mut items = mine;
+        items.extend(others);
         // The finished games that ended last, each with its result; /board, /history and
         // /export take their number.
         finished.sort_by_key(|r| std::cmp::Reverse((r.turn.since, r.id)));
         let earlier = finished.len().saturating_sub(FINISHED_SHOWN);
         finished.truncate(FINISHED_SHOWN);
-        if !finished.is_empty() {
-            lines.push("Finished:".into());
+        for line in self.finished_lines(&finished).await? {
+            items.push(Item::new("Finished:", line));
         }
-        lines.extend(self.finished_lines(&finished).await?);
         if earlier > 0 {
-            lines.push(format!(
+            items.push(Item::new(
+                "Finished:",
+                format!(
                 "({earlier} earlier finished game{}; /history game:<number> reads any of them.)",
                 if earlier == 1 { "" } else { "s" }
+            ),
             ));
         }
-        if lines.is_empty() {
-            lines.push("You have no games. /new game:arcana opponent:@someone starts one.".into());
+        if items.is_empty() {
+            items.push(Item::new(
+                "",
+                "You have no games. /new game:arcana opponent:@someone starts one.".into(),
+            ));
         }
-        Ok(vec![Reply::private(
-            &req.channel,
-            &req.user,
-            lines.join("\n"),
-        )])
+        let pages = paging::paginate(items);
+        let (content, _) = paging::page_text(None, &pages, page, "/games")?;
+        Ok(vec![Reply::private(&req.channel, &req.user, content)])
     }
 
     pub(super) async fn cmd_history(&self, req: &Request) -> Res<Vec<Reply>> {
@@ -287,7 +316,12 @@ impl Table {
                 }
                 "Welcome back: your move deadlines run again, extended by the time you were away.".into()
             }
-            Some(other) => return Err(format!("/vacation takes on or off, not '{other}'.")),
+            Some(other) => {
+                return Err(format!(
+                    "/vacation takes on or off, not '{}'.",
+                    crate::quote::excerpt(other)
+                ))
+            }
         };
         if state.is_some() {
             let rec = me.clone();
@@ -304,7 +338,7 @@ pub(super) fn game_kind(text: &str) -> Result<GameKind, String> {
         let slugs = GameKind::ALL.map(|k| k.slug());
         format!(
             "There is no game called '{}'.{} Choose {}.",
-            text.trim(),
+            crate::quote::excerpt(text),
             did_you_mean(text, slugs),
             slugs.join(", ")
         )
@@ -331,9 +365,6 @@ fn game_and_topic(text: &str) -> Result<(GameKind, Option<String>), String> {
         .unwrap_or_else(|| words.first().copied().unwrap_or(text).to_string());
     game_kind(&named).map(|k| (k, None))
 }
-
-/// The longest message Discord takes (in characters).
-const MESSAGE_LIMIT: usize = 2000;
 
 /// /export's answer: the record in the message, or as a `.txt` file when the message would be
 /// longer than Discord takes (a record cut across messages cannot be pasted back whole).

@@ -5,6 +5,7 @@ use super::args::{parse_mention, Args};
 use super::export;
 use super::text::{self, lobby_status, open_seats};
 use super::{Change, Loaded, Reply, Request, Res, Table, UserRef};
+use crate::quote::excerpt;
 use crate::record::{GameRecord, LogEntry, Member, Named, Phase, Reseed, TurnClock, FORMAT};
 use tokar_engine::catalog::{AnyGame, GameKind, Options};
 use tokar_engine::spelling::did_you_mean;
@@ -30,8 +31,9 @@ fn read_options(kind: GameKind, args: &mut Args, creator: bool) -> Res<(Options,
                 .map(|c| c.to_string())
                 .ok_or_else(|| {
                     format!(
-                        "Option {} cannot be '{v}':{} Choose {}.",
+                        "Option {} cannot be '{}':{} Choose {}.",
                         spec.name,
+                        excerpt(&v),
                         did_you_mean(&v, spec.choices.iter().copied()),
                         spec.choices.join(", ")
                     )
@@ -131,7 +133,9 @@ impl Table {
                 p.parse::<usize>()
                     .ok()
                     .filter(|&n| (1..=8).contains(&n))
-                    .ok_or_else(|| format!("players:{p} must be a number from 1 to 8."))?,
+                    .ok_or_else(|| {
+                        format!("players:{} must be a number from 1 to 8.", excerpt(&p))
+                    })?,
             ),
         };
         let mut opponents: Vec<u64> = Vec::new();
@@ -155,7 +159,7 @@ impl Table {
                 );
             }
             if opponents.contains(&id) {
-                return Err(format!("{v} is invited twice."));
+                return Err(format!("{} is invited twice.", excerpt(&v)));
             }
             opponents.push(id);
         }
@@ -175,7 +179,10 @@ impl Table {
                     .ok()
                     .filter(|d| (crate::duration::DAY..=90 * crate::duration::DAY).contains(d))
                     .ok_or_else(|| {
-                        format!("deadline:{d} must be from 1d to 90d (such as deadline:3d).")
+                        format!(
+                            "deadline:{} must be from 1d to 90d (such as deadline:3d).",
+                            excerpt(&d)
+                        )
                     })?,
             ),
         };
@@ -186,11 +193,15 @@ impl Table {
                     .ok()
                     .filter(|r| *r >= crate::duration::HOUR)
                     .ok_or_else(|| {
-                        format!("reminder:{r} must be at least 1h (such as reminder:12h).")
+                        format!(
+                            "reminder:{} must be at least 1h (such as reminder:12h).",
+                            excerpt(&r)
+                        )
                     })?,
             ),
         };
         args.finish("new")?;
+        self.room_for_a_new_game(req.user.id).await?;
         // Unless the creator says, a game has the seats its rules are written for (Magic
         // Chess four, the others two), more when more people are invited.
         let players = players.unwrap_or_else(|| kind.players().max(1 + opponents.len() + robots));
@@ -647,7 +658,7 @@ fn read_rated(args: &mut Args, robots: usize, rates_bots: bool) -> Res<bool> {
         Some(v) => match v.trim().to_ascii_lowercase().as_str() {
             "yes" | "on" | "true" => Some(true),
             "no" | "off" | "false" => Some(false),
-            _ => return Err(format!("rated:{v} must be yes or no.")),
+            _ => return Err(format!("rated:{} must be yes or no.", excerpt(&v))),
         },
     };
     match (asked, robots) {

@@ -19,14 +19,17 @@ mod invitations;
 mod league;
 mod league_games;
 mod leases;
+mod limits;
 mod listing;
 mod lobby;
 mod moves_list;
 mod names;
 mod offers;
 mod outbox;
+mod paging;
 mod rating_line;
 mod replay;
+mod replay_cache;
 pub mod robot;
 mod schedule;
 mod server_games;
@@ -37,6 +40,8 @@ mod turns;
 
 pub use api::{Button, ChannelRef, Image, Reply, Request, ThreadSupport, UserRef};
 pub use names::NameKind;
+pub use replay::MAX_REPLAY_FRAMES;
+pub use replay_cache::ReplayCacheStats;
 pub use threads::{thread_name, ThreadRefusal, THREAD_NAME_LIMIT};
 
 use crate::clock::{Clock, Millis, SystemClock};
@@ -127,6 +132,8 @@ struct Inner {
     outbox_ready: tokio::sync::Notify,
     /// The store leases this process holds, and until when (see `leases.rs`).
     leases: std::sync::Mutex<HashMap<crate::storage::Lease, crate::clock::Millis>>,
+    /// Finished games' replays, drawn once (see `replay_cache.rs`).
+    replays: replay_cache::ReplayCache,
 }
 
 /// A refusal: one line for the user, nothing changed.
@@ -136,6 +143,11 @@ type Res<T> = Result<T, String>;
 /// the detail goes to the log (`tracing::error!`).
 pub(crate) const STORAGE_FAILED: &str =
     "Tokar could not read or write its storage, so nothing was changed; the operator has been told.";
+
+/// What players are told when a write could not reach the disk, or the store
+/// refuses while it cannot (see `storage/sled_kv.rs`).
+pub(crate) const UNWRITABLE: &str =
+    "Tokar could not save this, so nothing changed; try again later.";
 
 /// A game read for a command: its record, and its engine state once started.
 struct Loaded {
@@ -162,7 +174,8 @@ impl Change {
 impl Table {
     pub async fn open(config: TableConfig) -> Result<Table, TableError> {
         let dir = config.data_dir.clone();
-        std::fs::create_dir_all(&dir).map_err(|e| TableError::DataDir(dir.clone(), e))?;
+        crate::storage::private::create_dir(&dir)
+            .map_err(|e| TableError::DataDir(dir.clone(), e))?;
         let settings = config.storage.clone();
         let (store, identity) = tokio::task::spawn_blocking(move || {
             let store = Store::open_with(&dir, &settings)?;
@@ -200,6 +213,7 @@ impl Table {
                 drawn: Default::default(),
                 outbox_ready: tokio::sync::Notify::new(),
                 leases: Default::default(),
+                replays: Default::default(),
             }),
         }
     }
@@ -253,6 +267,8 @@ impl Table {
             }
             Err(reason) => {
                 info!(user = %req.user.name, %command, %reason, "refused");
+                // A refusal quotes at most an excerpt of anything typed (issue #32).
+                let reason = crate::quote::bound_quotes(reason, &req.command, &req.options);
                 vec![Reply::refusal(&req.channel, &req.user, reason)]
             }
         }
@@ -311,7 +327,8 @@ impl Table {
         &self,
         f: impl FnOnce(&Store) -> Result<T, StoreError> + Send + 'static,
     ) -> Res<T> {
-        if self.inner.local_reads {
+        // A read that would wait for a flush (see `storage/gate.rs`) goes off the executor.
+        if self.inner.local_reads && !self.inner.store.kv().reads_wait() {
             stored(f(&self.inner.store))
         } else {
             self.blocking(f).await
@@ -422,6 +439,11 @@ fn stored<T>(done: Result<T, StoreError>) -> Res<T> {
             "The game changed while your command ran; nothing was done. Look again and retry."
                 .into(),
         ),
+        // Told to the operator's log once per episode, by the store itself.
+        Err(StoreError::Unwritable(why)) => {
+            tracing::debug!(%why, "storage refused");
+            Err(UNWRITABLE.into())
+        }
         Err(e) => {
             error!(error = %e, "storage");
             Err(STORAGE_FAILED.into())

@@ -4,6 +4,7 @@ use super::args::{parse_game_number, Args};
 use super::commands::{marks, squeeze, Pick};
 use super::text::{self, seats_label, seats_of};
 use super::{moves_list, outcome, Loaded, Reply, Request, Res, Table};
+use crate::quote::excerpt;
 use crate::record::{LogAction, LogEntry, Phase, FORMAT};
 use tokar_engine::{ActionError, Seat, Viewer};
 
@@ -55,7 +56,8 @@ impl Table {
             // override" (rule 7), and an override costs the commander's move.
             Some((seat, n)) if seat != mine[0] && squeeze(&n) != squeeze(&action) => {
                 return Err(format!(
-                    "'{action}' is refused in game #{id}: {} To play it as {}, type action:\"{n}\".",
+                    "'{}' is refused in game #{id}: {} To play it as {}, type action:\"{n}\".",
+                    excerpt(&action),
                     errors.first().map(|e| e.to_string()).unwrap_or_default(),
                     game.seat_name(seat)
                 ));
@@ -70,12 +72,15 @@ impl Table {
                     .or(errors.first())
                     .map(|e| e.to_string())
                     .unwrap_or_default();
-                return Err(format!("'{action}' is refused in game #{id}: {e}"));
+                return Err(format!(
+                    "'{}' is refused in game #{id}: {e}",
+                    excerpt(&action)
+                ));
             }
         };
         let events = game
             .play(seat, &notation)
-            .map_err(|e| format!("'{action}' is refused in game #{id}: {e}"))?;
+            .map_err(|e| format!("'{}' is refused in game #{id}: {e}", excerpt(&action)))?;
         let game = game.clone();
         let before = l.rec.turn.waiting.clone();
         let entry = LogEntry {
@@ -169,7 +174,7 @@ impl Table {
                 .parse::<usize>()
                 .ok()
                 .filter(|&n| n >= 1)
-                .ok_or_else(|| format!("page:{p} must be a page number: 1, 2, 3..."))?,
+                .ok_or_else(|| format!("page:{} must be a page number: 1, 2, 3...", excerpt(&p)))?,
         };
         let id = self.pick(req, given, Pick::Member).await?;
         let l = self.load(id).await?;
@@ -221,14 +226,13 @@ impl Table {
             }
             let view = game.view(Viewer::Spectator);
             let board = view.board;
-            let cell = match square {
-                None => None,
-                Some(sq) => Some(
-                    board
-                        .parse(sq)
-                        .ok_or_else(|| format!("'{sq}' is not a square of this board."))?,
-                ),
-            };
+            let cell =
+                match square {
+                    None => None,
+                    Some(sq) => Some(board.parse(sq).ok_or_else(|| {
+                        format!("'{}' is not a square of this board.", excerpt(sq))
+                    })?),
+                };
             let mut targets = Vec::new();
             let mut listed = Vec::new();
             let mut colours = Vec::new();

@@ -176,8 +176,16 @@ pub(crate) async fn games(
     ctx: Context<'_>,
     #[description = "mine (default) or this server's: open seats, games in play, results"]
     scope: Option<Scope>,
+    #[description = "Which page of a long list"]
+    #[min = 1]
+    page: Option<u64>,
 ) -> Result<(), CommandError> {
-    invoke(ctx, "games", Options::new().choice("scope", scope)).await
+    invoke(
+        ctx,
+        "games",
+        Options::new().choice("scope", scope).with("page", page),
+    )
+    .await
 }
 
 /// Be pinged once when a game ends (never for its turns).

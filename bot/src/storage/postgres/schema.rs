@@ -13,16 +13,21 @@ use crate::storage::StoreError;
 
 /// The migrations, numbered from 1 in the order they are applied. A released
 /// migration is never changed: a change of tables is a new one at the end.
-pub(super) const MIGRATIONS: &[(i32, &str)] = &[(
-    1,
-    "CREATE TABLE tokar_kv (
-         tree  text  NOT NULL,
-         key   bytea NOT NULL,
-         value bytea NOT NULL,
-         PRIMARY KEY (tree, key)
-     );
-     CREATE SEQUENCE tokar_id AS bigint;",
-)];
+pub(super) const MIGRATIONS: &[(i32, &str)] = &[
+    (
+        1,
+        "CREATE TABLE tokar_kv (
+             tree  text  NOT NULL,
+             key   bytea NOT NULL,
+             value bytea NOT NULL,
+             PRIMARY KEY (tree, key)
+         );
+         CREATE SEQUENCE tokar_id AS bigint;",
+    ),
+    // The store's generation (`Kv::generation`), which the data folder's
+    // marker records so that an older copy of the database is refused.
+    (2, "CREATE SEQUENCE tokar_generation AS bigint;"),
+];
 
 /// The advisory lock key migrations are applied under ("tokar" in ASCII).
 const LOCK: i64 = 0x74_6f_6b_61_72;

@@ -1,7 +1,7 @@
 //! One transaction on one pooled connection: `BEGIN ISOLATION LEVEL
 //! SERIALIZABLE`, the closure's steps each sent and awaited, `COMMIT`.
 
-use super::{one_line, Failure, PgKv, DELETE, GET, NEXT_ID, UPSERT};
+use super::{one_line, Failure, PgKv, DELETE, GET, NEXT_GENERATION, NEXT_ID, UPSERT};
 use crate::storage::kv::{BackendError, KvTx, Tree, TxError};
 use crate::storage::StoreError;
 use deadpool_postgres::Object;
@@ -212,6 +212,20 @@ impl KvTx for PgTx<'_> {
                 let statement = c.prepare_cached(NEXT_ID).await?;
                 let id: i64 = c.query_one(&statement, &[]).await?.get(0);
                 Ok(id as u64)
+            })
+        })
+    }
+
+    fn bump_generation(&mut self) -> Result<u64, TxError> {
+        // A sequence, not a row: a row written by every transaction would
+        // make each one conflict with every other. A number taken by a
+        // transaction that rolls back is skipped: the generation may count
+        // more writes than were stored, never fewer.
+        self.step(move |c| {
+            Box::pin(async move {
+                let statement = c.prepare_cached(NEXT_GENERATION).await?;
+                let n: i64 = c.query_one(&statement, &[]).await?.get(0);
+                Ok(n as u64)
             })
         })
     }

@@ -27,6 +27,8 @@ pub enum Purpose {
     Game = 1,
     /// The seed a game from a record goes on with after the record's actions (T13).
     Reseed = 2,
+    /// The key an old game (a SplitMix64 seed) goes on with (engine/rules/chance.md).
+    Rekey = 3,
 }
 
 /// A new game's seed: a ChaCha20 key of 256 bits fresh from the operating system.

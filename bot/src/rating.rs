@@ -202,7 +202,7 @@ pub fn assess(rec: &GameRecord, log: &[LogEntry]) -> Result<Vec<Placing>, &'stat
     // A game made from a record starts with the record's actions, logged under
     // the seats' new holders: they are not these players' moves. They end where
     // the last change of seed is (T13), as /undo's floor does.
-    let from_record = rec.reseeds.last().map_or(0, |r| r.after as usize);
+    let from_record = rec.record_actions();
     for (user, _) in &people {
         let plays = log
             .iter()

@@ -123,6 +123,7 @@ pub struct GameRecord {
     /// a secret seed. In log order; more than one when the record itself came
     /// from such a game. Records without it (games not from a record, and
     /// every game stored before it existed) replay from `seed` alone.
+    /// Rekeys ([`ReseedKind::Rekey`]) are in the same list, in log order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub reseeds: Vec<Reseed>,
     /// The server the game was created on (`ChannelRef::guild`): per-server
@@ -160,13 +161,69 @@ pub struct GameThread {
 }
 
 /// A change of a game's chance part-way: after the first `after` log entries
-/// are replayed, the engine's chance is replaced from `seed`
-/// ([`tokar_engine::catalog::AnyGame::reseed`]). Secret until the game ends,
-/// like the game's seed.
+/// are replayed, the engine's chance is replaced from `seed` in the way `kind`
+/// says. Secret until the game ends, like the game's seed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Reseed {
     pub after: u64,
     pub seed: Seed,
+    /// Records written before rekeys existed hold only redraws.
+    #[serde(default, skip_serializing_if = "ReseedKind::is_redraw")]
+    pub kind: ReseedKind,
+}
+
+/// How a [`Reseed`] replaces a game's chance.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReseedKind {
+    /// Where a game from a record leaves the record's actions (ruling T13): what the
+    /// record's seed decided but nobody was shown is drawn again
+    /// ([`tokar_engine::catalog::AnyGame::reseed`]).
+    #[default]
+    Redraw,
+    /// Where a game begun with a SplitMix64 seed (format 1) is given a ChaCha20 key at its
+    /// first action stored by a build that has ChaCha20: only the generator is replaced,
+    /// and what nobody has seen (Magic Chess's draw pile) is shuffled again
+    /// ([`tokar_engine::catalog::AnyGame::rekey`], engine/rules/chance.md).
+    Rekey,
+}
+
+impl GameRecord {
+    /// How many of the log's first actions came from the record the game was created from
+    /// (ruling T13: they end at the last redraw), 0 for a game not from a record: they are
+    /// not its players' moves, and /undo never goes back into them.
+    pub fn record_actions(&self) -> usize {
+        self.reseeds
+            .iter()
+            .rev()
+            .find(|r| r.kind == ReseedKind::Redraw)
+            .map_or(0, |r| r.after as usize)
+    }
+}
+
+impl ReseedKind {
+    fn is_redraw(&self) -> bool {
+        *self == ReseedKind::Redraw
+    }
+}
+
+impl Reseed {
+    /// A redraw (T13) after `after` actions.
+    pub fn redraw(after: u64, seed: Seed) -> Reseed {
+        Reseed {
+            after,
+            seed,
+            kind: ReseedKind::Redraw,
+        }
+    }
+
+    /// Replaces `game`'s chance as this change says.
+    pub fn apply(&self, game: &mut tokar_engine::catalog::AnyGame) {
+        match self.kind {
+            ReseedKind::Redraw => game.reseed(self.seed),
+            ReseedKind::Rekey => game.rekey(self.seed),
+        }
+    }
 }
 
 /// Why and since when a game cannot post in its channel.

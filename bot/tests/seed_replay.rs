@@ -104,3 +104,75 @@ async fn format_1_dice_games_replay_exactly() {
         );
     }
 }
+
+/// A format-1 game (a SplitMix64 seed, which the old derivation made computable) gets a
+/// ChaCha20 key of its own at its next action, recorded as a rekey: the position and the
+/// dice already shown stand, the game still replays exactly (after a restart too), and its
+/// finished record carries the rekey (`+12~chacha20:…`) and replays.
+#[tokio::test]
+async fn format_1_games_get_a_new_key_at_their_next_action() {
+    let items = read_fixture(FIXTURE);
+    let dir = fresh_dir("seed-fixture-rekey");
+    open_store(&dir).load_dump(&items).unwrap();
+    // As in production: keys from the operating system.
+    let e = open(&dir, None).await;
+    for (id, _, players) in GAMES {
+        e.play_first(id, players).await;
+    }
+    drop(e);
+    let store = open_store(&dir);
+    for (id, _, _) in GAMES {
+        let rec = store.game(id).unwrap().unwrap();
+        let rekeys: Vec<_> = rec
+            .reseeds
+            .iter()
+            .filter(|r| r.kind == tokar_bot::record::ReseedKind::Rekey)
+            .collect();
+        assert_eq!(rekeys.len(), 1, "game #{id}: {:?}", rec.reseeds);
+        assert_eq!(rekeys[0].after, 12, "game #{id}: before its 13th action");
+        assert!(matches!(rekeys[0].seed, tokar_engine::Seed::ChaCha20(_)));
+        assert_eq!(rec.record_actions(), 0, "game #{id}: a rekey is no record");
+        let bytes = store.game_bytes(id).unwrap().unwrap();
+        assert_eq!(decode_game(&bytes).unwrap().format, 2, "game #{id}");
+        let log = store.log(id).unwrap();
+        let replayed = tokar_bot::table::replay(&rec, &log).unwrap();
+        assert!(replayed.chance_is_strong(), "game #{id}");
+        let stored: serde_json::Value =
+            serde_json::from_str(rec.snapshot.as_deref().unwrap()).unwrap();
+        assert_eq!(
+            serde_json::to_value(&replayed).unwrap(),
+            stored,
+            "game #{id}"
+        );
+        // Without the rekey the log does not replay to the stored game.
+        let without = tokar_bot::record::GameRecord {
+            reseeds: Vec::new(),
+            ..rec.clone()
+        };
+        let old = tokar_bot::table::replay(&without, &log).unwrap();
+        assert!(!old.chance_is_strong(), "game #{id}");
+    }
+    drop(store);
+    // A later action adds no second rekey; the finished game's record replays.
+    let e = open(&dir, None).await;
+    let (id, _, players) = GAMES[0];
+    e.play_first(id, players).await;
+    e.ok(&format!("@{} /resign game:{id} confirm:yes", players[0]))
+        .await;
+    let record = exported_record(&e.ok(&format!("@{} /export game:{id}", players[1])).await[0]);
+    assert!(record.contains("+12~chacha20:"), "{record}");
+    let copy = e
+        .ok(&format!(
+            "@{} /new record:\"{record}\" opponent:@{}",
+            players[0], players[1]
+        ))
+        .await;
+    assert!(
+        copy[0].ok,
+        "a record with a rekey replays: {}",
+        copy[0].content
+    );
+    drop(e);
+    let rec = open_store(&dir).game(id).unwrap().unwrap();
+    assert_eq!(rec.reseeds.len(), 1, "{:?}", rec.reseeds);
+}

@@ -313,6 +313,22 @@ impl AnyGame {
         dispatch!(self, g => g.reseed(seed))
     }
 
+    /// Replaces the game's generator with one drawn from `seed`, changing nothing anyone has
+    /// been shown: dice already thrown and hands already dealt stand; what nobody has seen
+    /// (Magic Chess's draw pile) is shuffled again, and every later throw and shuffle comes
+    /// from `seed`. The table gives a game begun with a SplitMix64 seed (record format 1) a
+    /// ChaCha20 key this way at its next action (engine/rules/chance.md).
+    pub fn rekey(&mut self, seed: impl Into<Seed>) {
+        let seed = seed.into();
+        dispatch!(self, g => g.rekey(seed))
+    }
+
+    /// Whether the game's chance to come is drawn from the strong generator (ChaCha20), or
+    /// there is none (Arcana after its setup).
+    pub fn chance_is_strong(&self) -> bool {
+        dispatch!(self, g => g.chance_is_strong())
+    }
+
     /// The computer opponent's choice for `seat` (see [`crate::search::choose`]):
     /// the action's notation and one line on why, or `None` when `seat` has
     /// nothing to decide. Only what `seat` may see is used.

@@ -93,3 +93,68 @@ fn gladiator_and_arcana_keep_everything_but_the_generator() {
         "Arcana has no chance left"
     );
 }
+
+/// `AnyGame::rekey` (engine/rules/chance.md): a game begun with a SplitMix64 seed is given a
+/// ChaCha20 key part-way. Every seat sees exactly what it saw before (dice thrown, hands
+/// dealt); only what nobody has seen changes: the dice to come and Magic Chess's draw pile.
+#[test]
+fn a_rekey_changes_nothing_anyone_has_seen() {
+    let key = |b: u8| tokar_engine::Seed::ChaCha20([b; 32]);
+    for kind in GameKind::ALL {
+        let g = played(kind, 5);
+        let mut a = g.clone();
+        a.rekey(key(1));
+        let viewers = (0..kind.players() as u8)
+            .map(|s| Viewer::Seat(tokar_engine::Seat(s)))
+            .chain([Viewer::Spectator]);
+        for v in viewers {
+            assert_eq!(g.view(v), a.view(v), "{kind}: {v:?} sees what it saw");
+        }
+        assert!(a.chance_is_strong(), "{kind}");
+        let mut b = g.clone();
+        b.rekey(key(1));
+        assert_eq!(state(&a), state(&b), "{kind}: the same key, the same game");
+    }
+    for kind in [GameKind::Arachne, GameKind::Gladiator, GameKind::MagicChess] {
+        assert!(
+            !played(kind, 0).chance_is_strong(),
+            "{kind}: a SplitMix64 seed"
+        );
+    }
+    assert!(
+        played(GameKind::Arcana, 0).chance_is_strong(),
+        "Arcana has no chance after its setup"
+    );
+
+    // Magic Chess: the hands stay as dealt, the pile holds the same cards in a new order.
+    let g = played(GameKind::MagicChess, 3);
+    let mut a = g.clone();
+    a.rekey(key(2));
+    let (s, t) = (state(&g), state(&a));
+    assert_eq!(s["hands"], t["hands"]);
+    let sorted = |v: &Value| {
+        let mut cards: Vec<String> = v.as_array().unwrap().iter().map(Value::to_string).collect();
+        cards.sort();
+        cards
+    };
+    assert_eq!(sorted(&s["draw_pile"]), sorted(&t["draw_pile"]));
+    assert_ne!(s["draw_pile"], t["draw_pile"], "the pile is shuffled again");
+
+    // Arachne: this turn's dice stand; the later ones come from the key.
+    let g = played(GameKind::Arachne, 2);
+    let (mut a, mut b) = (g.clone(), g.clone());
+    a.rekey(key(3));
+    b.rekey(key(4));
+    assert_eq!(state(&a)["turn_dice"], state(&g)["turn_dice"]);
+    let later = |mut x: AnyGame| {
+        (0..8)
+            .map(|_| {
+                let seat = x.to_act()[0];
+                let action = x.legal_actions(seat)[0].clone();
+                x.play(seat, &action).unwrap();
+                state(&x)["turn_dice"].clone()
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_ne!(later(a), later(b), "two keys, two futures");
+}

@@ -5,7 +5,7 @@
 use super::text::{self, is_member, users_of};
 use super::{outcome, Button, Change, ChannelRef, Loaded, Reply, Request, Res, Table, UserRef};
 use crate::clock::Millis;
-use crate::record::{GameRecord, LogAction, LogEntry, Phase, TurnClock};
+use crate::record::{GameRecord, LogAction, LogEntry, Phase, Reseed, ReseedKind, TurnClock};
 use tokar_engine::catalog::AnyGame;
 use tokar_engine::{Event, Seat, Viewer};
 
@@ -447,6 +447,36 @@ impl Table {
     /// the log grows by them, pending draw and undo offers lapse, the next
     /// turn's clock starts; [`Table::store`] then saves all of it at once (if
     /// `rec` is still at `version`) with what it announces.
+    /// Gives a game begun with a SplitMix64 seed (record format 1, stored by a build before
+    /// ChaCha20) a fresh ChaCha20 key before its next action, recorded as a rekey so the game
+    /// still replays exactly. SplitMix64 seeds were derived from numbers a player could learn
+    /// (engine/rules/chance.md), so an old game's dice to come and draw pile are given a key
+    /// nobody has seen; what was shown stands. Nothing is stored here: the rekey is kept only
+    /// if the action it comes before is.
+    pub(super) fn strengthen(&self, l: &mut Loaded) -> Res<()> {
+        let Some(game) = l.game.as_mut() else {
+            return Ok(());
+        };
+        if game.chance_is_strong() || outcome(&l.rec, game).is_over() {
+            return Ok(());
+        }
+        let seed = self.draw_seed(crate::entropy::Purpose::Rekey, l.rec.id)?;
+        game.rekey(seed);
+        // A ChaCha20 key came with format 2: the record is written in it from now on.
+        l.rec.format = crate::record::FORMAT;
+        l.rec.reseeds.push(Reseed {
+            after: l.rec.log_len,
+            seed,
+            kind: ReseedKind::Rekey,
+        });
+        tracing::debug!(
+            game = l.rec.id,
+            after = l.rec.log_len,
+            "an old game's chance rekeyed"
+        );
+        Ok(())
+    }
+
     pub(super) async fn stage_entries(
         &self,
         mut rec: GameRecord,

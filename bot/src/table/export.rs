@@ -8,7 +8,10 @@
 //!
 //! A game that went on from a record changed its seed after the record's
 //! actions (ruling T13); its finished record says where and to what, after
-//! the seed: `seed=123+4:987` (after 4 actions, seed 987).
+//! the seed: `seed=123+4:987` (after 4 actions, seed 987). A game begun before
+//! ChaCha20 was given a new key at its first later action (engine/rules/chance.md),
+//! written with `~`: `seed=123+40~chacha20:…` (after 40 actions, only the generator
+//! replaced).
 //!
 //! A seed is written as the game's record holds it ([`Seed`]'s text): a number for
 //! games stored before ChaCha20 (SplitMix64, replayed as they always were), and
@@ -16,7 +19,7 @@
 //! `seed=chacha20:9f0c…+4:chacha20:31aa…`. Either replays the finished game exactly.
 
 use crate::quote::excerpt;
-use crate::record::{LogAction, Reseed};
+use crate::record::{LogAction, Reseed, ReseedKind};
 use tokar_engine::catalog::{AnyGame, GameKind, Options};
 use tokar_engine::{Seat, Seed, Viewer};
 
@@ -41,7 +44,11 @@ pub fn write(e: &GameExport) -> String {
     let seed = e.seed.map_or("?".to_string(), |s| {
         let mut t = s.to_string();
         for r in &e.reseeds {
-            t.push_str(&format!("+{}:{}", r.after, r.seed));
+            let mark = match r.kind {
+                ReseedKind::Redraw => ':',
+                ReseedKind::Rekey => '~',
+            };
+            t.push_str(&format!("+{}{mark}{}", r.after, r.seed));
         }
         t
     });
@@ -50,6 +57,22 @@ pub fn write(e: &GameExport) -> String {
         out.push_str(&format!("|{seat}:{}", notation(a)));
     }
     out
+}
+
+/// `4:seed` (a redraw, T13) or `4~seed` (a rekey), as [`write`] writes them.
+fn change_of_seed(text: &str) -> Option<Reseed> {
+    let digits = text.find(|c: char| !c.is_ascii_digit())?;
+    let (after, rest) = text.split_at(digits);
+    let kind = match rest.chars().next()? {
+        ':' => ReseedKind::Redraw,
+        '~' => ReseedKind::Rekey,
+        _ => return None,
+    };
+    Some(Reseed {
+        after: after.parse().ok()?,
+        seed: rest[1..].parse().ok()?,
+        kind,
+    })
 }
 
 pub fn read(text: &str) -> Result<GameExport, String> {
@@ -93,19 +116,13 @@ pub fn read(text: &str) -> Result<GameExport, String> {
                 .parse::<Seed>()
                 .map_err(|_| bad(&format!("'{}' is not a seed", excerpt(n))))?;
             for p in pieces {
-                let r = p
-                    .split_once(':')
-                    .and_then(|(a, s)| Some((a.parse::<u64>().ok()?, s.parse::<Seed>().ok()?)))
-                    .ok_or_else(|| {
-                        bad(&format!(
-                            "'+{}' is not a change of seed (+after:seed)",
-                            excerpt(p)
-                        ))
-                    })?;
-                reseeds.push(Reseed {
-                    after: r.0,
-                    seed: r.1,
-                });
+                let r = change_of_seed(p).ok_or_else(|| {
+                    bad(&format!(
+                        "'+{}' is not a change of seed (+after:seed or +after~seed)",
+                        excerpt(p)
+                    ))
+                })?;
+                reseeds.push(r);
             }
             Some(seed)
         }
@@ -173,7 +190,7 @@ pub fn check(e: &GameExport) -> Result<(), String> {
     for (i, (seat, action)) in e.actions.iter().enumerate() {
         for g in games.iter_mut() {
             for r in e.reseeds.iter().filter(|r| r.after == i as u64) {
-                g.reseed(r.seed);
+                r.apply(g);
             }
         }
         if games.len() > 1 && !same_views(&games) {
@@ -275,10 +292,7 @@ mod tests {
         assert!(read("tokar1|arcana||seed=x").is_err());
         assert!(read("tokar1|arcana||seed=?").unwrap().seed.is_none());
         let e = GameExport {
-            reseeds: vec![Reseed {
-                after: 1,
-                seed: Seed::SplitMix64(9),
-            }],
+            reseeds: vec![Reseed::redraw(1, Seed::SplitMix64(9))],
             ..e
         };
         let text = write(&e);
@@ -296,18 +310,23 @@ mod tests {
         let key = |b: u8| Seed::ChaCha20([b; 32]);
         let e = GameExport {
             seed: Some(key(0xab)),
-            reseeds: vec![Reseed {
-                after: 1,
-                seed: key(0x01),
-            }],
+            reseeds: vec![
+                Reseed::redraw(1, key(0x01)),
+                Reseed {
+                    after: 2,
+                    seed: key(0x02),
+                    kind: ReseedKind::Rekey,
+                },
+            ],
             ..e
         };
         let text = write(&e);
         assert!(
             text.starts_with(&format!(
-                "tokar1|arcana|army.0=human|seed=chacha20:{}+1:chacha20:{}|0:b1-c3",
+                "tokar1|arcana|army.0=human|seed=chacha20:{}+1:chacha20:{}+2~chacha20:{}|0:b1-c3",
                 "ab".repeat(32),
-                "01".repeat(32)
+                "01".repeat(32),
+                "02".repeat(32)
             )),
             "{text}"
         );

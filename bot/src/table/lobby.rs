@@ -234,10 +234,10 @@ impl Table {
                     Some(_) => e.reseeds,
                     None => Vec::new(),
                 };
-                reseeds.push(Reseed {
-                    after: e.actions.len() as u64,
-                    seed: self.secret_seed(id)?,
-                });
+                reseeds.push(Reseed::redraw(
+                    e.actions.len() as u64,
+                    self.secret_seed(id)?,
+                ));
                 let seed = match e.seed {
                     Some(s) => s,
                     None => self.seed_for(id)?,

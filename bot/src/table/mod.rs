@@ -475,7 +475,7 @@ pub fn replay(rec: &GameRecord, log: &[LogEntry]) -> Result<AnyGame, String> {
 /// entries are applied.
 pub(crate) fn reseed_at(rec: &GameRecord, game: &mut AnyGame, done: u64) {
     for r in rec.reseeds.iter().filter(|r| r.after == done) {
-        game.reseed(r.seed);
+        r.apply(game);
     }
 }
 

@@ -244,6 +244,9 @@ impl Table {
         let game = replay(&l.rec, &kept).map_err(|e| super::unloadable(id, &e))?;
         let undone = l.rec.log_len - to_len;
         l.rec.log_len = to_len;
+        // A rekey past the point undone to goes with the actions after it; the next action
+        // draws a new one (`strengthen`).
+        l.rec.reseeds.retain(|r| r.after <= to_len);
         l.rec.last_marks.clear();
         retime(&mut l.rec, &game, self.now());
         let staged = self
@@ -284,7 +287,7 @@ impl Table {
     pub(super) async fn undo_target(&self, l: &Loaded, user: u64) -> Res<u64> {
         let id = l.rec.id;
         let log = self.blocking(move |s| s.log(id)).await?;
-        let floor = l.rec.reseeds.last().map_or(0, |r| r.after as usize);
+        let floor = l.rec.record_actions();
         let mut to = log.len();
         // Against the bot, its answers go back with the asker's actions
         // (ruling T11): first the bot's trailing actions, then the asker's.
@@ -411,6 +414,7 @@ impl Table {
         claimed: bool,
     ) -> Res<Vec<Reply>> {
         let now = self.now();
+        self.strengthen(&mut l)?;
         let game = l.game.as_mut().ok_or("The game has not started.")?;
         let mut events = Vec::new();
         let mut append = Vec::new();

@@ -183,6 +183,11 @@ impl Table {
                         text::holder(&l.rec, *s).is_some_and(|u| l.rec.turn.waiting.contains(&u.id))
                     })
                     .collect();
+                // An old game's chance is rekeyed before the skip draws on it, as before /play.
+                if !absent.is_empty() && !game.chance_is_strong() {
+                    self.strengthen(&mut l)?;
+                }
+                let game = l.game.as_mut().ok_or("The game has not started.")?;
                 let mut trial = game.clone();
                 let mut events = Vec::new();
                 let mut skipped = true;

@@ -18,6 +18,7 @@ impl Table {
         )?;
         args.finish("play")?;
         let (_guard, mut l) = self.playing(req, given).await?;
+        self.strengthen(&mut l)?;
         let id = l.rec.id;
         let version = l.rec.version;
         let seats = seats_of(&l.rec, req.user.id);

@@ -292,6 +292,19 @@ impl Arachne {
         }
     }
 
+    /// Replaces the generator with one drawn from `seed` and nothing else: the dice already
+    /// thrown (this turn's, shown to everyone) stand, every later throw comes from `seed`.
+    /// Used where a game begun with a SplitMix64 seed is given a ChaCha20 key in the middle of
+    /// play (engine/rules/chance.md).
+    pub fn rekey(&mut self, seed: impl Into<Seed>) {
+        self.rng = Rng::from_seed(seed);
+    }
+
+    /// Whether the dice to come are drawn from the strong generator.
+    pub fn chance_is_strong(&self) -> bool {
+        self.rng.is_strong()
+    }
+
     /// Queues dice values to be thrown before the generator's: the next capture
     /// roll takes the attacker's die then the defender's (tests and puzzles).
     pub fn load_dice(&mut self, values: &[u8]) {

@@ -148,6 +148,14 @@ impl Arcana {
     /// game that goes on from a position has had its setup. Kept so that every
     /// game answers the table's re-seed (ruling T13) in its own words.
     pub fn reseed(&mut self, _seed: impl Into<Seed>) {}
+
+    /// As [`Arcana::reseed`]: there is no generator to replace.
+    pub fn rekey(&mut self, _seed: impl Into<Seed>) {}
+
+    /// Always: after its setup Arcana has no chance to protect.
+    pub fn chance_is_strong(&self) -> bool {
+        true
+    }
 }
 
 fn setup_error(msg: impl Into<String>) -> SetupError {

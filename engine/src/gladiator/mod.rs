@@ -176,6 +176,17 @@ impl Gladiator {
         self.rng = Rng::from_seed(seed);
     }
 
+    /// Replaces the generator with one drawn from `seed` (engine/rules/chance.md): as
+    /// [`Gladiator::reseed`], for nothing is thrown ahead of time.
+    pub fn rekey(&mut self, seed: impl Into<Seed>) {
+        self.reseed(seed);
+    }
+
+    /// Whether the battle dice to come are drawn from the strong generator.
+    pub fn chance_is_strong(&self) -> bool {
+        self.rng.is_strong()
+    }
+
     /// Replaces the dice: the next rolls come from `rng`.
     pub fn set_rng(&mut self, rng: Rng) -> &mut Gladiator {
         self.rng = rng;

@@ -152,6 +152,21 @@ impl MagicChess {
         self.rng = rng.fork();
     }
 
+    /// Replaces the generator with one drawn from `seed` in the middle of play
+    /// (engine/rules/chance.md): the draw pile, which nobody has seen, is shuffled again from
+    /// `seed`, and later shuffles come from a generator drawn from it. The hands stay as
+    /// dealt: their holders have seen them.
+    pub fn rekey(&mut self, seed: impl Into<Seed>) {
+        let mut rng = Rng::from_seed(seed);
+        rng.shuffle(&mut self.draw_pile);
+        self.rng = rng.fork();
+    }
+
+    /// Whether the draw pile's order and later shuffles come from the strong generator.
+    pub fn chance_is_strong(&self) -> bool {
+        self.rng.is_strong()
+    }
+
     /// A copy in which the other hands and the draw pile are re-dealt at random
     /// from the cards `seat` has not seen, keeping every hand's size.
     pub(super) fn redeal_for(&self, seat: Seat, seed: u64) -> MagicChess {

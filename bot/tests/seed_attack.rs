@@ -468,3 +468,24 @@ async fn the_same_attack_foretells_nothing_at_the_table() {
         "no candidate deals the real hands and pile"
     );
 }
+
+/// `--seed` makes every game computable: the Discord mode refuses it with one line and
+/// starts nothing (the console keeps it, for repeatable runs).
+#[test]
+fn the_discord_mode_refuses_a_fixed_seed() {
+    for args in [&["--seed", "7"][..], &["--seed=7"][..]] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_tokar"))
+            .args(args)
+            .env("DISCORD_TOKEN", "not-a-token")
+            .env("TOKAR_DATA", fresh_dir("seed-refused"))
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("--seed makes every game's dice and cards known in advance"),
+            "{args:?}: {err}"
+        );
+        assert_eq!(err.trim().lines().count(), 1, "one line: {err}");
+    }
+}

@@ -248,7 +248,7 @@ pub fn record_steps(
         let (k, v) = kv.split_once('=').expect("k=v");
         options.insert(k.into(), v.into());
     }
-    let seed: u64 = parts[3]
+    let seed: tokar_engine::Seed = parts[3]
         .strip_prefix("seed=")
         .and_then(|s| s.parse().ok())
         .expect("the seed of a finished game");

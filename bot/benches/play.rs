@@ -13,11 +13,11 @@
 //! reads its games' numbers from the table's answers, so the games of all of
 //! them are numbered once by the store.
 
+mod common;
+
 use criterion::{criterion_group, criterion_main, Criterion};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
-use tokar_bot::clock::VirtualClock;
-use tokar_bot::{ChannelRef, Request, Table, TableConfig, UserRef};
+use tokar_bot::{ChannelRef, Request, Table, UserRef};
 use tokar_engine::catalog::{AnyGame, GameKind, Options};
 use tokar_engine::Seat;
 
@@ -124,24 +124,11 @@ impl Bench {
 }
 
 fn play(c: &mut Criterion) {
-    let dir = std::env::temp_dir().join(format!("tokar-bench-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    let clock = Arc::new(VirtualClock::open(&dir).unwrap());
-    let table = rt
-        .block_on(Table::open(TableConfig {
-            data_dir: dir.clone(),
-            // TOKAR_DATABASE_URL set: the same calls on PostgreSQL (an empty database).
-            storage: tokar_bot::storage::StoreSettings::from_env().unwrap(),
-            clock,
-            seed: Some(1),
-            robot: Default::default(),
-        }))
-        .unwrap();
+    // TOKAR_DATABASE_URL set: the same calls on PostgreSQL (an empty database).
+    let (dir, rt, table) = common::open_table(
+        "bench",
+        tokar_bot::storage::StoreSettings::from_env().unwrap(),
+    );
     let mut b = Bench {
         table,
         rt,

@@ -8,11 +8,11 @@
 //! median, 95th and 99th percentile of the calls it timed and the GIF's size.
 //! `docs/bench/replay.md` holds the figures.
 
+mod common;
+
 use criterion::{criterion_group, criterion_main, Criterion};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
-use tokar_bot::clock::VirtualClock;
-use tokar_bot::{ChannelRef, Reply, Request, Table, TableConfig, UserRef};
+use tokar_bot::{ChannelRef, Reply, Request, UserRef};
 use tokar_engine::catalog::{AnyGame, GameKind, Options};
 use tokar_engine::Rng;
 
@@ -97,23 +97,7 @@ fn percentiles(name: &str, samples: &mut [Duration]) {
 }
 
 fn replay(c: &mut Criterion) {
-    let dir = std::env::temp_dir().join(format!("tokar-replay-bench-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    let clock = Arc::new(VirtualClock::open(&dir).unwrap());
-    let table = rt
-        .block_on(Table::open(TableConfig {
-            data_dir: dir.clone(),
-            storage: Default::default(),
-            clock,
-            seed: Some(1),
-            robot: Default::default(),
-        }))
-        .unwrap();
+    let (dir, rt, table) = common::open_table("replay-bench", Default::default());
     let run = |u: usize, command: &str, options: &[(&str, String)]| -> Vec<Reply> {
         let table = table.clone();
         let r = req(u, command, options);

@@ -48,14 +48,7 @@ fn stored(dir: &std::path::Path) -> (GameRecord, Vec<LogEntry>, Value) {
 async fn start_from(name: &str, record: &str, players: &[&str]) -> (std::path::PathBuf, String) {
     let e = open(&fresh_dir(name), None).await;
     let mut line = format!("@{} /new record:\"{record}\"", players[0]);
-    for (i, p) in players[1..].iter().enumerate() {
-        let n = if i == 0 {
-            String::new()
-        } else {
-            (i + 1).to_string()
-        };
-        line.push_str(&format!(" opponent{n}:@{p}"));
-    }
+    line.push_str(&opponents(&players[1..]));
     let invitation = e.ok(&line).await[0].content.clone();
     for p in &players[1..] {
         e.ok(&format!("@{p} /accept game:1")).await;

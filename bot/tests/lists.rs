@@ -108,14 +108,7 @@ fn rich_record(kind: GameKind, options: &str) -> (String, AnyGame) {
 /// Starts game #1 from `record` among `players`.
 async fn start_record(e: &Env, record: &str, players: &[&str]) {
     let mut line = format!("@{} /new record:\"{record}\"", players[0]);
-    for (i, p) in players[1..].iter().enumerate() {
-        let n = if i == 0 {
-            String::new()
-        } else {
-            (i + 1).to_string()
-        };
-        line.push_str(&format!(" opponent{n}:@{p}"));
-    }
+    line.push_str(&opponents(&players[1..]));
     e.ok(&line).await;
     for p in &players[1..] {
         e.ok(&format!("@{p} /accept game:1")).await;

@@ -347,14 +347,7 @@ async fn attack_the_table(kind: GameKind, name: &str, seen: usize, later: usize)
         _ => &["mallory", "mallet"],
     };
     let mut invite = format!("@{} /new game:{}", players[0], kind.slug());
-    for (i, p) in players[1..].iter().enumerate() {
-        let n = if i == 0 {
-            String::new()
-        } else {
-            (i + 1).to_string()
-        };
-        invite.push_str(&format!(" opponent{n}:@{p}"));
-    }
+    invite.push_str(&opponents(&players[1..]));
     let mut began = Vec::new();
     let mut attacked = 0;
     // Games #1 and #2 are thrown away; the attacked game is the first after them that lasts

@@ -29,14 +29,7 @@ async fn write_dice_fixture() {
     for (id, kind, players) in GAMES {
         let a = players[0];
         let mut line = format!("@{a} /new game:{kind}");
-        for (i, p) in players[1..].iter().enumerate() {
-            let n = if i == 0 {
-                String::new()
-            } else {
-                (i + 1).to_string()
-            };
-            line.push_str(&format!(" opponent{n}:@{p}"));
-        }
+        line.push_str(&opponents(&players[1..]));
         e.ok(&line).await;
         for p in &players[1..] {
             e.ok(&format!("@{p} /accept game:{id}")).await;

@@ -201,6 +201,18 @@ impl Env {
     }
 }
 
+/// The options naming `others` as a game's opponents: ` opponent:@b opponent2:@c …`.
+pub fn opponents(others: &[&str]) -> String {
+    others
+        .iter()
+        .enumerate()
+        .map(|(i, p)| match i {
+            0 => format!(" opponent:@{p}"),
+            _ => format!(" opponent{}:@{p}", i + 1),
+        })
+        .collect()
+}
+
 /// The action a `/hint` reply suggests ("… /play game:N action:<notation>\nWhy: …").
 pub fn hinted_action(hint: &str) -> String {
     hint.split("/play ")

@@ -23,6 +23,7 @@ pub mod record;
 pub mod scene;
 pub mod storage;
 pub mod table;
+pub mod vacation;
 
 pub use table::{
     Button, ChannelRef, Image, Reply, Request, Table, TableConfig, TableError, UserRef,

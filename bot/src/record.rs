@@ -237,11 +237,34 @@ pub struct LostChannel {
 
 /// What the players chose at /new about the computer: how strong the bot's
 /// seats play, and whether /hint may be asked. Records written before these
-/// existed read as the defaults (normal, hints on).
+/// existed read as the defaults (normal, hints on); a rated game is refused
+/// hints whatever its record says (ruling T49), so an old rated game's
+/// `hints: true` gives no help.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PlayOptions {
     pub level: tokar_engine::search::Level,
     pub hints: bool,
+    /// Whether a player's vacation stops this game's clock (`/new vacation:off`, ruling
+    /// T50); records from before it load as `true`, as every game was then.
+    #[serde(default = "yes", skip_serializing_if = "is_yes")]
+    pub vacation: bool,
+    /// The game was created from a record (`/new record:`): its options are the record's,
+    /// and a per-seat option given at `/accept` or `/join` that contradicts them is refused
+    /// (ruling T51). Records from before it load as `false`.
+    #[serde(default, skip_serializing_if = "is_no")]
+    pub bound_to_record: bool,
+}
+
+fn is_no(b: &bool) -> bool {
+    !*b
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn is_yes(b: &bool) -> bool {
+    *b
 }
 
 impl Default for PlayOptions {
@@ -249,6 +272,19 @@ impl Default for PlayOptions {
         PlayOptions {
             level: tokar_engine::search::Level::Normal,
             hints: true,
+            vacation: true,
+            bound_to_record: false,
+        }
+    }
+}
+
+impl PlayOptions {
+    /// The defaults of a game that is `rated` or not: a rated game is played
+    /// unassisted, so it has no hints (ruling T49); an unrated one has them.
+    pub fn for_rated(rated: bool) -> PlayOptions {
+        PlayOptions {
+            hints: !rated,
+            ..PlayOptions::default()
         }
     }
 }
@@ -289,6 +325,11 @@ pub struct UserRecord {
     pub deadline: Millis,
     /// Vacation periods (start, end); an open end means on vacation now.
     pub vacations: Vec<(Millis, Option<Millis>)>,
+    /// When this user's vacation budget began (ruling T50, `crate::vacation`): their first
+    /// `/vacation on` since budgets exist. Records from before it load as `None`; their
+    /// earlier vacations are not charged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vacation_budget_since: Option<Millis>,
 }
 
 impl UserRecord {
@@ -299,6 +340,7 @@ impl UserRecord {
             reminder: Some(crate::duration::DAY),
             deadline: 7 * crate::duration::DAY,
             vacations: Vec::new(),
+            vacation_budget_since: None,
         }
     }
 

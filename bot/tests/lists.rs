@@ -107,7 +107,12 @@ fn rich_record(kind: GameKind, options: &str) -> (String, AnyGame) {
 
 /// Starts game #1 from `record` among `players`.
 async fn start_record(e: &Env, record: &str, players: &[&str]) {
-    let mut line = format!("@{} /new record:\"{record}\"", players[0]);
+    start_record_with(e, record, players, "").await
+}
+
+/// As [`start_record`], with more options for `/new` (`rated:no`).
+async fn start_record_with(e: &Env, record: &str, players: &[&str], more: &str) {
+    let mut line = format!("@{} /new record:\"{record}\"{more}", players[0]);
     line.push_str(&opponents(&players[1..]));
     e.ok(&line).await;
     for p in &players[1..] {
@@ -501,7 +506,9 @@ async fn a_hint_explains_in_words_then_numbers() {
         .await
         .unwrap();
         let e = Env { dir, clock, table };
-        start_fresh(&e, kind, options, players).await;
+        // Hints are for unrated games (ruling T49).
+        let record = format!("tokar1|{}|{options}|seed=5", kind.slug());
+        start_record_with(&e, &record, players, " rated:no").await;
         let who = mover(&e, players).await;
         let hint = e.ok(&format!("@{who} /hint game:1")).await[0]
             .content

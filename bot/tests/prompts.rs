@@ -181,7 +181,9 @@ async fn a_decision_prompt_gives_the_whole_command() {
 #[tokio::test]
 async fn a_hint_gives_the_whole_command() {
     let e = env("hint-whole-command").await;
-    let (id, mover, _) = e.duel().await;
+    // Hints are for unrated games (ruling T49).
+    let id = e.start_with("alice", "bob", "rated:no").await;
+    let mover = e.to_act(id, &["alice", "bob"]).await.unwrap();
     let hint = e.ok(&format!("@{mover} /hint game:{id}")).await;
     assert!(
         hint[0]

@@ -154,3 +154,75 @@ async fn a_record_with_spaces_is_quoted_and_pastes_back_whole_on_the_console() {
     );
     e.ok(&line).await;
 }
+
+/// Ruling T51: a game from a record keeps the record's armies. The record below has Human
+/// for seat 0 and the default (the other army, Undead) for seat 1: an `/accept` with
+/// another army is refused with the record's value, and the game replays as the record's.
+#[tokio::test]
+async fn the_records_army_kept() {
+    let e = env("record-army-kept").await;
+    let r = e
+        .ok("@erin /new game:arcana army:human first:creator opponent:@frank")
+        .await;
+    let id: u64 = r[0]
+        .content
+        .split('#')
+        .nth(1)
+        .and_then(|r| r.split(|c: char| !c.is_ascii_digit()).next())
+        .and_then(|n| n.parse().ok())
+        .unwrap();
+    let began = e.ok(&format!("@frank /accept game:{id}")).await[0]
+        .content
+        .clone();
+    let action = e.actions("erin", id).await[0].clone();
+    e.ok(&format!("@erin /play game:{id} action:{action}"))
+        .await;
+    let record = shown_record(&e, "erin", id).await;
+
+    let r = e
+        .ok(&format!("@carol /new record:{record} opponent:@dave"))
+        .await;
+    let copy = id + 1;
+    assert!(
+        r[0].content.contains(&format!("game #{copy}")),
+        "{}",
+        r[0].content
+    );
+    let why = e
+        .refused(&format!("@dave /accept game:{copy} army:human"))
+        .await;
+    assert_eq!(
+        why,
+        "The record has no army: for your seat (1) (its game had the default); a game from it keeps the record's options: leave out army:."
+    );
+    let why = e
+        .refused(&format!(
+            "@carol /new record:{record} opponent:@dave army:undead"
+        ))
+        .await;
+    assert_eq!(
+        why,
+        "The record sets army:human for your seat (0); a game from it keeps the record's options: leave out army:."
+    );
+    let why = e
+        .refused(&format!(
+            "@carol /new record:{record} opponent:@dave first:opponent"
+        ))
+        .await;
+    assert!(why.starts_with("The record sets first:creator"), "{why}");
+
+    let r = e.ok(&format!("@dave /accept game:{copy}")).await;
+    let lineup = |s: &str| {
+        s.split("begins: ")
+            .nth(1)
+            .and_then(|r| r.split('.').next())
+            .map(|l| l.replace("erin", "carol").replace("frank", "dave"))
+            .unwrap_or_else(|| panic!("no line-up in {s}"))
+    };
+    assert_eq!(lineup(&r[0].content), lineup(&began), "the record's armies");
+    assert_eq!(
+        e.actions("dave", copy).await,
+        e.actions("frank", id).await,
+        "the same position, the same Undead moves"
+    );
+}

@@ -191,8 +191,10 @@ async fn hints_are_private_and_refused_when_off_or_not_your_turn() {
     let why = e.refused(&format!("@alice /hint game:{off}")).await;
     assert!(why.contains("Hints are off"), "{why}");
 
-    // Between people: the one not to act is refused.
-    let r = e.ok("@alice /new game:arachne opponent:@bob").await;
+    // Between people (unrated, T49): the one not to act is refused.
+    let r = e
+        .ok("@alice /new game:arachne opponent:@bob rated:no")
+        .await;
     let pvp = game_number(&r);
     e.ok(&format!("@bob /accept game:{pvp}")).await;
     let waiting = if e.actions("alice", pvp).await.is_empty() {
@@ -296,6 +298,121 @@ async fn the_bot_waits_at_the_deadline_and_never_claims() {
         .ok(&format!("@alice /play action:\"{a}\" game:{id}"))
         .await;
     assert!(r.iter().any(bot_move), "the bot answers: {r:#?}");
+}
+
+/// Ruling T49: a rated game is played without hints. Its invitation says so, `/hint` is
+/// refused with that reason, `hints:on` is refused with a rated game (the creator makes it
+/// unrated instead), and an unrated game between people keeps its hints.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hint_refused_in_a_rated_game() {
+    let e = open_with_robot(&fresh_dir("robot-hint-rated"), 5).await;
+    let r = e.ok("@alice /new game:arachne opponent:@bob").await;
+    assert!(r[0].content.contains("rated, no hints"), "{}", r[0].content);
+    let id = game_number(&r);
+    e.ok(&format!("@bob /accept game:{id}")).await;
+    let mover = e.to_act(id, &["alice", "bob"]).await.unwrap();
+    let why = e.refused(&format!("@{mover} /hint game:{id}")).await;
+    assert_eq!(
+        why,
+        format!("Game #{id} is rated, and rated games are played without hints.")
+    );
+
+    let why = e
+        .refused("@alice /new game:arachne opponent:@bob hints:on")
+        .await;
+    assert!(why.contains("rated:no"), "{why}");
+    let why = e
+        .refused("@alice /new game:arachne opponent:@bob rated:yes hints:on")
+        .await;
+    assert!(why.contains("without hints"), "{why}");
+
+    let r = e
+        .ok("@alice /new game:arachne opponent:@bob rated:no")
+        .await;
+    assert!(
+        r[0].content.contains("unrated, hints on"),
+        "{}",
+        r[0].content
+    );
+    let free = game_number(&r);
+    e.ok(&format!("@bob /accept game:{free}")).await;
+    let mover = e.to_act(free, &["alice", "bob"]).await.unwrap();
+    let h = e.ok(&format!("@{mover} /hint game:{free}")).await;
+    assert!(h[0].content.contains("hint for"), "{}", h[0].content);
+}
+
+/// Ruling T49: where the server rates games against Tokar, the bot grants no takeback in a
+/// rated game (T11's takebacks are for unrated ones), and gives no hint there either.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn undo_against_the_bot_refused_in_a_rated_game() {
+    let e = open_with_robot(&fresh_dir("robot-undo-rated"), 6).await;
+    let in_server = |line: &str, manage: bool| {
+        let mut r = request(line);
+        r.channel.guild = Some(77);
+        r.manage_server = manage;
+        r
+    };
+    let r = e
+        .table
+        .handle(in_server("@alice /server rated-bots:on", true))
+        .await;
+    assert!(r[0].ok, "{r:#?}");
+    let r = e
+        .table
+        .handle(in_server(
+            "@alice /new game:arcana army:human opponent:@Tokar",
+            false,
+        ))
+        .await;
+    assert!(r[0].ok, "{r:#?}");
+    let id = game_number(&r);
+    let a = e.actions("alice", id).await[0].clone();
+    let r = e
+        .table
+        .handle(in_server(
+            &format!("@alice /play action:\"{a}\" game:{id}"),
+            false,
+        ))
+        .await;
+    assert!(r.iter().any(bot_move), "the bot answers: {r:#?}");
+    let before = e.actions("alice", id).await;
+    let r = e
+        .table
+        .handle(in_server(&format!("@alice /undo game:{id}"), false))
+        .await;
+    assert!(!r[0].ok, "{r:#?}");
+    assert_eq!(
+        r[0].content,
+        format!("Game #{id} is rated: Tokar grants no takebacks in a rated game.")
+    );
+    assert_eq!(e.actions("alice", id).await, before, "nothing taken back");
+    let r = e
+        .table
+        .handle(in_server(&format!("@alice /hint game:{id}"), false))
+        .await;
+    assert!(!r[0].ok && r[0].content.contains("is rated"), "{r:#?}");
+
+    // The same game unrated: the takeback is granted (T11).
+    let r = e
+        .table
+        .handle(in_server(
+            "@alice /new game:arcana army:human opponent:@Tokar rated:no",
+            false,
+        ))
+        .await;
+    let free = game_number(&r);
+    let a = e.actions("alice", free).await[0].clone();
+    e.table
+        .handle(in_server(
+            &format!("@alice /play action:\"{a}\" game:{free}"),
+            false,
+        ))
+        .await;
+    let r = e
+        .table
+        .handle(in_server(&format!("@alice /undo game:{free}"), false))
+        .await;
+    assert!(r[0].ok, "{r:#?}");
 }
 
 /// Ruling T11: against the bot, /undo takes back the asker's action and the

@@ -28,7 +28,9 @@ fn seats_to_act(content: &str) -> Vec<String> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn hints_for_a_whole_team_are_the_commander_to_moves() {
     let e = env("whole-team-hint").await;
-    e.ok("@alice /new game:gladiator opponent:@bob").await;
+    // Hints are for unrated games (ruling T49).
+    e.ok("@alice /new game:gladiator opponent:@bob rated:no")
+        .await;
     let mut status = e.ok("@bob /accept game:1").await[0].content.clone();
     // The line-up sets team against team, not each commander against the rest.
     assert!(
@@ -126,7 +128,9 @@ async fn the_bot_holding_a_whole_team_moves_each_commander() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_refused_override_gives_the_kings_reason() {
     let e = env("whole-team-override").await;
-    e.ok("@alice /new game:gladiator opponent:@bob").await;
+    // Hints are for unrated games (ruling T49).
+    e.ok("@alice /new game:gladiator opponent:@bob rated:no")
+        .await;
     let status = e.ok("@bob /accept game:1").await[0].content.clone();
     assert_eq!(seats_to_act(&status)[0], "White King");
     let hint = e.ok("@alice /hint game:1").await[0].content.clone();
@@ -152,7 +156,9 @@ async fn a_refused_override_gives_the_kings_reason() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_whole_team_overrides_only_when_it_says_so() {
     let e = env("whole-team-explicit-override").await;
-    e.ok("@alice /new game:gladiator opponent:@bob").await;
+    // Hints are for unrated games (ruling T49).
+    e.ok("@alice /new game:gladiator opponent:@bob rated:no")
+        .await;
     let status = e.ok("@bob /accept game:1").await[0].content.clone();
     assert_eq!(seats_to_act(&status)[0], "White King");
     e.ok("@alice /play action:j2-j4 game:1").await;

@@ -64,15 +64,18 @@ impl Kind {
             // Two invitations and one open seat, so that both /accept and
             // /join appear.
             Kind::MagicChess => vec![
-                "@alice /new game:magic-chess opponent:@bob opponent2:@carol players:4",
+                "@alice /new game:magic-chess opponent:@bob opponent2:@carol players:4 rated:no",
                 "@bob /accept",
                 "@carol /accept",
                 "@dave /join game:1",
             ],
             // Two players: each holds the four commanders of one team.
-            Kind::Gladiator => vec!["@alice /new game:gladiator opponent:@bob", "@bob /accept"],
+            Kind::Gladiator => vec![
+                "@alice /new game:gladiator opponent:@bob rated:no",
+                "@bob /accept",
+            ],
             Kind::Arachne => vec![
-                "@alice /new game:arachne variant:convenient opponent:@bob",
+                "@alice /new game:arachne variant:convenient opponent:@bob rated:no",
                 "@bob /accept",
             ],
         }

@@ -6,7 +6,9 @@ use super::{text, ChannelRef, Loaded, Reply, Request, Res, Table, UserRef};
 use crate::league::pairing::interleave;
 use crate::league::{standings, LeaguePhase, LeagueRecord, Played, Standings};
 use crate::outbox::{Carrier, OutboxEntry};
-use crate::record::{GameRecord, LogAction, LogEntry, Member, Named, Phase, TurnClock, FORMAT};
+use crate::record::{
+    GameRecord, LogAction, LogEntry, Member, Named, Phase, PlayOptions, TurnClock, FORMAT,
+};
 use tokar_engine::catalog::{AnyGame, Options};
 use tokar_engine::{Outcome, Seat, Viewer};
 use tracing::{error, warn};
@@ -147,6 +149,9 @@ impl Table {
                     continue;
                 }
             };
+            // League games are between people, so rated as any such game is (T28, T33),
+            // and so played without hints (T49).
+            let rated = true;
             let _guard = self.lock(id).await;
             let rec = GameRecord {
                 format: FORMAT,
@@ -179,13 +184,11 @@ impl Table {
                 scheduled: None,
                 last_marks: Vec::new(),
                 preset: Vec::new(),
-                play: Default::default(),
+                play: PlayOptions::for_rated(rated),
                 channel_lost: None,
                 reseeds: Vec::new(),
                 guild: l.guild,
-                // League games are between people, so rated as any such game
-                // is (T28, T33).
-                rated: Some(true),
+                rated: Some(rated),
                 thread: None,
                 // The players' own reminder settings (T2); nobody follows yet.
                 reminder: None,

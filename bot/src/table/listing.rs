@@ -1,4 +1,5 @@
-//! What a user reads and sets: /games, /history, /export, /rules, /settings, /vacation.
+//! What a user reads and sets: /games, /history, /export, /rules, /settings (/vacation is
+//! in `vacation.rs`).
 
 use super::args::Args;
 use super::commands::{describe_entry, Pick};
@@ -291,43 +292,6 @@ impl Table {
         let rec = me.clone();
         self.blocking(move |s| s.put_user(&rec)).await?;
         Ok(vec![Reply::private(&req.channel, &req.user, show)])
-    }
-
-    pub(super) async fn cmd_vacation(&self, req: &Request) -> Res<Vec<Reply>> {
-        let mut args = Args::new(&req.options, Some("state"))?;
-        let state = args.take("state").map(|s| s.to_ascii_lowercase());
-        args.finish("vacation")?;
-        let mut me = self.user_record(&req.user).await?;
-        let now = self.now();
-        let content = match state.as_deref() {
-            None => format!(
-                "Vacation is {}. /vacation on pauses your move deadlines and reminders; /vacation off resumes them.",
-                if me.on_vacation() { "on" } else { "off" }
-            ),
-            Some("on") if me.on_vacation() => return Err("Your vacation is already on.".into()),
-            Some("off") if !me.on_vacation() => return Err("You are not on vacation.".into()),
-            Some("on") => {
-                me.vacations.push((now, None));
-                "Vacation on: your move deadlines and reminders are paused until /vacation off.".into()
-            }
-            Some("off") => {
-                if let Some(v) = me.vacations.last_mut() {
-                    v.1 = Some(now);
-                }
-                "Welcome back: your move deadlines run again, extended by the time you were away.".into()
-            }
-            Some(other) => {
-                return Err(format!(
-                    "/vacation takes on or off, not '{}'.",
-                    crate::quote::excerpt(other)
-                ))
-            }
-        };
-        if state.is_some() {
-            let rec = me.clone();
-            self.blocking(move |s| s.put_user(&rec)).await?;
-        }
-        Ok(vec![Reply::private(&req.channel, &req.user, content)])
     }
 }
 

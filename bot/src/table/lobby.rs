@@ -164,13 +164,15 @@ impl Table {
             opponents.push(id);
         }
         let (mut options, mine) = read_options(kind, &mut args, true)?;
-        let (play, bots) = super::robot::read_play_options(&mut args)?;
-        robots += bots;
+        let asked = super::robot::read_play_options(&mut args)?;
+        robots += asked.bots;
         let rates_bots = match (robots, req.channel.guild) {
             (1.., Some(g)) => self.blocking(move |s| s.server(g)).await?.rate_bot_games,
             _ => false,
         };
         let rated = read_rated(&mut args, robots, rates_bots)?;
+        let mut play = asked.for_game(rated)?;
+        play.bound_to_record = from.is_some();
         // The move deadline of this game, else the creator's setting (T5, T25).
         let deadline = match args.take("deadline") {
             None => None,
@@ -213,7 +215,11 @@ impl Table {
         }
         kind.seating(players).map_err(|e| e.to_string())?;
         match &from {
-            Some(e) => options = e.options.clone(),
+            Some(e) => {
+                record_keeps_options(&options, &e.options)?;
+                bound_by_record(kind, players, &e.options, &mine, 0)?;
+                options = e.options.clone()
+            }
             // A record keeps the rules it was made with; a new game is marked with the
             // current ones (the edition of Arcana's rulings) and the defaults its number of
             // players asks for (two players of Magic Chess are partners, R15).
@@ -305,10 +311,11 @@ impl Table {
             .await?;
         let saved = &staged.rec;
         let mut content = format!(
-            "{} created game #{} ({}).{}",
+            "{} created game #{} ({}, {}).{}",
             req.user.name,
             saved.id,
             kind.title(),
+            assistance_note(saved),
             from_record_note(saved.preset.len() as u64, &saved.reseeds)
         );
         if !saved.invited.is_empty() {
@@ -375,6 +382,15 @@ impl Table {
         Self::own_channel(&rec, req)?;
         let (_, mine) = read_options(rec.kind, &mut args, false)?;
         args.finish("accept")?;
+        if rec.play.bound_to_record {
+            bound_by_record(
+                rec.kind,
+                rec.players,
+                &rec.options,
+                &mine,
+                rec.members.len(),
+            )?;
+        }
         let version = rec.version;
         rec.invited.retain(|i| i.id != req.user.id);
         rec.members.push(Member {
@@ -446,6 +462,15 @@ impl Table {
         }
         let (_, mine) = read_options(rec.kind, &mut args, false)?;
         args.finish("join")?;
+        if rec.play.bound_to_record {
+            bound_by_record(
+                rec.kind,
+                rec.players,
+                &rec.options,
+                &mine,
+                rec.members.len(),
+            )?;
+        }
         let version = rec.version;
         rec.members.push(Member {
             user: Named::from(&req.user),
@@ -646,6 +671,84 @@ impl Table {
         let mut staged = staged;
         staged.open_thread = self.thread_request(req, &staged.rec).await?;
         self.store(Some(req), staged, vec![reply]).await
+    }
+}
+
+/// Ruling T51: the options the creator gives with `/new record:` must be the record's (a
+/// record's game is replayed with them, so another value would replay its actions as
+/// another game's).
+fn record_keeps_options(given: &Options, record: &Options) -> Res<()> {
+    for (k, v) in given {
+        match record.get(k) {
+            Some(r) if r.eq_ignore_ascii_case(v) => {}
+            Some(r) => {
+                return Err(format!(
+                    "The record sets {k}:{r}; a game from it keeps the record's options: leave out {k}:."
+                ))
+            }
+            None => {
+                return Err(format!(
+                    "The record has no {k}: option (its game had the default); a game from it keeps the record's options: leave out {k}:."
+                ))
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Ruling T51: in a game from a record (of `kind` for `players`, with the record's
+/// `options`), a per-seat option given by the person who takes the `member`-th place
+/// (joining order) must be the record's value for each of their seats; where the record
+/// has none (the game's default applied), none may be given.
+fn bound_by_record(
+    kind: GameKind,
+    players: usize,
+    options: &Options,
+    given: &Options,
+    member: usize,
+) -> Res<()> {
+    if given.is_empty() {
+        return Ok(());
+    }
+    let seating = kind.seating(players).map_err(|e| e.to_string())?;
+    let Some(seats) = seating.get(member) else {
+        return Ok(());
+    };
+    for (k, v) in given {
+        for s in seats {
+            match tokar_engine::catalog::seat_option(options, k, *s) {
+                Some(r) if r.eq_ignore_ascii_case(v) => {}
+                Some(r) => {
+                    return Err(format!(
+                        "The record sets {k}:{r} for your seat ({}); a game from it keeps the record's options: leave out {k}:.",
+                        s.0
+                    ))
+                }
+                None => {
+                    return Err(format!(
+                        "The record has no {k}: for your seat ({}) (its game had the default); a game from it keeps the record's options: leave out {k}:.",
+                        s.0
+                    ))
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// What an invitation says about ratings and help (ruling T49): "rated, no hints",
+/// "unrated, hints on" or "unrated, hints off"; and ", no vacation" in a game created with
+/// `vacation:off` (T50).
+fn assistance_note(rec: &GameRecord) -> String {
+    let help = match (rec.rated == Some(true), rec.play.hints) {
+        (true, _) => "rated, no hints",
+        (false, true) => "unrated, hints on",
+        (false, false) => "unrated, hints off",
+    };
+    if rec.play.vacation {
+        help.to_string()
+    } else {
+        format!("{help}, no vacation")
     }
 }
 

@@ -37,6 +37,7 @@ mod standings;
 mod text;
 mod threads;
 mod turns;
+mod vacation;
 
 pub use api::{Button, ChannelRef, Image, Reply, Request, ThreadSupport, UserRef};
 pub use names::NameKind;
@@ -253,6 +254,10 @@ impl Table {
         match result {
             Ok(mut replies) => {
                 info!(user = %req.user.name, %command, "done");
+                // A play ends the player's vacation (ruling T50).
+                if command == "play" {
+                    replies.extend(self.vacation_ends_at_play(&req.user).await);
+                }
                 // The command is committed; the bot's answers follow it.
                 if self.robot_answers_later() {
                     let this = self.clone();

@@ -106,6 +106,17 @@ impl Table {
         };
         let id = self.pick_with(req, given, Pick::Play, open_here).await?;
         let (_guard, mut l) = self.playing_id(req, id).await?;
+        // Ruling T49: the bot grants no takeback in a rated game; the offer is refused
+        // at once rather than left waiting for an answer that never comes.
+        if kind == "undo"
+            && l.rec.rated == Some(true)
+            && Self::others(&l.rec, user).contains(&self.robot().id)
+        {
+            return Err(format!(
+                "Game #{id} is rated: {} grants no takebacks in a rated game.",
+                self.robot().name
+            ));
+        }
         let version = l.rec.version;
         let slot = if kind == "draw" {
             l.rec.draw_offer.clone()

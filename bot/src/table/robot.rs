@@ -158,20 +158,43 @@ impl Drop for Thinking<'_> {
     }
 }
 
-/// Reads the /new options about the computer: `level`, `hints`, `bots`.
-pub(super) fn read_play_options(args: &mut Args) -> Res<(PlayOptions, usize)> {
-    let mut play = PlayOptions::default();
+/// What /new said about how the game is played: the bot's level, `hints:` if given (it
+/// depends on whether the game is rated, known only later: [`PlayAsked::for_game`]),
+/// `vacation:` (ruling T50), and how many seats the bot takes (`bots:`).
+pub(super) struct PlayAsked {
+    pub(super) level: Level,
+    pub(super) hints: Option<bool>,
+    pub(super) vacation: bool,
+    pub(super) bots: usize,
+}
+
+/// `on` or `off` (and their synonyms) of option `name`.
+fn switch(name: &str, value: &str) -> Res<bool> {
+    match value.to_ascii_lowercase().as_str() {
+        "on" | "yes" | "true" => Ok(true),
+        "off" | "no" | "false" => Ok(false),
+        _ => Err(format!(
+            "{name}:{} must be on or off.",
+            crate::quote::excerpt(value)
+        )),
+    }
+}
+
+/// Reads the /new options about how the game is played: `level`, `hints`, `vacation`, `bots`.
+pub(super) fn read_play_options(args: &mut Args) -> Res<PlayAsked> {
+    let mut level = PlayOptions::default().level;
     if let Some(l) = args.take("level") {
-        play.level = Level::parse(&l)
+        level = Level::parse(&l)
             .ok_or_else(|| format!("level:{l} is not a level: choose easy, normal or hard."))?;
     }
-    if let Some(h) = args.take("hints") {
-        play.hints = match h.to_ascii_lowercase().as_str() {
-            "on" | "yes" | "true" => true,
-            "off" | "no" | "false" => false,
-            _ => return Err(format!("hints:{h} must be on or off.")),
-        };
-    }
+    let hints = match args.take("hints") {
+        None => None,
+        Some(h) => Some(switch("hints", &h)?),
+    };
+    let vacation = match args.take("vacation") {
+        None => true,
+        Some(v) => switch("vacation", &v)?,
+    };
     let bots = match args.take("bots") {
         None => 0,
         Some(b) => b
@@ -180,7 +203,32 @@ pub(super) fn read_play_options(args: &mut Args) -> Res<(PlayOptions, usize)> {
             .filter(|&n| n <= 7)
             .ok_or_else(|| format!("bots:{b} must be a number from 0 to 7."))?,
     };
-    Ok((play, bots))
+    Ok(PlayAsked {
+        level,
+        hints,
+        vacation,
+        bots,
+    })
+}
+
+impl PlayAsked {
+    /// The game's play options once it is known whether it is `rated`: a rated game has no
+    /// hints, and `hints:on` in one is refused rather than quietly dropped (ruling T49): the
+    /// creator who wants hints makes the game unrated.
+    pub(super) fn for_game(&self, rated: bool) -> Res<PlayOptions> {
+        if rated && self.hints == Some(true) {
+            return Err(
+                "A rated game is played without hints: leave out hints:on, or add rated:no for a game with hints."
+                    .into(),
+            );
+        }
+        Ok(PlayOptions {
+            level: self.level,
+            hints: self.hints.unwrap_or(!rated),
+            vacation: self.vacation,
+            bound_to_record: false,
+        })
+    }
 }
 
 impl Table {
@@ -401,6 +449,13 @@ impl Table {
         if l.rec.phase != Phase::Playing {
             return Err(format!(
                 "Game #{id} is not being played; there is nothing to hint."
+            ));
+        }
+        // Ruling T49: a rated game is unassisted, whatever its play options say (games
+        // stored before the ruling have hints on).
+        if l.rec.rated == Some(true) {
+            return Err(format!(
+                "Game #{id} is rated, and rated games are played without hints."
             ));
         }
         if !l.rec.play.hints {

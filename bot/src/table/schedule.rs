@@ -3,7 +3,8 @@
 //! Each game in play has at most one entry in the schedule index, at the time
 //! something may next be due: a reminder (every reminder interval of the
 //! waiting players, default 24 h) or the move deadline (default 7 days; time a
-//! waiting player spends on vacation does not count). [`Table::tick`] sweeps
+//! waiting player spends on vacation does not count, in a game that allows vacations,
+//! and what is said counts only the time on the clock: ruling T50). [`Table::tick`] sweeps
 //! the entries that are due, at start-up and then on a timer. What is said is
 //! recorded in the game's [`TurnClock`](crate::record::TurnClock) and stored in
 //! the outbox in the same flushed write, so a restart catches up without
@@ -39,12 +40,32 @@ fn reminder_interval(rec: &GameRecord, users: &[UserRecord]) -> Option<Millis> {
         .or_else(|| users.iter().filter_map(|u| u.reminder).min())
 }
 
-fn vacation_pause(rec: &GameRecord, users: &[UserRecord], now: Millis) -> Millis {
+/// Time since `from` during which the game's clock stood still for a waiting player's
+/// vacation: the most of any of them.
+fn vacation_pause_since(users: &[UserRecord], from: Millis, now: Millis) -> Millis {
     users
         .iter()
-        .map(|u| u.vacation_within(rec.turn.since, now))
+        .map(|u| u.vacation_within(from, now))
         .max()
         .unwrap_or(0)
+}
+
+fn vacation_pause(rec: &GameRecord, users: &[UserRecord], now: Millis) -> Millis {
+    vacation_pause_since(users, rec.turn.since, now)
+}
+
+/// When the reminder after the last one (or after the wait began) is due: an interval of
+/// time on the clock later (T50).
+fn reminder_due(rec: &GameRecord, users: &[UserRecord], every: Millis, now: Millis) -> Millis {
+    let from = rec.turn.reminded_at.unwrap_or(rec.turn.since);
+    from + every + vacation_pause_since(users, from, now)
+}
+
+/// How long the game has waited, on its clock: vacations left out (T50), so a reminder
+/// says "has waited 2d", not the months someone was away.
+fn clock_time(rec: &GameRecord, users: &[UserRecord], now: Millis) -> Millis {
+    now.saturating_sub(rec.turn.since)
+        .saturating_sub(vacation_pause(rec, users, now))
 }
 
 /// When a game's move deadline falls, as players are told it.
@@ -79,13 +100,15 @@ pub(super) fn next_due(rec: &GameRecord, users: &[UserRecord], now: Millis) -> O
         return None;
     }
     if users.iter().any(|u| u.on_vacation()) {
-        return Some(now + VACATION_RECHECK);
+        // Looked at again when the first budget runs out (T50), or after a while.
+        let out = users.iter().filter_map(crate::vacation::runs_out).min();
+        return Some(out.map_or(now + VACATION_RECHECK, |o| o.min(now + VACATION_RECHECK)));
     }
     let mut due: Option<Millis> = None;
     if !rec.turn.deadline_told {
         due = Some(rec.turn.since + rec.deadline + vacation_pause(rec, users, now));
         if let Some(every) = reminder_interval(rec, users) {
-            let r = rec.turn.reminded_at.unwrap_or(rec.turn.since) + every;
+            let r = reminder_due(rec, users, every, now);
             due = due.map(|d| d.min(r));
         }
     }
@@ -93,22 +116,56 @@ pub(super) fn next_due(rec: &GameRecord, users: &[UserRecord], now: Millis) -> O
 }
 
 impl Table {
-    /// The waiting users' records.
+    /// The waiting users' records, as the game's clock reads them (T50): a vacation whose
+    /// budget ran out ended then, and in a game created with `vacation:off` nobody is away.
     pub(super) async fn waiting_users(&self, rec: &GameRecord) -> Res<Vec<UserRecord>> {
         let ids = rec.turn.waiting.clone();
+        let now = self.now();
+        let allowed = rec.play.vacation;
         self.read(move |s| {
             ids.iter()
                 .map(|&u| {
-                    Ok(s.user(u)?.unwrap_or_else(|| {
+                    let mut user = s.user(u)?.unwrap_or_else(|| {
                         UserRecord::new(Named {
                             id: u,
                             name: String::new(),
                         })
-                    }))
+                    });
+                    crate::vacation::close_if_spent(&mut user, now);
+                    if !allowed {
+                        user.vacations.clear();
+                    }
+                    Ok(user)
                 })
                 .collect()
         })
         .await
+    }
+
+    /// Ends (and tells) the vacations of the users game `id` waits for whose budget ran out
+    /// (T50), before the game's sweep reads its clock.
+    async fn end_spent_vacations(&self, id: u64) -> Res<Vec<Reply>> {
+        let rec = self.load(id).await?.rec;
+        let now = self.now();
+        let ids = rec.turn.waiting.clone();
+        let spent: Vec<u64> = self
+            .read(move |s| {
+                let mut out = Vec::new();
+                for u in ids {
+                    if let Some(mut user) = s.user(u)? {
+                        if user.on_vacation() && crate::vacation::close_if_spent(&mut user, now) {
+                            out.push(u);
+                        }
+                    }
+                }
+                Ok(out)
+            })
+            .await?;
+        let mut out = Vec::new();
+        for u in spent {
+            out.extend(self.end_vacation(u, super::vacation::Ending::Spent).await?);
+        }
+        Ok(out)
     }
 
     /// When the current wait runs out, counting the waiting players' vacations.
@@ -144,6 +201,10 @@ impl Table {
             // Another process sharing the store sweeps this game.
             if !self.hold(Lease::Game(id), GAME_LEASE_MS).await {
                 continue;
+            }
+            match self.end_spent_vacations(id).await {
+                Ok(r) => out.extend(r),
+                Err(e) => warn!(game = id, error = %e, "a spent vacation was not ended"),
             }
             match self.sweep_game(id).await {
                 Ok(r) => out.extend(r),
@@ -245,7 +306,7 @@ impl Table {
                     })
                     .map(|m| UserRef::from(&m.user))
                     .collect();
-                let idle = duration::format(now - l.rec.turn.since);
+                let idle = duration::format(clock_time(&l.rec, &users, now));
                 let text = if claimants.is_empty() {
                     format!("Game #{id}: {who} has not acted for {idle}. The game waits; the bot does not claim the win.")
                 } else {
@@ -259,7 +320,7 @@ impl Table {
                 replies.push(r);
             } else if !l.rec.turn.deadline_told {
                 if let Some(every) = reminder_interval(&l.rec, &users) {
-                    if now >= l.rec.turn.reminded_at.unwrap_or(l.rec.turn.since) + every {
+                    if now >= reminder_due(&l.rec, &users, every, now) {
                         l.rec.turn.reminded_at = Some(now);
                         let last = self.last_action(&l.rec).await;
                         let mut r = Reply::public(
@@ -268,7 +329,7 @@ impl Table {
                                 "Reminder: game #{id} ({}, move {}) has waited {} for {}{}. {} left before the deadline.",
                                 l.rec.kind.title(),
                                 game.move_number(),
-                                duration::format(now - l.rec.turn.since),
+                                duration::format(clock_time(&l.rec, &users, now)),
                                 seats_label(&l.rec, game, &game.to_act()),
                                 last.map(|a| format!(" (last action: {a})")).unwrap_or_default(),
                                 duration::format(deadline.saturating_sub(now))

@@ -141,9 +141,14 @@ impl Env {
 
     /// alice invites bob and bob accepts: a started game, whose number is returned.
     pub async fn start(&self, a: &str, b: &str) -> u64 {
+        self.start_with(a, b, "").await
+    }
+
+    /// As [`Env::start`], with more options for `/new` (`rated:no`).
+    pub async fn start_with(&self, a: &str, b: &str, more: &str) -> u64 {
         let r = self
             .ok(&format!(
-                "@{a} /new game:{GAME} {CREATOR_OPTIONS} opponent:@{b}"
+                "@{a} /new game:{GAME} {CREATOR_OPTIONS} opponent:@{b} {more}"
             ))
             .await;
         let id: u64 = r[0]

@@ -38,6 +38,8 @@ pub(crate) async fn new(
     #[autocomplete = "ac::reminder"]
     reminder: Option<String>,
     #[description = "Count for ratings: yes (default between people) or no"] rated: Option<String>,
+    #[description = "Whether a player's /vacation stops this game's clock: on (default) or off"]
+    vacation: Option<String>,
     #[description = "Start from an exported game record"] record: Option<String>,
     #[description = "Other game options as name:value pairs (e.g. partners:yes freeze-cards:12)"]
     options: Option<String>,
@@ -78,6 +80,7 @@ pub(crate) async fn new(
         .with("deadline", deadline)
         .with("reminder", reminder)
         .with("rated", rated)
+        .with("vacation", vacation)
         .with("record", record)
         .pairs(options.as_deref());
     invoke_prepared(ctx, "new", options, prepare).await

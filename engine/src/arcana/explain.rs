@@ -155,6 +155,9 @@ impl Arcana {
             Action::Exit { .. } if p.unit == Unit::Alchemist => {
                 return "The Alchemist stays in his back ranks and cannot walk off the board (R8).".into()
             }
+            Action::Walk { .. } if p.unit == Unit::Skeleton && self.ua(p.owner) => {
+                return "An Undead Arcana Skeleton walks off only from the far rank, appearing on the empty square of his file on his own first line (U9).".into()
+            }
             Action::Walk { .. } if p.unit == Unit::Skeleton => {
                 return "A Skeleton walks off only from the far rank, reappearing on an empty square next to his General (R12).".into()
             }
@@ -189,9 +192,6 @@ impl Arcana {
             Action::Revive { .. } => {
                 return "A revived soldier comes from your graveyard onto an empty square adjacent to the reviver.".into();
             }
-            Action::Walk { .. } if p.unit == Unit::Skeleton && self.ua(seat) => {
-                return "An Undead Arcana Skeleton walks off only from the far rank, appearing on the empty square of his file on his own first line (U9).".into()
-            }
             Action::Control { target, .. } if p.unit == Unit::Cultist && self.rulings < 2 => {
                 return format!("A Cultist controls one adjacent enemy model other than the General, not one already controlled; {} is not one (U5).", self.describe(target));
             }
@@ -213,7 +213,7 @@ impl Arcana {
             "The {} on {} cannot do that. {}",
             p.unit.name(),
             n(from),
-            short_card(p.unit)
+            self.short_card(&p)
         )
     }
 
@@ -383,6 +383,18 @@ fn capital(s: &str) -> String {
     match c.next() {
         Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
         None => String::new(),
+    }
+}
+
+impl Arcana {
+    /// One line on what a model does under the rules its army plays by, for
+    /// refusals.
+    fn short_card(&self, p: &Piece) -> &'static str {
+        match p.unit {
+            Unit::Skeleton if self.ua(p.owner) => "A Skeleton moves one square forward, killing by moving in (not Skeletons or Tomb Keepers), or walks off the far edge onto the empty square of his file on his own first line.",
+            Unit::Cultist if self.rulings >= 2 => "A Cultist moves one square, capturing what he ends on, or controls an adjacent enemy model, the General too.",
+            unit => short_card(unit),
+        }
     }
 }
 

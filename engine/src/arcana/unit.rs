@@ -358,7 +358,7 @@ impl Unit {
             Unit::Cultist => {
                 "Cultist (Undead Arcana, knight = Sergeant): a dark mage who brainwashes his victims.\n\
                  - Moves one square in any direction; captures whatever model he ends on.\n\
-                 - OR controls one adjacent enemy model other than the General: its owner cannot command it on his next turn, and the Cultist's side may command it, as its own, on its next turn (U5).\n\
+                 - OR controls one adjacent enemy model not already controlled, the General too: its owner cannot command it on his next turn, and the Cultist's side may command it, as its own, on its next turn (U5).\n\
                  Notation: `b1-c2`, `control b1>c2`."
             }
             Unit::Wraith => {

@@ -3,6 +3,7 @@
 //! the end of the game), pending decisions, and the end of a turn.
 
 use super::action::Action;
+use super::ruleset::Variation;
 use super::state::{Arcana, Pending, Piece, BOARD, BREW_TOKENS, QUIET_TURNS, TURN_LIMIT};
 use super::unit::{Rank, Unit};
 use crate::board::Cell;
@@ -255,7 +256,9 @@ impl Arcana {
             }
             Action::Smite { from } => {
                 // Undead Arcana's Dark Priest captures all adjacent models (U9).
-                let all = self.at(from).is_some_and(|p| self.ua(p.owner));
+                let all = self
+                    .at(from)
+                    .is_some_and(|p| self.holds(p.owner, Variation::DarkPriestStrikesAllies));
                 let victims: Vec<Cell> = self
                     .occupied_neighbours(from)
                     .into_iter()

@@ -1,6 +1,8 @@
 //! Why an action is refused, in a sentence that names the rule.
 
 use super::action::Action;
+use super::cards::short_card;
+use super::ruleset::Variation;
 use super::state::{Arcana, Pending, Piece, BOARD};
 use super::undead::{allowed_under_control, rank_options};
 use super::unit::{Rank, Unit};
@@ -127,6 +129,9 @@ impl Arcana {
         if let Some(why) = self.blocked_way(&p, action) {
             return why;
         }
+        // The rules the model's army plays by: a controlled model acts as
+        // its owner's unit (U5).
+        let rules = self.ruleset(p.owner);
         // Target-specific refusals that name the rule.
         let target = match *action {
             Action::Kill { target, .. }
@@ -153,10 +158,14 @@ impl Arcana {
                 return "A General never walks off the board: it would lose the game (R2).".into()
             }
             Action::Exit { .. } if p.unit == Unit::Alchemist => {
-                return "The Alchemist stays in his back ranks and cannot walk off the board (R8).".into()
+                return "The Alchemist stays in his back ranks and cannot walk off the board (R8)."
+                    .into()
             }
             Action::Walk { .. } if p.unit == Unit::Skeleton => {
-                return "A Skeleton walks off only from the far rank, reappearing on an empty square next to his General (R12).".into()
+                return rules.refusal(Variation::SkeletonToFirstLine);
+            }
+            Action::Smite { .. } if p.unit == Unit::DarkPriest => {
+                return rules.refusal(Variation::DarkPriestStrikesAllies);
             }
             Action::Brew { target, .. } | Action::MoveBrew { target, .. }
                 if self.at(target).is_some_and(|q| q.tokens > 0) =>
@@ -189,14 +198,12 @@ impl Arcana {
             Action::Revive { .. } => {
                 return "A revived soldier comes from your graveyard onto an empty square adjacent to the reviver.".into();
             }
-            Action::Walk { .. } if p.unit == Unit::Skeleton && self.ua(seat) => {
-                return "An Undead Arcana Skeleton walks off only from the far rank, appearing on the empty square of his file on his own first line (U9).".into()
-            }
-            Action::Control { target, .. } if p.unit == Unit::Cultist && self.rulings < 2 => {
-                return format!("A Cultist controls one adjacent enemy model other than the General, not one already controlled; {} is not one (U5).", self.describe(target));
-            }
             Action::Control { target, .. } if p.unit == Unit::Cultist => {
-                return format!("A Cultist controls one adjacent enemy model not already controlled; {} is not one (U5).", self.describe(target));
+                return format!(
+                    "{}; {} is not one (U5).",
+                    rules.refusal(Variation::CultistControlsGeneral),
+                    self.describe(target)
+                );
             }
             Action::Swing { .. } if p.unit == Unit::Wraith => {
                 return "The Wraith swings only with a model next to him, and never next to his own General (R2, U6).".into();
@@ -213,7 +220,7 @@ impl Arcana {
             "The {} on {} cannot do that. {}",
             p.unit.name(),
             n(from),
-            short_card(p.unit)
+            short_card(p.unit, self.ruleset(p.owner))
         )
     }
 
@@ -383,30 +390,5 @@ fn capital(s: &str) -> String {
     match c.next() {
         Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
         None => String::new(),
-    }
-}
-
-/// One line on what a unit does, for refusals.
-fn short_card(unit: Unit) -> &'static str {
-    match unit {
-        Unit::ImperialWarrior => "An Imperial Warrior moves one square forward onto an empty square, and kills without moving a soldier straight ahead or a higher ranking model diagonally forward.",
-        Unit::BlueKnight => "A Blue Knight moves in an L and kills whomever he lands on.",
-        Unit::WindMage => "A Wind Mage teleports 1 or 2 squares diagonally, killing whomever he lands on, or bolts the square exactly 3 ahead.",
-        Unit::PriestOfTheWinds => "A Priest of the Winds moves one square and/or kills an adjacent soldier, or revives a soldier from a corner.",
-        Unit::Alchemist => "An Alchemist moves 1 to 5 squares along his back rank and/or throws a firebrew at a model within 2 squares.",
-        Unit::Duelist => "A Duelist moves in a straight line onto empty squares and/or fires at an adjacent model.",
-        Unit::BattleMage => "A Battle Mage rides one square and/or kills an adjacent model, or vanquishes, or promotes.",
-        Unit::Skeleton => "A Skeleton moves one square forward, killing by moving in (not Skeletons or Tomb Keepers), or walks off the far edge to reappear beside his General.",
-        Unit::Zombie => "A Zombie moves up to two squares orthogonally without hopping, killing by moving in.",
-        Unit::Mummy => "A Mummy moves one square orthogonally, killing by moving in.",
-        Unit::TombKeeper => "A Tomb Keeper moves one square, or kills an adjacent model.",
-        Unit::DarkPriest => "A Dark Priest never moves: night wind, explosion, or killing all adjacent enemies.",
-        Unit::Necromancer => "A Necromancer moves one square, or kills an adjacent model, or revives a soldier, or trades.",
-        Unit::Ghoul => "A Ghoul moves one square diagonally, forward or backward, burying whatever he lands on (not Skeletons or Tomb Keepers).",
-        Unit::Ghost => "A Ghost moves one square, capturing what he ends on, or scares all adjacent models without moving.",
-        Unit::Cultist => "A Cultist moves one square, capturing what he ends on, or controls an adjacent enemy model other than the General.",
-        Unit::Wraith => "A Wraith leaps 1 or 2 squares onto an empty square, captures an adjacent model unless he leapt 2, or swings at all adjacent models without moving.",
-        Unit::Vampire => "A Vampire moves one square and may capture one adjacent model before or after moving.",
-        Unit::Lich => "A Lich leaps 1 or 2 squares horizontally onto an empty square, or raises a soul slave from the enemy's graveyard.",
     }
 }

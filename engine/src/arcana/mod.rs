@@ -8,11 +8,13 @@
 mod action;
 mod apply;
 mod army;
+mod cards;
 mod explain;
 mod moves;
 mod notation;
 mod position;
 mod rules;
+mod ruleset;
 mod state;
 mod trapped;
 mod undead;
@@ -22,6 +24,8 @@ mod zombie;
 
 pub use action::Action;
 pub use army::Army;
+pub use cards::{card_page, card_under, rulesets_of};
+pub use ruleset::{Ruleset, Variation};
 pub use state::{Arcana, Pending, Piece, BOARD, BREW_TOKENS, QUIET_TURNS, RULINGS, TURN_LIMIT};
 pub use unit::{Family, Rank, Unit};
 

@@ -2,6 +2,7 @@
 //! the choices a pending decision offers.
 
 use super::action::Action;
+use super::ruleset::Variation;
 use super::state::{Arcana, Pending, Piece, BOARD};
 use super::unit::{Rank, Unit};
 use crate::board::Cell;
@@ -255,7 +256,9 @@ impl Arcana {
                 self.promotion_actions(from, seat, out);
             }
             Unit::Skeleton => match step(from, 0, fwd) {
-                None if self.ua(seat) => self.skeleton_wrap(from, seat, out),
+                None if self.holds(seat, Variation::SkeletonToFirstLine) => {
+                    self.skeleton_wrap(from, seat, out)
+                }
                 None => {
                     if let Some(g) = self.general(seat) {
                         for to in self.empty_neighbours(g) {
@@ -523,7 +526,7 @@ impl Arcana {
                 }
             }
         }
-        if self.ua(seat) {
+        if self.holds(seat, Variation::DarkPriestStrikesAllies) {
             // Undead Arcana: "all adjacent models", allies too (U9), never
             // next to the own General (R2).
             let near = self.occupied_neighbours(from);
@@ -644,7 +647,7 @@ impl Arcana {
             }
             Action::Smite { from } => {
                 let seat = self.at(from).map(|p| p.owner);
-                let all = seat.is_some_and(|s| self.ua(s));
+                let all = seat.is_some_and(|s| self.holds(s, Variation::DarkPriestStrikesAllies));
                 self.occupied_neighbours(from)
                     .into_iter()
                     .filter(|&t| all || self.at(t).map(|p| p.owner) != seat)

@@ -1,5 +1,7 @@
 //! The rules for people: `/rules arcana` and `/rules arcana <unit>`.
 
+use super::cards::{card_page, editions_note, stated};
+use super::ruleset::{Ruleset, Variation};
 use super::unit::{Family, Unit};
 use crate::spelling::did_you_mean;
 
@@ -15,7 +17,7 @@ Armies: 8 Soldiers, 2 Sergeants, 2 Lieutenants, 2 Captains, 1 Chief, 1 General e
 Human: Imperial Warrior, Blue Knight, Wind Mage, Priest of the Winds, Alchemist, Duelist, Battle Mage.
 Undead: Skeleton, Zombie, Mummy, Tomb Keeper, Dark Priest, Necromancer.
 
-A turn: command one unit to do one thing its card allows. Killed models go to their owner's graveyard. \"Adjacent\" means the eight surrounding squares. \"Forward\"/\"ahead\" is toward the enemy lines. A model that walks off the board dies (Skeletons reappear beside their General instead).
+A turn: command one unit to do one thing its card allows. Killed models go to their owner's graveyard. \"Adjacent\" means the eight surrounding squares. \"Forward\"/\"ahead\" is toward the enemy lines. A model that walks off the board dies (a Skeleton instead {SKELETON}).
 Some actions ask for follow-up decisions (relocating vanquished models, reviving a killed Priest, raising a unit after a Zombie's kill, placing a traded unit): answer with `place <square>` or `decline`.
 Tomb gas paralyses enemies next to a Mummy from the end of a turn; firebrew tokens burn down at the end of their owner's turns; a Dark Priest moved by others rests for one turn.
 Check: when a side could kill the enemy General on its next turn, the game announces it.
@@ -27,14 +29,59 @@ Undead Arcana, the second way to play: `/new game:arcana army:undead-arcana` (or
 
 Unit cards: /rules arcana <unit> (for example: blue-knight, mummy, ghoul). The numbered rulings (R1..., U1...): /rules arcana rulings.";
 
+/// The Undead Arcana page; `{RULES}` stands for the rules that differ from
+/// Tokar's or between editions, written by [`undead_arcana`].
 const UNDEAD_ARCANA: &str = "\
 Undead Arcana: an Undead army picks, rank by rank, one of two units; either side may field the Human army or any Undead army.
 Ranks (pawn = Soldier, rook = Lieutenant, knight = Sergeant, bishop = Captain, queen = Chief, king = General): pawn skeleton/ghoul (8), rook mummy/ghost (2), knight zombie/cultist (2), bishop tomb-keeper/wraith (2), queen dark-priest/vampire (1), king necromancer/lich (1).
 Army option: `human`; `undead` (Tokar's Arcana's Undead, Tokar's rules); `undead-arcana` (the same units, Undead Arcana's rules); `alternate` (every alternative); or picks separated by `/` (or commas): `ghoul/ghost/cultist/wraith/vampire/lich`, `pawn:ghoul*4+skeleton*4/wraith`, `bishop:wraith*1+tomb-keeper`. A unit without a count fills the rest of its rank; ranks not named keep Tokar's unit. Mixed ranks are placed from the owner's left in the order written.
-Under Undead Arcana's rules: buried models (Ghoul, Vampire on a white square, the Lich's price) are gone for good, not in the graveyard; Skeletons walking off the far edge appear on their own first line on the same file; the Dark Priest's killing strikes all adjacent models, allies too.
-A Zombie's bite turns its victim: an enemy it captures (not the General) rises as the Zombie's side's unit of the same rank, the owner's pick of that rank's two units, on an empty square next to the Zombie (`place c3=ghoul`); with no such square it is simply captured. A Cultist may control any adjacent enemy model, the General too.
-Loss: besides losing the General, a side loses when its turn begins with its General threatened (the enemy could kill or bury him with one action) and nothing he may do leaves him unthreatened: a step away, killing his attacker where he stands, a vanquish, anything of his own (a General who cannot act, paralysed or under control, has nothing). This holds for both sides whenever either army plays by Undead Arcana's rules.
+Under Undead Arcana's rules buried models (Ghoul, Vampire on a white square, the Lich's price) are gone for good, not in the graveyard (U3), and:
+{RULES}
 Notation: `scare a1`, `control b1>c2`, `swing c1`, `d1xe2-d2` (Vampire: kill, then move), `enslave e1>e2=blue-knight`, `bury a2`, `bury skeleton`, and `decline` to refuse a Vampire's extra turn.";
+
+/// The rules that differ under Undead Arcana, as `stated` by the rulesets,
+/// each after whom it concerns.
+const UNDEAD_ARCANA_RULES: [(&str, Variation); 5] = [
+    ("A Skeleton ", Variation::SkeletonToFirstLine),
+    ("A Dark Priest ", Variation::DarkPriestStrikesAllies),
+    ("A Zombie ", Variation::ZombieTurnsVictim),
+    ("A Cultist ", Variation::CultistControlsGeneral),
+    (
+        "Loss, for both sides whenever either army plays by Undead Arcana's rules: besides losing the General, a side ",
+        Variation::GeneralSafeByAnyAction,
+    ),
+];
+
+/// The overview, with Tokar's Skeleton as Tokar's rules have him.
+fn overview() -> String {
+    let skeleton = Variation::SkeletonToFirstLine;
+    let tokar = Ruleset::current(false);
+    OVERVIEW.replace("{SKELETON}", skeleton.clause(tokar.holds(skeleton)))
+}
+
+/// The Undead Arcana page, with every rule that differs by edition given for
+/// each edition (the current one first).
+fn undead_arcana() -> String {
+    let rulesets: Vec<Ruleset> = Ruleset::all()
+        .into_iter()
+        .filter(|r| r.undead_arcana)
+        .collect();
+    let mut lines = Vec::new();
+    let mut editions = false;
+    for (lead, v) in UNDEAD_ARCANA_RULES {
+        for (label, text) in stated(v, &rulesets) {
+            editions |= !label.is_empty();
+            lines.push(match label.is_empty() {
+                true => format!("{lead}{text}"),
+                false => format!("[{label}] {lead}{text}"),
+            });
+        }
+    }
+    if editions {
+        lines.push(editions_note());
+    }
+    UNDEAD_ARCANA.replace("{RULES}", &lines.join("\n"))
+}
 
 /// The rules page of the project, whose numbered rulings `/rules arcana
 /// rulings` lists (one source for players and developers).
@@ -119,8 +166,8 @@ pub fn named_values(option: &str) -> Vec<&'static str> {
 /// The overview, the rulings, or one unit's card.
 pub fn rules(topic: Option<&str>) -> Result<String, String> {
     match topic.map(str::trim).filter(|t| !t.is_empty()) {
-        None => Ok(OVERVIEW.to_string()),
-        Some(t) if t.eq_ignore_ascii_case("overview") => Ok(OVERVIEW.to_string()),
+        None => Ok(overview()),
+        Some(t) if t.eq_ignore_ascii_case("overview") => Ok(overview()),
         Some(t)
             if [
                 "undead-arcana",
@@ -132,12 +179,12 @@ pub fn rules(topic: Option<&str>) -> Result<String, String> {
             .iter()
             .any(|w| t.eq_ignore_ascii_case(w)) =>
         {
-            Ok(UNDEAD_ARCANA.to_string())
+            Ok(undead_arcana())
         }
         Some(t) if t.eq_ignore_ascii_case("rulings") => Ok(rulings()),
         Some(t) => match (ruling(t), Unit::parse(t)) {
             (Some(text), _) => Ok(text),
-            (None, Some(u)) => Ok(u.card().to_string()),
+            (None, Some(u)) => Ok(card_page(u)),
             (None, None) => Err(format!(
                 "No Arcana unit or topic is called '{t}'.{} Topics: rulings, undead-arcana, r1 to r{}, u1 to u{}; units: {}.",
                 did_you_mean(t, TOPICS.into_iter().chain(Unit::ALL.iter().map(|u| u.id()))),

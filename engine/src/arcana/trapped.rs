@@ -2,6 +2,7 @@
 //! whom nothing he may do makes safe ("cannot move safely from").
 
 use super::action::Action;
+use super::ruleset::Variation;
 use super::state::{Arcana, BOARD};
 use crate::board::Cell;
 use crate::seat::{Outcome, Seat};
@@ -36,7 +37,8 @@ impl Arcana {
                     | Action::KillMove { .. }
                     | Action::Vanquish { to: Some(_), .. }
             );
-            (moves || self.rulings >= 2) && self.leaves_general_safe(seat, a)
+            (moves || self.holds(seat, Variation::GeneralSafeByAnyAction))
+                && self.leaves_general_safe(seat, a)
         })
     }
 
@@ -67,7 +69,7 @@ impl Arcana {
             p.unit.name(),
             n(g)
         );
-        if self.rulings < 2 {
+        if !self.holds(loser, Variation::GeneralSafeByAnyAction) {
             return format!("{who}.");
         }
         let why = if Arcana::controlled_on(p, self.turn_number) {

@@ -5,6 +5,7 @@
 
 use super::action::Action;
 use super::army::Army;
+use super::ruleset::Variation;
 use super::state::{Arcana, Pending, Piece, BOARD};
 use super::unit::{Rank, Unit};
 use crate::board::Cell;
@@ -386,7 +387,8 @@ impl Arcana {
                 for t in self.occupied_neighbours(from) {
                     if self.at(t).is_some_and(|q| {
                         q.owner != seat
-                            && (self.rulings >= 2 || q.rank() != Rank::General)
+                            && (self.holds(seat, Variation::CultistControlsGeneral)
+                                || q.rank() != Rank::General)
                             && !Arcana::controlled_on(q, self.turn_number)
                     }) {
                         out.push(Action::Control { from, target: t });

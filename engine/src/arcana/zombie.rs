@@ -2,6 +2,7 @@
 //! Arcana's turning of the victim itself (U9, edition 2 of the rulings).
 
 use super::action::Action;
+use super::ruleset::Variation;
 use super::state::{Arcana, Pending, Piece, BOARD};
 use super::undead::rank_options;
 use super::unit::{Rank, Unit};
@@ -23,8 +24,7 @@ impl Arcana {
             return false;
         };
         z.unit == Unit::Zombie
-            && self.rulings >= 2
-            && self.ua(z.owner)
+            && self.holds(z.owner, Variation::ZombieTurnsVictim)
             && v.owner != z.owner
             && v.rank() != Rank::General
             && !Arcana::controlled_on(z, self.turn_number)

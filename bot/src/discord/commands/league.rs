@@ -59,6 +59,8 @@ fn sub(name: &str) -> Options {
 }
 
 /// Start a league: every player is asked to say yes first.
+// A slash command's options are its parameters (poise), one each.
+#[allow(clippy::too_many_arguments)]
 #[poise::command(slash_command, guild_only)]
 pub(crate) async fn new(
     ctx: Context<'_>,

@@ -29,6 +29,8 @@ pub enum Purpose {
     Reseed = 2,
     /// The key an old game (a SplitMix64 seed) goes on with (engine/rules/chance.md).
     Rekey = 3,
+    /// A league's seed, for its lots (bot/README.md, T43).
+    League = 4,
 }
 
 /// A new game's seed: a ChaCha20 key of 256 bits fresh from the operating system.

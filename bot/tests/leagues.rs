@@ -1,17 +1,21 @@
 //! Leagues through the table: invitations, every pairing made once as a game,
 //! the standings and their tie-breaks as computed by hand, the winner told
-//! once, a player leaving, Magic Chess tables and Gladiator teams, restarts.
-//! Rulings T32-T36 (bot/README.md).
+//! once, a player leaving, Magic Chess tables and Gladiator teams, restarts,
+//! the rules chosen per league (tie-breaks, withdrawals, pairing numbers) and
+//! a league not yet started (who said yes, expiry, cancelling).
+//! Rulings T32-T36, T43-T45 (bot/README.md).
 
 mod common;
 use common::*;
 use std::collections::{BTreeMap, BTreeSet};
 use tokar_bot::league::decode_league;
+use tokar_bot::league::rules::{Numbers, TieBreaks, Withdrawal};
 use tokar_bot::record::encode;
 use tokar_bot::storage::Store;
 use tokar_bot::Reply;
 
 const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/league-1.json");
+const FIXTURE_2: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/league-2.json");
 
 /// The games a league's start announced: number -> the people in seat order
 /// as its lineup names them (home side first).
@@ -50,7 +54,9 @@ fn announcements(replies: &[Reply]) -> Vec<&Reply> {
         .collect()
 }
 
-/// The standings' rows as (name, points, h2h, sb, left) from a /league table reply.
+/// The standings' rows from a /league table reply: under the FIDE list
+/// `#, Player, Played, Points, DE, Wins, SB, Koya, To play, Note` (an empty
+/// cell, such as DE for a player nobody is level with, is skipped).
 fn rows(text: &str) -> Vec<Vec<String>> {
     let block = text.split("```").nth(1).unwrap();
     block
@@ -168,11 +174,12 @@ async fn a_league_of_five_is_played_to_its_end_through_the_table() {
         "{table}"
     );
     // By hand: alice 2½, bob 2½ (alice beat bob), erin 2 and carol 2 (they
-    // drew: ½ each head-to-head; SB erin 4 = alice's 2½ + ½·carol's 2 +
-    // ½·dave's 1, carol 3¼ = ½·alice's 2½ + dave's 1 + ½·erin's 2), dave 1.
+    // drew: ½ each in direct encounter; one win each; SB erin 4 = alice's 2½
+    // + ½·carol's 2 + ½·dave's 1, carol 3¼ = ½·alice's 2½ + dave's 1 +
+    // ½·erin's 2), dave 1.
     let got: Vec<(String, String, String, String)> = rows(table)
         .into_iter()
-        .map(|r| (r[1].clone(), r[3].clone(), r[4].clone(), r[5].clone()))
+        .map(|r| (r[1].clone(), r[3].clone(), r[4].clone(), r[6].clone()))
         .collect();
     let want = [
         ("alice", "2½"),
@@ -216,7 +223,7 @@ async fn a_double_league_balances_sides_and_a_player_may_leave() {
     let names = ["alice", "bob", "carol"];
     let last = start_league(
         &e,
-        "@alice /league new game:arcana name:Cup players:@alice @bob @carol double:yes deadline:3d",
+        "@alice /league new game:arcana name:Cup players:@alice @bob @carol double:yes deadline:3d withdrawal:iccf",
         &["bob", "carol"],
         "Cup",
     )
@@ -240,7 +247,8 @@ async fn a_double_league_balances_sides_and_a_player_may_leave() {
         .map(|(i, _)| *i)
         .unwrap();
     e.ok(&format!("@alice /resign game:{ab} confirm:yes")).await;
-    // T34: carol leaves; her four games are lost at the move deadline.
+    // T34, T44: carol leaves; her four games are lost at the move deadline
+    // (ICCF's rule: they count, though she played none).
     assert!(e
         .refused("@dave /league leave name:Cup")
         .await
@@ -424,6 +432,14 @@ async fn league_records_of_format_1_load() {
     assert_eq!(rec.name, "Spring");
     assert_eq!(rec.entrants.len(), 3);
     assert_eq!(rec.fixtures.len(), 3);
+    // Read with the rules it was played under (T44: the games left forfeited;
+    // T33: numbered as named), FIDE's tie-breaks (T43), and a seed that is
+    // the same at every reading.
+    assert_eq!(rec.withdrawal, Withdrawal::Iccf);
+    assert_eq!(rec.numbers, Numbers::Listed);
+    assert_eq!(rec.tiebreaks, TieBreaks::Fide);
+    assert_eq!(rec.seed, decode_league(&bytes).unwrap().seed);
+    assert_ne!(rec.seed, 0);
     let dir = fresh_dir("league-fixture");
     {
         let store = open_store(&dir);
@@ -448,7 +464,38 @@ async fn league_records_of_format_1_load() {
     assert!(list[0].content.contains("No leagues here yet"));
 }
 
-/// Not a check: writes `league-1.json` (run with --ignored only when adding a format).
+/// A stored league record of format 2 (the rules and seed, T43-T45) loads
+/// with them, and its standings are judged by them.
+#[tokio::test]
+async fn league_records_of_format_2_load() {
+    let rec = decode_league(&std::fs::read(FIXTURE_2).unwrap()).unwrap();
+    assert_eq!(rec.format, 2);
+    assert_eq!(rec.name, "Summer");
+    assert_eq!(rec.tiebreaks, TieBreaks::Sb);
+    assert_eq!(rec.withdrawal, Withdrawal::Iccf);
+    assert_eq!(rec.numbers, Numbers::Lot);
+    let dir = fresh_dir("league-fixture-2");
+    {
+        let store = open_store(&dir);
+        for _ in &rec.fixtures {
+            store.next_game_id().unwrap();
+        }
+        store.put_league(&rec, None, &[]).unwrap();
+    }
+    let e = open(&dir, Some(7)).await;
+    e.table.tick().await;
+    let t = e.ok("@bob /league table name:Summer").await;
+    assert!(
+        t[0].content
+            .contains("Sonneborn-Berger (SB), then number of wins, then lots"),
+        "{}",
+        t[0].content
+    );
+    assert!(t[0].content.contains("(ICCF)"), "{}", t[0].content);
+}
+
+/// Not a check: writes `league-2.json` (run with --ignored only when adding a format;
+/// `league-1.json` was written the same way by the format-1 build).
 #[tokio::test]
 #[ignore = "writes the fixture; run with --ignored when adding a format"]
 async fn write_league_fixture() {
@@ -457,15 +504,15 @@ async fn write_league_fixture() {
         let e = open(&dir, Some(7)).await;
         start_league(
             &e,
-            "@alice /league new game:arcana name:Spring players:@alice @bob @carol",
+            "@alice /league new game:arcana name:Summer players:@alice @bob @carol tiebreaks:sb withdrawal:iccf",
             &["bob", "carol"],
-            "Spring",
+            "Summer",
         )
         .await;
     }
     let store = open_store(&dir);
     let rec = store.leagues().unwrap().remove(0);
-    std::fs::write(FIXTURE, encode(&rec)).unwrap();
+    std::fs::write(FIXTURE_2, encode(&rec)).unwrap();
 }
 
 /// T33, T36: a league stored as started whose games were not made yet (the
@@ -557,4 +604,248 @@ async fn a_league_survives_sigkill_after_its_end() {
         );
     }
     assert!(announcements(&e.table.tick().await).is_empty());
+}
+
+/// The game of a started league between two people (either at home).
+fn game_of(games: &BTreeMap<u64, Vec<String>>, a: &str, b: &str) -> u64 {
+    *games
+        .iter()
+        .find(|(_, p)| p.iter().any(|x| x == a) && p.iter().any(|x| x == b))
+        .unwrap()
+        .0
+}
+
+/// T44: carol beats alice, then leaves having played one game of three.
+/// Under FIDE's rule (the default) her results are annulled: her win over
+/// alice and the games she conceded by leaving count for nobody, so bob's
+/// forfeit win over her is gone too. Under ICCF's rule the same games stand.
+#[tokio::test]
+async fn fide_annulment_on_an_early_withdrawal() {
+    let e = env("league-annul").await;
+    let names = ["alice", "bob", "carol", "dave"];
+    let mut points = Vec::new();
+    for (league, rule) in [("Fide", ""), ("Iccf", " withdrawal:iccf")] {
+        let last = start_league(
+            &e,
+            &format!(
+                "@alice /league new game:arcana name:{league} players:@alice @bob @carol @dave{rule}"
+            ),
+            &["bob", "carol", "dave"],
+            league,
+        )
+        .await;
+        let games = started(&last, &names);
+        assert_eq!(games.len(), 6, "{last:#?}");
+        e.ok(&format!(
+            "@alice /resign game:{} confirm:yes",
+            game_of(&games, "alice", "carol")
+        ))
+        .await;
+        e.ok(&format!("@carol /league leave name:{league}")).await;
+        for (winner, loser) in [("alice", "bob"), ("alice", "dave"), ("bob", "dave")] {
+            e.ok(&format!(
+                "@{loser} /resign game:{} confirm:yes",
+                game_of(&games, winner, loser)
+            ))
+            .await;
+        }
+        let t = e.ok(&format!("@dave /league table name:{league}")).await;
+        let table = t[0].content.clone();
+        assert!(table.contains("6 of 6 games played"), "{table}");
+        let got: Vec<(String, String)> = rows(&table)
+            .into_iter()
+            .map(|r| (r[1].clone(), r[3].clone()))
+            .collect();
+        points.push((got, table));
+    }
+    let (fide, table) = &points[0];
+    let want = [("alice", "2"), ("bob", "1"), ("dave", "0"), ("carol", "–")];
+    let got: Vec<(&str, &str)> = fide.iter().map(|(n, p)| (n.as_str(), p.as_str())).collect();
+    assert_eq!(got, want, "{table}");
+    assert!(table.contains("results annulled"), "{table}");
+    assert!(
+        table.contains("played under half of their games has their results annulled"),
+        "{table}"
+    );
+    // ICCF: carol's win stands (1 point) and bob's and dave's forfeit wins too.
+    let (iccf, table) = &points[1];
+    let got: Vec<(&str, &str)> = iccf.iter().map(|(n, p)| (n.as_str(), p.as_str())).collect();
+    assert_eq!(
+        got,
+        [("alice", "2"), ("bob", "2"), ("dave", "1"), ("carol", "1")],
+        "{table}"
+    );
+}
+
+/// T43: the tie-break list is chosen when the league is made, said in its
+/// description and its table; a list that does not exist is refused with
+/// the lists that do, and nothing is made.
+#[tokio::test]
+async fn the_tiebreak_list_is_chosen_per_league_and_written_in_its_description() {
+    let e = env("league-tiebreaks").await;
+    let why = e
+        .refused("@alice /league new game:arcana name:Bad players:@alice @bob tiebreaks:buchholz")
+        .await;
+    assert!(why.contains("fide") && why.contains("sb"), "{why}");
+    assert!(!why.contains('\n'), "one line: {why}");
+    assert!(e
+        .refused("@alice /league new game:arcana name:Bad players:@alice @bob withdrawal:never")
+        .await
+        .contains("iccf"));
+    assert!(e.ok("@alice /league list").await[0]
+        .content
+        .contains("No leagues here yet"));
+    let r = e
+        .ok("@alice /league new game:arcana name:Clubs players:@alice @bob tiebreaks:sb")
+        .await;
+    assert!(
+        r[0].content
+            .contains("Level on points: Sonneborn-Berger (SB), then number of wins, then lots"),
+        "{}",
+        r[0].content
+    );
+    let r = e
+        .ok("@alice /league new game:arcana name:Rated players:@alice @carol")
+        .await;
+    assert!(
+        r[0].content.contains(
+            "Level on points (FIDE's round-robin order, Handbook C.07): direct encounter"
+        ),
+        "{}",
+        r[0].content
+    );
+    let r = e.ok("@bob /league accept name:Clubs").await;
+    assert!(
+        r.iter()
+            .any(|r| r.content.contains("Pairing numbers (drawn by lot): 1. ")),
+        "{r:#?}"
+    );
+    let t = e.ok("@bob /league table name:Clubs").await;
+    let head = t[0]
+        .content
+        .split("```")
+        .nth(1)
+        .unwrap()
+        .lines()
+        .nth(1)
+        .unwrap()
+        .to_string();
+    assert!(head.contains("Points  SB  Wins  To play"), "{head}");
+}
+
+/// T45: before the start, `/league table` says who has said yes and who is
+/// still invited; the creator (and nobody else) can cancel it, which frees
+/// its name; one not answered by its invitation deadline expires, is told
+/// once, and frees its name too.
+#[tokio::test]
+async fn a_league_not_started_shows_who_said_yes_expires_and_can_be_cancelled() {
+    let e = env("league-forming").await;
+    e.ok("@alice /league new game:arcana name:Early players:@alice @bob @carol deadline:2d")
+        .await;
+    e.ok("@bob /league accept name:Early").await;
+    let t = e.ok("@dave /league table name:Early").await;
+    // carol has never typed here: she is named by her mention.
+    assert!(
+        t[0].content
+            .contains("Said yes: alice, bob. Still invited: <@"),
+        "{}",
+        t[0].content
+    );
+    assert!(t[0].content.contains("expires in 2d"), "{}", t[0].content);
+    assert!(e
+        .refused("@bob /league cancel name:Early")
+        .await
+        .contains("Only the creator"));
+    let r = e.ok("@alice /league cancel name:Early").await;
+    assert!(
+        r[0].content.contains("cancelled league Early"),
+        "{}",
+        r[0].content
+    );
+    assert_eq!(r[0].mentions.len(), 2);
+    assert!(e
+        .refused("@carol /league accept name:Early")
+        .await
+        .contains("no league named"));
+    // The name is free again; this one is left unanswered.
+    e.ok("@alice /league new game:arcana name:Early players:@alice @bob deadline:1d")
+        .await;
+    assert!(announcements(&e.table.tick().await).is_empty());
+    e.clock.advance(tokar_bot::duration::DAY + 1).unwrap();
+    assert!(e
+        .refused("@bob /league accept name:Early")
+        .await
+        .contains("expired"));
+    let told: Vec<Reply> = e
+        .table
+        .tick()
+        .await
+        .into_iter()
+        .filter(|r| r.content.contains("League Early expired"))
+        .collect();
+    assert_eq!(told.len(), 1, "{told:#?}");
+    assert!(
+        told[0].content.contains("bob did not say yes"),
+        "{}",
+        told[0].content
+    );
+    assert!(e
+        .table
+        .tick()
+        .await
+        .iter()
+        .all(|r| !r.content.contains("expired")));
+    let list = e.ok("@alice /league list").await;
+    assert!(
+        list[0].content.contains("2 players, expired"),
+        "{}",
+        list[0].content
+    );
+    e.ok("@alice /league new game:arcana name:Early players:@alice @bob")
+        .await;
+}
+
+/// T33: pairing numbers decide who is at home; drawn by lot with the
+/// league's seed they differ from the order of `players:` for some league,
+/// and `numbers:listed` keeps that order (alice, the first named, is at home
+/// against the second half of the circle).
+#[tokio::test]
+async fn pairing_numbers_are_drawn_by_lot_or_kept_as_listed() {
+    let e = env("league-numbers").await;
+    let names = ["alice", "bob", "carol", "dave"];
+    let listed = start_league(
+        &e,
+        "@alice /league new game:arcana name:Listed players:@alice @bob @carol @dave numbers:listed",
+        &["bob", "carol", "dave"],
+        "Listed",
+    )
+    .await;
+    assert!(listed.iter().any(|r| r
+        .content
+        .contains("Pairing numbers (in the order named): 1. alice, 2. bob, 3. carol, 4. dave")));
+    let mut drawn = BTreeSet::new();
+    for i in 0..3 {
+        let name = format!("Lot{i}");
+        let last = start_league(
+            &e,
+            &format!("@alice /league new game:arcana name:{name} players:@alice @bob @carol @dave"),
+            &["bob", "carol", "dave"],
+            &name,
+        )
+        .await;
+        let told = last
+            .iter()
+            .find_map(|r| r.content.split("Pairing numbers (drawn by lot): ").nth(1))
+            .unwrap()
+            .split(". /league")
+            .next()
+            .unwrap()
+            .to_string();
+        assert_eq!(started(&last, &names).len(), 6);
+        drawn.insert(told);
+    }
+    assert!(
+        drawn.len() > 1,
+        "the lots differ between leagues: {drawn:?}"
+    );
 }

@@ -1,5 +1,8 @@
-//! What is stored for a league: who plays, who said yes, the games it made.
+//! What is stored for a league: who plays, who said yes, the games it made,
+//! and the rules it was created with (tie-breaks, withdrawals, pairing
+//! numbers, the seed its lots are drawn with).
 
+use super::rules::{Numbers, TieBreaks, Withdrawal};
 use crate::clock::Millis;
 use crate::record::Named;
 use serde::{Deserialize, Serialize};
@@ -7,8 +10,17 @@ use tokar_engine::catalog::GameKind;
 
 /// The league record format written today. Raise it when the record changes
 /// shape, keep the reader of the old one, and add a fixture
-/// (`bot/tests/fixtures/league-1.json` holds format 1).
-pub const LEAGUE_FORMAT: u32 = 1;
+/// (`bot/tests/fixtures/league-1.json` holds format 1, `league-2.json`
+/// format 2).
+///
+/// Format 2 added the league's rules and seed ([`LeagueRecord::seed`],
+/// [`LeagueRecord::tiebreaks`], [`LeagueRecord::withdrawal`],
+/// [`LeagueRecord::numbers`]). A format-1 record is read with the rules it
+/// was played under (the rest of a leaver's games forfeited, pairing numbers
+/// in the order of `players:`), FIDE's tie-breaks (the old ones could crown
+/// the wrong winner), and a seed computed from its number and creation time,
+/// so that its lots are the same at every reading.
+pub const LEAGUE_FORMAT: u32 = 2;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum LeaguePhase {
@@ -18,8 +30,10 @@ pub enum LeaguePhase {
     Playing,
     /// Its last game ended; the winner was announced.
     Finished,
-    /// Someone declined before it started.
+    /// Someone declined before it started, or its creator cancelled it.
     Cancelled,
+    /// Not everyone said yes by its invitation deadline (T45).
+    Expired,
 }
 
 /// One place in the standings: a player, or a Gladiator team (T35).
@@ -76,12 +90,32 @@ pub struct LeagueRecord {
     pub fixtures: Vec<Fixture>,
     /// The entrants announced as winners (several when tied on everything).
     pub winners: Vec<usize>,
+    /// Drawn at creation from the operating system's randomness: the lots
+    /// that end a tie nothing else breaks, and the pairing numbers when they
+    /// are drawn by lot (T43). Kept, so every reading draws the same lots.
+    #[serde(default)]
+    pub seed: u64,
+    /// The tie-break list (`tiebreaks:`), FIDE's by default (T43).
+    #[serde(default)]
+    pub tiebreaks: TieBreaks,
+    /// What a withdrawal does to the standings (`withdrawal:`, T44).
+    #[serde(default)]
+    pub withdrawal: Withdrawal,
+    /// How the pairing numbers were given (`numbers:`, T33).
+    #[serde(default)]
+    pub numbers: Numbers,
 }
 
 impl LeagueRecord {
     /// Every person in the league.
     pub fn people(&self) -> impl Iterator<Item = &Named> {
         self.entrants.iter().flat_map(|e| e.members.iter())
+    }
+
+    /// When an unanswered league expires: its move deadline after its
+    /// creation, as an unanswered game invitation does (T27, T45).
+    pub fn invitation_deadline(&self) -> Millis {
+        self.created_at.saturating_add(self.deadline)
     }
 
     /// The entrant a user plays for.
@@ -101,9 +135,31 @@ pub fn decode_league(bytes: &[u8]) -> Result<LeagueRecord, String> {
     let head: Head = serde_json::from_slice(bytes)
         .map_err(|e| format!("league record without a format version: {e}"))?;
     match head.format {
-        1 => serde_json::from_slice(bytes).map_err(|e| format!("league record (format 1): {e}")),
+        1 => serde_json::from_slice::<LeagueRecord>(bytes)
+            .map(from_format_1)
+            .map_err(|e| format!("league record (format 1): {e}")),
+        2 => serde_json::from_slice(bytes).map_err(|e| format!("league record (format 2): {e}")),
         n => Err(format!(
             "league record of unknown format {n} (this build reads up to {LEAGUE_FORMAT})"
         )),
     }
+}
+
+/// The rules a format-1 league is read with (see [`LEAGUE_FORMAT`]).
+fn from_format_1(mut l: LeagueRecord) -> LeagueRecord {
+    // Written back as format 2, with these rules stated.
+    l.format = 2;
+    l.seed = old_seed(l.id, l.created_at);
+    l.tiebreaks = TieBreaks::Fide;
+    l.withdrawal = Withdrawal::Iccf;
+    l.numbers = Numbers::Listed;
+    l
+}
+
+/// A format-1 league's seed: the SplitMix64 finaliser of its number and
+/// creation time. Nobody could have known it when the league was played, and
+/// it is the same at every reading, which is all its lots need.
+fn old_seed(id: u64, created_at: Millis) -> u64 {
+    let mut rng = tokar_engine::Rng::new(id ^ created_at.rotate_left(32));
+    rng.next_u64()
 }

@@ -2,14 +2,15 @@
 //! time (nothing is added up and stored, so a game's end can never be counted
 //! twice or lost).
 //!
-//! Points are placement points (T35): in a game of `k` entrants each scores
-//! one point for every entrant placed below it and half a point for every one
-//! placed level with it. In a duel that is win 1, draw ½, loss 0; at a Magic
-//! Chess table of four, 3/2/1/0 by place, places shared on a tie averaged.
-//! Entrants level on points are ordered by their head-to-head score (the same
-//! rule within the games among themselves only), then by Sonneborn-Berger
-//! (for every opponent placed below in a game, that opponent's points; for
-//! one placed level, half of them), then share the place.
+//! Points are placement points (T35; the pair-by-pair counting is in
+//! [`super::scores`]); entrants level on points are ordered by the league's
+//! tie-break list, then by lot ([`super::ranking`], T43); a withdrawal may
+//! annul an entrant's results (T44).
+
+use super::ranking::rank;
+use super::record::LeagueRecord;
+use super::rules::{TieBreak, TieBreaks, Withdrawal};
+use super::scores::Scores;
 
 /// The outcome of one league game, as the standings read it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -29,41 +30,30 @@ pub struct Standings {
     pub rows: Vec<Vec<String>>,
     /// Entrants from first to last (the order of `rows`).
     pub order: Vec<usize>,
-    /// Each row's place (1 is first; shared places repeat).
+    /// Each row's place (1 is first; 0 for an entrant whose results were
+    /// annulled, listed last).
     pub places: Vec<usize>,
     /// Games not yet over.
     pub games_left: usize,
 }
 
-/// Half points, so that draws and shared places stay whole numbers.
-fn halves_in(p: &Played, e: usize) -> Option<u32> {
-    let places = p.places.as_ref()?;
-    let at = p.entrants.iter().position(|&x| x == e)?;
-    let mine = places[at];
-    Some(
-        places
-            .iter()
-            .enumerate()
-            .filter(|&(i, _)| i != at)
-            .map(|(_, &o)| match o.cmp(&mine) {
-                std::cmp::Ordering::Greater => 2,
-                std::cmp::Ordering::Equal => 1,
-                std::cmp::Ordering::Less => 0,
-            })
-            .sum(),
-    )
+/// What the standings are judged by: the league's tie-break list, its
+/// withdrawal rule and the seed its lots are drawn with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rules {
+    pub tiebreaks: TieBreaks,
+    pub withdrawal: Withdrawal,
+    pub seed: u64,
 }
 
-/// Half points `e` took from `o` where both played: 2 placed above, 1 level.
-fn halves_against(p: &Played, e: usize, o: usize) -> Option<u32> {
-    let places = p.places.as_ref()?;
-    let a = p.entrants.iter().position(|&x| x == e)?;
-    let b = p.entrants.iter().position(|&x| x == o)?;
-    Some(match places[b].cmp(&places[a]) {
-        std::cmp::Ordering::Greater => 2,
-        std::cmp::Ordering::Equal => 1,
-        std::cmp::Ordering::Less => 0,
-    })
+impl Rules {
+    pub fn of(l: &LeagueRecord) -> Rules {
+        Rules {
+            tiebreaks: l.tiebreaks,
+            withdrawal: l.withdrawal,
+            seed: l.seed,
+        }
+    }
 }
 
 /// "2½", "3", "½".
@@ -77,52 +67,26 @@ pub fn show_halves(h: u32) -> String {
 
 /// Computes the standings. `names` are the entrants' labels, `left` whether
 /// each has left the league.
-pub fn standings(names: &[String], left: &[bool], games: &[Played]) -> Standings {
+pub fn standings(names: &[String], left: &[bool], games: &[Played], rules: &Rules) -> Standings {
     let n = names.len();
-    let points: Vec<u32> = (0..n)
-        .map(|e| games.iter().filter_map(|g| halves_in(g, e)).sum())
-        .collect();
-    // Sonneborn-Berger in quarter points: opponent's halves times 2 or 1.
-    let sb: Vec<u32> = (0..n)
-        .map(|e| {
-            games
-                .iter()
-                .flat_map(|g| g.entrants.iter().map(move |&o| (g, o)))
-                .filter(|&(_, o)| o != e)
-                .filter_map(|(g, o)| halves_against(g, e, o).map(|w| w * points[o]))
-                .sum()
-        })
-        .collect();
-    // Head-to-head among those level on points.
-    let h2h: Vec<Option<u32>> = (0..n)
-        .map(|e| {
-            let level: Vec<usize> = (0..n)
-                .filter(|&o| o != e && points[o] == points[e])
-                .collect();
-            if level.is_empty() {
-                return None;
-            }
-            Some(
-                games
-                    .iter()
-                    .flat_map(|g| level.iter().map(move |&o| (g, o)))
-                    .filter_map(|(g, o)| halves_against(g, e, o))
-                    .sum(),
-            )
-        })
-        .collect();
-    let key = |e: usize| (points[e], h2h[e].unwrap_or(0), sb[e]);
-    let mut order: Vec<usize> = (0..n).collect();
-    order.sort_by(|&a, &b| key(b).cmp(&key(a)).then(names[a].cmp(&names[b])));
-    let mut places = Vec::with_capacity(n);
-    for (i, &e) in order.iter().enumerate() {
-        let place = if i > 0 && key(order[i - 1]) == key(e) {
-            places[i - 1]
+    let s = Scores::new(n, left, games, rules.withdrawal, rules.seed);
+    let list = rules.tiebreaks.list();
+    let active: Vec<usize> = (0..n).filter(|&e| !s.annulled[e]).collect();
+    let ranked = rank(&s, list, &active);
+    // Direct encounter as shown: within the whole group level on points,
+    // once all of it has met (the deeper re-applications are not shown).
+    let direct = |e: usize| {
+        let level: Vec<usize> = active
+            .iter()
+            .copied()
+            .filter(|&o| s.points[o] == s.points[e])
+            .collect();
+        if level.len() > 1 && s.all_met(&level) {
+            show_halves(s.direct(e, &level))
         } else {
-            i + 1
-        };
-        places.push(place);
-    }
+            String::new()
+        }
+    };
     let played = |e: usize| {
         games
             .iter()
@@ -136,33 +100,56 @@ pub fn standings(names: &[String], left: &[bool], games: &[Played]) -> Standings
             .count()
     };
     let claims = |e: usize| games.iter().filter(|g| g.by_claim.contains(&e)).count();
-    let rows = order
-        .iter()
-        .zip(&places)
-        .map(|(&e, place)| {
-            let note = match (left.get(e).copied().unwrap_or(false), claims(e)) {
-                (true, c) => format!("left; {c} lost at the deadline"),
-                (false, 0) => String::new(),
-                (false, c) => format!("{c} lost at the deadline"),
-            };
-            vec![
-                place.to_string(),
-                names[e].clone(),
-                played(e).to_string(),
-                show_halves(points[e]),
-                h2h[e].map(show_halves).unwrap_or_default(),
-                show_quarters(sb[e]),
-                to_play(e).to_string(),
-                note,
-            ]
-        })
-        .collect();
-    Standings {
-        heads: [
-            "#", "Player", "Played", "Points", "H2H", "SB", "To play", "Note",
-        ]
+    let mut order: Vec<usize> = ranked.iter().map(|&(e, _)| e).collect();
+    let mut places: Vec<usize> = (1..=order.len()).collect();
+    let mut rows: Vec<Vec<String>> = Vec::new();
+    for (&(e, by_lot), place) in ranked.iter().zip(&places) {
+        let mut row = vec![
+            place.to_string(),
+            names[e].clone(),
+            played(e).to_string(),
+            show_halves(s.points[e]),
+        ];
+        row.extend(list.iter().map(|t| match t {
+            TieBreak::Direct => direct(e),
+            TieBreak::Wins => s.wins[e].to_string(),
+            TieBreak::Sonneborn => show_quarters(s.sb[e]),
+            TieBreak::Koya => show_halves(s.koya[e]),
+        }));
+        row.push(to_play(e).to_string());
+        let mut note = match (left.get(e).copied().unwrap_or(false), claims(e)) {
+            (true, c) => vec![format!("left; {c} lost at the deadline")],
+            (false, 0) => vec![],
+            (false, c) => vec![format!("{c} lost at the deadline")],
+        };
+        if by_lot {
+            note.push("placed by lot".into());
+        }
+        row.push(note.join("; "));
+        rows.push(row);
+    }
+    // Annulled results (T44): listed last, without a place or figures.
+    for e in (0..n).filter(|&e| s.annulled[e]) {
+        let mut row = vec![
+            "–".to_string(),
+            names[e].clone(),
+            played(e).to_string(),
+            "–".to_string(),
+        ];
+        row.extend(list.iter().map(|_| String::new()));
+        row.push(to_play(e).to_string());
+        row.push("left under half way; results annulled".into());
+        rows.push(row);
+        order.push(e);
+        places.push(0);
+    }
+    let mut heads: Vec<String> = ["#", "Player", "Played", "Points"]
         .map(String::from)
-        .to_vec(),
+        .to_vec();
+    heads.extend(list.iter().map(|t| t.head().to_string()));
+    heads.extend(["To play", "Note"].map(String::from));
+    Standings {
+        heads,
         rows,
         order,
         places,
@@ -191,8 +178,9 @@ impl Standings {
     /// their widest cell, empty trailing columns left out.
     pub fn text(&self) -> String {
         let cols = self.heads.len();
+        let note = cols - 1;
         let used: Vec<bool> = (0..cols)
-            .map(|c| self.rows.iter().any(|r| !r[c].is_empty()) || c < 7)
+            .map(|c| self.rows.iter().any(|r| !r[c].is_empty()) || c < note)
             .collect();
         let width = |c: usize| {
             std::iter::once(&self.heads[c])
@@ -208,7 +196,7 @@ impl Standings {
                 .map(|c| {
                     let pad = widths[c] - cells[c].chars().count();
                     // Names and notes read left-aligned; figures right-aligned.
-                    if c == 1 || c == 7 {
+                    if c == 1 || c == note {
                         format!("{}{}", cells[c], " ".repeat(pad))
                     } else {
                         format!("{}{}", " ".repeat(pad), cells[c])
@@ -226,8 +214,9 @@ impl Standings {
     /// the same columns as [`Standings::text`] (an empty note column left
     /// out), names and notes left-aligned, figures right-aligned.
     pub fn sheet(&self, title: String) -> tokar_render::Sheet {
+        let note = self.heads.len() - 1;
         let used: Vec<usize> = (0..self.heads.len())
-            .filter(|&c| c < 7 || self.rows.iter().any(|r| !r[c].is_empty()))
+            .filter(|&c| c < note || self.rows.iter().any(|r| !r[c].is_empty()))
             .collect();
         tokar_render::Sheet {
             title,
@@ -235,7 +224,7 @@ impl Standings {
                 .iter()
                 .map(|&c| tokar_render::Column {
                     head: self.heads[c].clone(),
-                    numeric: c != 1 && c != 7,
+                    numeric: c != 1 && c != note,
                 })
                 .collect(),
             rows: self
@@ -251,6 +240,12 @@ impl Standings {
 mod tests {
     use super::*;
 
+    const FIDE: Rules = Rules {
+        tiebreaks: TieBreaks::Fide,
+        withdrawal: Withdrawal::Fide,
+        seed: 7,
+    };
+
     fn duel(a: usize, b: usize, r: &str) -> Played {
         Played {
             entrants: vec![a, b],
@@ -264,11 +259,16 @@ mod tests {
         }
     }
 
+    fn names(n: usize) -> Vec<String> {
+        (0..n)
+            .map(|i| ((b'a' + i as u8) as char).to_string())
+            .collect()
+    }
+
+    /// Columns under the FIDE list: # Player Played Points DE Wins SB Koya To-play Note.
     #[test]
-    fn points_head_to_head_and_sonneborn_berger_by_hand() {
-        let names: Vec<String> = ["a", "b", "c", "d"].map(String::from).to_vec();
-        // a beats b, b beats c, c beats a: a, b, c 1 point each before d;
-        // all beat d; a-d... d draws nobody.
+    fn points_direct_encounter_and_sonneborn_berger_by_hand() {
+        // a beats b, b beats c, c beats a; all beat d but c, who draws.
         let games = vec![
             duel(0, 1, "1-0"),
             duel(1, 2, "1-0"),
@@ -277,33 +277,180 @@ mod tests {
             duel(1, 3, "1-0"),
             duel(2, 3, "½"),
         ];
-        let s = standings(&names, &[false; 4], &games);
-        // Points: a 2, b 2, c 1½, d ½.
-        // a and b level: head-to-head a beat b, so a first.
+        let s = standings(&names(4), &[false; 4], &games, &FIDE);
+        // Points: a 2, b 2, c 1½, d ½; a and b level, a beat b.
         assert_eq!(s.order, vec![0, 1, 2, 3]);
         assert_eq!(s.rows[0][3], "2");
         assert_eq!(s.rows[0][4], "1");
         assert_eq!(s.rows[1][4], "0");
         assert_eq!(s.rows[2][3], "1½");
-        // SB of a: beat b (2) + beat d (½) = 2½.
-        assert_eq!(s.rows[0][5], "2½");
-        // SB of c: beat a (2) + half of d (¼) = 2¼.
-        assert_eq!(s.rows[2][5], "2¼");
+        // SB of a: beat b (2) + beat d (½) = 2½; of c: beat a (2) + half of d (¼).
+        assert_eq!(s.rows[0][6], "2½");
+        assert_eq!(s.rows[2][6], "2¼");
         assert_eq!(s.games_left, 0);
     }
 
     #[test]
     fn a_table_of_four_scores_three_two_one_nought() {
-        let names: Vec<String> = ["a", "b", "c", "d"].map(String::from).to_vec();
         let g = Played {
             entrants: vec![2, 0, 3, 1],
             places: Some(vec![0, 1, 2, 2]),
             by_claim: vec![],
         };
-        let s = standings(&names, &[false; 4], &[g]);
-        assert_eq!(s.order, vec![2, 0, 1, 3]);
+        let s = standings(&names(4), &[false; 4], &[g], &FIDE);
         let pts: Vec<&str> = s.rows.iter().map(|r| r[3].as_str()).collect();
         assert_eq!(pts, ["3", "2", "½", "½"]);
-        assert_eq!(s.places, vec![1, 2, 3, 3]);
+        assert_eq!(&s.order[..2], &[2, 0]);
+        // b and d shared the place and drew their pair: only the lot parts them.
+        assert_eq!(s.places, vec![1, 2, 3, 4]);
+        assert!(s.rows[2][9].contains("placed by lot"), "{:?}", s.rows);
+        assert!(s.rows[3][9].contains("placed by lot"), "{:?}", s.rows);
+    }
+
+    /// Seven players; a, b, c, d finish level on 3½ (g has 4). Among the
+    /// four, a and b score 2 each (a beat b), c 1½, d ½. Sonneborn-Berger
+    /// favours b (11¾ against a's 9¼): computing head-to-head once over the
+    /// four and then SB would put b above a, though a beat b. FIDE (C.07)
+    /// applies direct encounter again between a and b alone: a first.
+    fn disagreeing() -> Vec<Played> {
+        let (a, b, c, d, e, f, g) = (0, 1, 2, 3, 4, 5, 6);
+        vec![
+            duel(a, b, "1-0"),
+            duel(c, a, "1-0"),
+            duel(b, c, "1-0"),
+            duel(a, d, "1-0"),
+            duel(b, d, "1-0"),
+            duel(c, d, "½"),
+            duel(a, e, "1-0"),
+            duel(a, f, "½"),
+            duel(g, a, "1-0"),
+            duel(b, g, "1-0"),
+            duel(b, f, "½"),
+            duel(e, b, "1-0"),
+            duel(c, e, "1-0"),
+            duel(c, f, "1-0"),
+            duel(g, c, "1-0"),
+            duel(d, e, "1-0"),
+            duel(d, f, "1-0"),
+            duel(d, g, "1-0"),
+            duel(g, e, "1-0"),
+            duel(g, f, "1-0"),
+            duel(e, f, "½"),
+        ]
+    }
+
+    #[test]
+    fn fide_order_when_direct_encounter_and_sonneborn_berger_disagree() {
+        let s = standings(&names(7), &[false; 7], &disagreeing(), &FIDE);
+        let pts: Vec<&str> = s.rows.iter().map(|r| r[3].as_str()).collect();
+        assert_eq!(pts, ["4", "3½", "3½", "3½", "3½", "1½", "1½"]);
+        // g; then a before b (DE re-applied between them), c, d; then e
+        // before f (they drew: level DE; e has a win, f none).
+        assert_eq!(s.order, vec![6, 0, 1, 2, 3, 4, 5]);
+        let sb = |e: usize| s.rows[s.order.iter().position(|&x| x == e).unwrap()][6].clone();
+        assert_eq!((sb(0), sb(1)), ("9¼".to_string(), "11¾".to_string()));
+        // DE within the four level on 3½: a 2, b 2, c 1½, d ½.
+        let de: Vec<&str> = s.rows[1..5].iter().map(|r| r[4].as_str()).collect();
+        assert_eq!(de, ["2", "2", "1½", "½"]);
+        assert!(s.rows.iter().all(|r| !r[9].contains("lot")), "{:?}", s.rows);
+    }
+
+    #[test]
+    fn the_sb_list_puts_sonneborn_berger_before_the_game_between_them() {
+        let rules = Rules {
+            tiebreaks: TieBreaks::Sb,
+            ..FIDE
+        };
+        let s = standings(&names(7), &[false; 7], &disagreeing(), &rules);
+        // SB: b 11¾, a 9¼, d 8¾, c 8¼; e and f both 4¼, e has a win.
+        assert_eq!(s.order, vec![6, 1, 0, 3, 2, 4, 5]);
+        assert_eq!(s.heads[4..6], ["SB".to_string(), "Wins".to_string()]);
+        assert_eq!(s.rows[5][4], "4¼");
+        assert_eq!(s.rows[6][4], "4¼");
+    }
+
+    #[test]
+    fn lots_part_the_level_by_the_league_seed_alone() {
+        // Two players who drew: level on everything.
+        let games = [duel(0, 1, "½")];
+        let order = |seed| standings(&names(2), &[false; 2], &games, &Rules { seed, ..FIDE }).order;
+        let mut seen = std::collections::BTreeSet::new();
+        for seed in 0..32 {
+            assert_eq!(order(seed), order(seed), "the same seed, the same lots");
+            seen.insert(order(seed));
+        }
+        assert_eq!(seen.len(), 2, "either can win the draw");
+    }
+
+    #[test]
+    fn direct_encounter_waits_until_the_level_players_have_met() {
+        // a and b level on 1 (each beat c... and d), not yet played each other.
+        let games = vec![
+            duel(0, 2, "1-0"),
+            duel(1, 3, "1-0"),
+            duel(0, 1, "-"),
+            duel(2, 3, "-"),
+        ];
+        let s = standings(&names(4), &[false; 4], &games, &FIDE);
+        assert_eq!(s.rows[0][4], "", "no DE before they meet");
+    }
+
+    #[test]
+    fn koya_counts_points_against_the_upper_half() {
+        // a beat b and drew c; b beat c. a 1½ (of 2), b 1, c ½.
+        let games = vec![duel(0, 1, "1-0"), duel(0, 2, "½"), duel(1, 2, "1-0")];
+        let s = standings(&names(3), &[false; 3], &games, &FIDE);
+        // Koya: points against those who made at least half of theirs (a, b).
+        let koya: Vec<&str> = s.rows.iter().map(|r| r[7].as_str()).collect();
+        assert_eq!(koya, ["1", "0", "½"]);
+    }
+
+    /// T44: d leaves having played one game of three (under half): under
+    /// FIDE's rule d's results are annulled for everyone; under ICCF's they stand.
+    #[test]
+    fn fide_annuls_the_results_of_an_early_withdrawal() {
+        let mut games = vec![
+            duel(3, 0, "1-0"),
+            duel(0, 1, "1-0"),
+            duel(1, 2, "1-0"),
+            duel(0, 2, "½"),
+        ];
+        // d's two games left, conceded at the move deadline.
+        for o in [1, 2] {
+            let mut g = duel(o, 3, "1-0");
+            g.by_claim = vec![3];
+            games.push(g);
+        }
+        let left = [false, false, false, true];
+        let s = standings(&names(4), &left, &games, &FIDE);
+        assert_eq!(s.order, vec![0, 1, 2, 3]);
+        let pts: Vec<&str> = s.rows.iter().map(|r| r[3].as_str()).collect();
+        // a 1½ (b, ½ c: the loss to d annulled), b 1, c ½; d annulled.
+        assert_eq!(pts, ["1½", "1", "½", "–"]);
+        assert_eq!(s.places, vec![1, 2, 3, 0]);
+        assert!(s.rows[3][9].contains("annulled"), "{:?}", s.rows[3]);
+        let iccf = Rules {
+            withdrawal: Withdrawal::Iccf,
+            ..FIDE
+        };
+        let s = standings(&names(4), &left, &games, &iccf);
+        // a 1½, b 2 (c, d), c 1½ (½ a, d), d 1: b first.
+        assert_eq!(s.order[0], 1);
+        let pts: Vec<&str> = s.rows.iter().map(|r| r[3].as_str()).collect();
+        assert_eq!(pts[0], "2");
+        // Two of three played by d: half or more, so the games left are lost.
+        let left_late = vec![
+            duel(3, 0, "1-0"),
+            duel(1, 3, "0-1"),
+            duel(0, 1, "1-0"),
+            duel(1, 2, "1-0"),
+            duel(0, 2, "½"),
+            Played {
+                by_claim: vec![3],
+                ..duel(2, 3, "1-0")
+            },
+        ];
+        let s = standings(&names(4), &left, &left_late, &FIDE);
+        assert!(!s.places.contains(&0), "nobody annulled: {:?}", s.rows);
     }
 }

@@ -40,7 +40,7 @@ const HELP: &str = "Commands: /new game:<arcana|magic-chess|gladiator|arachne> [
 /draw [answer:accept|decline] · /undo [answer:accept|decline] · /claim · /games [scope:mine|server] [page] · /history · /export · /replay [game:n] · \
 /rules [game] [unit] · /leaderboard game:<kind> [scope:server|global] · /stats [user] [against] · /settings [reminder:24h] [deadline:7d] · /vacation on|off · \
 /follow game:<n> [stop:yes] · /resume game:<n> (a game whose channel was lost continues where you type it) · \
-/league new|accept|decline|table|list|leave (round-robin leagues) · \
+/league new|accept|decline|table|list|leave|cancel (round-robin leagues) · \
 /server [threads:on|off] [rated-bots:on|off] (Manage Server: whether each game gets its own thread, whether games against Tokar are rated). \
 Add game:<n> when you play several games in a channel.";
 

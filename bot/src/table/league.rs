@@ -1,20 +1,28 @@
 //! /league: round-robin leagues of a server (rulings T32-T36 in bot/README.md).
 //! `new` invites the players, `accept` and `decline` answer, the games start
-//! when the last one says yes; `table` shows the standings, `list` the
-//! server's leagues, `leave` gives up the games left.
+//! when the last one says yes; `table` shows the standings (before the start,
+//! who said yes), `list` the server's leagues, `leave` gives up the games
+//! left, `cancel` lets the creator call off a league not yet started. One not
+//! answered by its invitation deadline expires (T45).
 
 use super::args::{parse_mention, Args};
 use super::league_games::{league_channel, LEAGUE_LOCK};
 use super::{Reply, Request, Res, Table, UserRef};
+use crate::clock::Millis;
 use crate::duration;
 use crate::league::pairing::fixtures;
+use crate::league::rules::{Numbers, TieBreaks, Withdrawal};
+use crate::league::scores::numbers_by_lot;
 use crate::league::standings::Standings;
 use crate::league::{Entrant, Fixture, LeaguePhase, LeagueRecord, LEAGUE_FORMAT};
 use crate::record::Named;
+use crate::storage::GLOBAL;
 use tokar_engine::catalog::GameKind;
 
-const USAGE: &str = "Use /league new game:<game> name:<name> players:@a @b @c [double:yes] [deadline:7d] [team:2], \
-/league accept name:<name>, /league decline name:<name>, /league table [name:<name>], /league list, /league leave name:<name>.";
+const USAGE: &str = "Use /league new game:<game> name:<name> players:@a @b @c [double:yes] [deadline:7d] [team:2] \
+[tiebreaks:fide|sb] [withdrawal:fide|iccf] [numbers:lot|rating|listed], \
+/league accept name:<name>, /league decline name:<name>, /league table [name:<name>], /league list, /league leave name:<name>, \
+/league cancel name:<name>.";
 
 /// The most entrants a league takes: duels, and tables of four (T35).
 const MOST_DUEL: usize = 16;
@@ -26,7 +34,29 @@ fn phase_word(p: LeaguePhase) -> &'static str {
         LeaguePhase::Playing => "playing",
         LeaguePhase::Finished => "finished",
         LeaguePhase::Cancelled => "cancelled",
+        LeaguePhase::Expired => "expired (not everyone said yes by its invitation deadline)",
     }
+}
+
+/// Whether a league still forming is past its invitation deadline: expired,
+/// whether or not the tick has stored it so yet (T45).
+fn lapsed(l: &LeagueRecord, now: Millis) -> bool {
+    l.phase == LeaguePhase::Expired
+        || l.phase == LeaguePhase::Forming && now >= l.invitation_deadline()
+}
+
+/// The league's rules as its description says them (T43, T44, T33).
+pub(super) fn rules_text(l: &LeagueRecord) -> String {
+    format!(
+        "{}. {}. {}.",
+        l.tiebreaks.describe(),
+        l.withdrawal.describe(),
+        {
+            let mut n = l.numbers.describe().to_string();
+            n[..1].make_ascii_uppercase();
+            n
+        }
+    )
 }
 
 /// Seats at one table: four in Magic Chess, else a duel of two sides.
@@ -52,6 +82,7 @@ impl Table {
             "table" | "standings" => self.league_table(req, &options).await,
             "list" => self.league_list(req, &options).await,
             "leave" => self.league_leave(req, &options).await,
+            "cancel" => self.league_cancel(req, &options).await,
             other => Err(format!("There is no /league {other}. {USAGE}")),
         }
     }
@@ -74,7 +105,7 @@ impl Table {
     /// name the only one here the user is in (else the only one here).
     async fn league_named(&self, req: &Request, name: Option<String>) -> Res<LeagueRecord> {
         let mut here = self.leagues_here(req).await?;
-        here.retain(|l| l.phase != LeaguePhase::Cancelled);
+        here.retain(|l| !matches!(l.phase, LeaguePhase::Cancelled | LeaguePhase::Expired));
         if let Some(n) = name {
             return here
                 .into_iter()
@@ -146,6 +177,18 @@ impl Table {
                 .ok_or_else(|| format!("team:{t} must be a number from 1 to 4."))?,
             Some(_) => return Err("team: is for Gladiator leagues, where teams play teams.".into()),
         };
+        let tiebreaks = match args.take("tiebreaks") {
+            None => TieBreaks::default(),
+            Some(v) => TieBreaks::parse(&v)?,
+        };
+        let withdrawal = match args.take("withdrawal") {
+            None => Withdrawal::default(),
+            Some(v) => Withdrawal::parse(&v)?,
+        };
+        let numbers = match args.take("numbers") {
+            None => Numbers::default(),
+            Some(v) => Numbers::parse(&v)?,
+        };
         args.finish("league new")?;
         let mut people: Vec<u64> = Vec::new();
         for word in players.split_whitespace() {
@@ -182,9 +225,11 @@ impl Table {
             ));
         }
         let here = self.leagues_here(req).await?;
+        let now = self.now();
         if here.iter().any(|l| {
             l.name.eq_ignore_ascii_case(&name)
                 && matches!(l.phase, LeaguePhase::Forming | LeaguePhase::Playing)
+                && !lapsed(l, now)
         }) {
             return Err(format!(
                 "A league named {name} is already under way here; choose another name."
@@ -199,6 +244,10 @@ impl Table {
             });
         }
         let id = self.blocking(|s| s.next_league_id()).await?;
+        // The league's own seed: its lots (T43) and drawn pairing numbers.
+        let seed =
+            tokar_engine::Rng::from_seed(self.draw_seed(crate::entropy::Purpose::League, id)?)
+                .next_u64();
         let rec = LeagueRecord {
             format: LEAGUE_FORMAT,
             id,
@@ -227,6 +276,10 @@ impl Table {
             phase: LeaguePhase::Forming,
             fixtures: Vec::new(),
             winners: Vec::new(),
+            seed,
+            tiebreaks,
+            withdrawal,
+            numbers,
         };
         let games = fixtures(entrants, size, double).len();
         let asked: Vec<&Named> = rec
@@ -236,13 +289,15 @@ impl Table {
         let mut reply = Reply::public(
             &req.channel,
             format!(
-                "{} created league {name}: {}, {} round robin of {entrants} {}, {games} games, move deadline {}. {}: say yes with /league accept name:{name} (or /league decline name:{name}). All games start at once when everyone has said yes.",
+                "{} created league {name}: {}, {} round robin of {entrants} {}, {games} games, move deadline {}. {} {}: say yes with /league accept name:{name} (or /league decline name:{name}) within {}. All games start at once when everyone has said yes.",
                 req.user.name,
                 kind.title(),
                 if double { "double (home and away)" } else { "single" },
                 if team > 1 { format!("teams of {team}") } else { "players".into() },
                 duration::format(deadline),
+                rules_text(&rec),
                 asked.iter().map(|p| p.name.as_str()).collect::<Vec<_>>().join(", "),
+                duration::format(deadline),
             ),
         );
         reply.mentions = asked.iter().map(|p| UserRef::from(*p)).collect();
@@ -271,11 +326,16 @@ impl Table {
         if l.entrant_of(req.user.id).is_none() {
             return Err(format!("You are not a player of league {}.", l.name));
         }
-        if l.phase != LeaguePhase::Forming {
+        if l.phase != LeaguePhase::Forming || lapsed(&l, self.now()) {
+            let phase = if lapsed(&l, self.now()) {
+                LeaguePhase::Expired
+            } else {
+                l.phase
+            };
             return Err(format!(
                 "League {} is {}; there is nothing to answer.",
                 l.name,
-                phase_word(l.phase)
+                phase_word(phase)
             ));
         }
         if l.agreed.contains(&req.user.id) {
@@ -328,8 +388,11 @@ impl Table {
         }
         // Everyone said yes: the games' numbers are reserved with the league's
         // start, then each game is made (T32, T33).
+        // The pairing numbers (T33): the plan is made for numbers 1..n.
+        let numbered = self.league_numbers(&l).await?;
         let plan = fixtures(l.entrants.len(), table_size(l.kind), l.double);
-        for entrants in plan {
+        for at in plan {
+            let entrants = at.iter().map(|&k| numbered[k]).collect();
             let game = self.blocking(|s| s.next_game_id()).await?;
             l.fixtures.push(Fixture { entrants, game });
         }
@@ -338,10 +401,21 @@ impl Table {
         let reply = Reply::public(
             &league_channel(&l),
             format!(
-                "{} said yes: league {} begins with {} games (#{lo} to #{hi}), all at once. /league table name:{} shows the standings.",
+                "{} said yes: league {} begins with {} games (#{lo} to #{hi}), all at once. Pairing numbers ({}): {}. /league table name:{} shows the standings.",
                 req.user.name,
                 l.name,
                 l.fixtures.len(),
+                match l.numbers {
+                    Numbers::Lot => "drawn by lot",
+                    Numbers::Rating => "by rating",
+                    Numbers::Listed => "in the order named",
+                },
+                numbered
+                    .iter()
+                    .enumerate()
+                    .map(|(k, &e)| format!("{}. {}", k + 1, l.entrants[e].label()))
+                    .collect::<Vec<_>>()
+                    .join(", "),
                 l.name
             ),
         );
@@ -361,11 +435,7 @@ impl Table {
         if l.phase == LeaguePhase::Forming {
             return Ok(vec![Reply::public(
                 &req.channel,
-                format!(
-                    "League {} has not started: {}.",
-                    l.name,
-                    phase_word(l.phase)
-                ),
+                forming_text(&l, self.now()),
             )]);
         }
         let s = self.league_standings(&l).await?;
@@ -389,7 +459,13 @@ impl Table {
             )]);
         }
         let mut lines = vec!["Leagues here:".to_string()];
+        let now = self.now();
         for l in here.iter().rev().take(20) {
+            let phase = if lapsed(l, now) {
+                LeaguePhase::Expired
+            } else {
+                l.phase
+            };
             let left = if l.phase == LeaguePhase::Playing {
                 let s = self.league_standings(l).await?;
                 format!(", {} of {} games left", s.games_left, l.fixtures.len())
@@ -418,7 +494,7 @@ impl Table {
                 } else {
                     "players"
                 },
-                phase_word(l.phase)
+                phase_word(phase)
             ));
         }
         Ok(vec![Reply::public(&req.channel, lines.join("\n"))])
@@ -471,21 +547,196 @@ impl Table {
     }
 }
 
-/// The standings as a message: a heading, the aligned table, the tie-breaks.
+/// The standings as a message: a heading, the aligned table, the rules.
 fn league_table_text(l: &LeagueRecord, s: &Standings) -> String {
     let played = l.fixtures.len() - s.games_left;
-    format!(            "League {} ({}, {} round robin): {played} of {} games played, {} left{}.\n```\n{}\n```\nPoints: {}. Level on points: head-to-head (H2H), then Sonneborn-Berger (SB).",
+    format!(
+        "League {} ({}, {} round robin): {played} of {} games played, {} left{}.\n```\n{}\n```\nPoints: {}. {}",
+        l.name,
+        l.kind.title(),
+        if l.double { "double" } else { "single" },
+        l.fixtures.len(),
+        s.games_left,
+        if l.phase == LeaguePhase::Finished {
+            "; finished"
+        } else {
+            ""
+        },
+        s.text(),
+        if table_size(l.kind) == 4 {
+            "3, 2, 1, 0 by place at each table, shared places averaged"
+        } else {
+            "win 1, draw ½"
+        },
+        rules_text(l),
+    )
+}
+
+/// `/league table` before the start: who said yes, who is still invited,
+/// until when, and the rules it will be played by (T45).
+fn forming_text(l: &LeagueRecord, now: Millis) -> String {
+    {
+        if lapsed(l, now) {
+            return format!("League {} {}.", l.name, phase_word(LeaguePhase::Expired));
+        }
+        let (yes, asked): (Vec<&Named>, Vec<&Named>) =
+            l.people().partition(|p| l.agreed.contains(&p.id));
+        let names = |v: &[&Named]| {
+            if v.is_empty() {
+                "nobody".to_string()
+            } else {
+                v.iter()
+                    .map(|p| p.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            }
+        };
+        format!(
+            "League {} ({}) has not started. Said yes: {}. Still invited: {}. It expires in {} unless everyone has said yes. {}",
             l.name,
             l.kind.title(),
-            if l.double { "double" } else { "single" },
-            l.fixtures.len(),
-            s.games_left,
-            if l.phase == LeaguePhase::Finished { "; finished" } else { "" },
-            s.text(),
-            if table_size(l.kind) == 4 {
-                "3, 2, 1, 0 by place at each table, shared places averaged"
+            names(&yes),
+            names(&asked),
+            duration::format(l.invitation_deadline() - now),
+            rules_text(l),
+        )
+    }
+}
+
+impl Table {
+    /// The entrants in the order of their pairing numbers (T33): drawn by
+    /// lot with the league's seed, by rating in the league's game on its
+    /// server (a team by its members' average; the unrated last, in the
+    /// order named), or in the order of `players:`.
+    async fn league_numbers(&self, l: &LeagueRecord) -> Res<Vec<usize>> {
+        let n = l.entrants.len();
+        match l.numbers {
+            Numbers::Listed => Ok((0..n).collect()),
+            Numbers::Lot => Ok(numbers_by_lot(l.seed, n)),
+            Numbers::Rating => {
+                let (kind, scope) = (l.kind, l.guild.unwrap_or(GLOBAL));
+                let mut strength: Vec<Option<f64>> = Vec::new();
+                for e in &l.entrants {
+                    let ids: Vec<u64> = e.members.iter().map(|m| m.id).collect();
+                    let values = self
+                        .blocking(move |s| {
+                            ids.iter()
+                                .map(|&u| s.standing(kind, scope, u))
+                                .collect::<Result<Vec<_>, _>>()
+                        })
+                        .await?;
+                    let rated: Vec<f64> = values
+                        .iter()
+                        .flatten()
+                        .map(|st| st.rating.value())
+                        .collect();
+                    strength.push(if rated.is_empty() {
+                        None
+                    } else {
+                        Some(rated.iter().sum::<f64>() / rated.len() as f64)
+                    });
+                }
+                let mut order: Vec<usize> = (0..n).collect();
+                // Stable: equal ratings and the unrated keep the order named.
+                order.sort_by(|&a, &b| match (strength[a], strength[b]) {
+                    (Some(x), Some(y)) => y.total_cmp(&x),
+                    (Some(_), None) => std::cmp::Ordering::Less,
+                    (None, Some(_)) => std::cmp::Ordering::Greater,
+                    (None, None) => std::cmp::Ordering::Equal,
+                });
+                Ok(order)
+            }
+        }
+    }
+
+    /// `/league cancel`: the creator calls off a league that has not started
+    /// (T45); everyone invited is told, and its name is free again.
+    async fn league_cancel(&self, req: &Request, options: &[(String, String)]) -> Res<Vec<Reply>> {
+        let mut args = Args::new(options, Some("name"))?;
+        let name = args.take("name");
+        args.finish("league cancel")?;
+        let found = self.league_named(req, name).await?;
+        let _guard = self.lock(LEAGUE_LOCK | found.id).await;
+        let mut l = self
+            .blocking(move |s| s.league(found.id))
+            .await?
+            .ok_or("That league is gone.")?;
+        if l.creator != req.user.id {
+            return Err(format!(
+                "Only the creator of league {} can cancel it.",
+                l.name
+            ));
+        }
+        if l.phase != LeaguePhase::Forming || lapsed(&l, self.now()) {
+            let phase = if lapsed(&l, self.now()) {
+                LeaguePhase::Expired
             } else {
-                "win 1, draw ½"
-            },
-    )
+                l.phase
+            };
+            return Err(format!(
+                "League {} is {}: only a league not yet started can be cancelled.",
+                l.name,
+                phase_word(phase)
+            ));
+        }
+        let version = l.version;
+        l.phase = LeaguePhase::Cancelled;
+        let mut reply = Reply::public(
+            &league_channel(&l),
+            format!(
+                "{} cancelled league {} before it started; its name is free.",
+                req.user.name, l.name
+            ),
+        );
+        reply.mentions = l
+            .people()
+            .filter(|p| p.id != req.user.id)
+            .map(UserRef::from)
+            .collect();
+        self.league_commit(Some(req), l, Some(version), vec![reply])
+            .await
+    }
+
+    /// The tick's part for leagues not started: each one past its invitation
+    /// deadline is stored as expired and its players told, once (the write
+    /// is compare-and-swapped on the league's version) (T45).
+    pub(super) async fn league_expire(&self, leagues: &[LeagueRecord]) -> Vec<Reply> {
+        let now = self.now();
+        let mut out = Vec::new();
+        for found in leagues
+            .iter()
+            .filter(|l| l.phase == LeaguePhase::Forming && lapsed(l, now))
+        {
+            let id = found.id;
+            let _guard = self.lock(LEAGUE_LOCK | id).await;
+            let mut l = match self.blocking(move |s| s.league(id)).await {
+                Ok(Some(l)) if l.phase == LeaguePhase::Forming => l,
+                _ => continue,
+            };
+            let version = l.version;
+            let waiting: Vec<String> = l
+                .people()
+                .filter(|p| !l.agreed.contains(&p.id))
+                .map(|p| p.name.clone())
+                .collect();
+            l.phase = LeaguePhase::Expired;
+            let mut reply = Reply::public(
+                &league_channel(&l),
+                format!(
+                    "League {} expired: {} did not say yes by its invitation deadline. Its name is free.",
+                    l.name,
+                    waiting.join(", ")
+                ),
+            );
+            reply.mentions = l.people().map(UserRef::from).collect();
+            match self
+                .league_commit(None, l, Some(version), vec![reply])
+                .await
+            {
+                Ok(r) => out.extend(r),
+                Err(e) => tracing::warn!(league = id, reason = %e, "league expiry not stored now"),
+            }
+        }
+        out
+    }
 }

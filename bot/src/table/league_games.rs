@@ -4,7 +4,7 @@
 
 use super::{text, ChannelRef, Loaded, Reply, Request, Res, Table, UserRef};
 use crate::league::pairing::interleave;
-use crate::league::{standings, LeaguePhase, LeagueRecord, Played, Standings};
+use crate::league::{standings, LeaguePhase, LeagueRecord, Played, Rules, Standings};
 use crate::outbox::{Carrier, OutboxEntry};
 use crate::record::{
     GameRecord, LogAction, LogEntry, Member, Named, Phase, PlayOptions, TurnClock, FORMAT,
@@ -252,7 +252,7 @@ impl Table {
         let results = self.league_results(l).await?;
         let names: Vec<String> = l.entrants.iter().map(|e| e.label()).collect();
         let left: Vec<bool> = l.entrants.iter().map(|e| e.left_at.is_some()).collect();
-        Ok(standings(&names, &left, &results))
+        Ok(standings(&names, &left, &results, &Rules::of(l)))
     }
 
     /// Called after every stored game write that ended a game: if it was a
@@ -403,7 +403,7 @@ impl Table {
                 return Vec::new();
             }
         };
-        let mut out = Vec::new();
+        let mut out = self.league_expire(&leagues).await;
         for l in leagues
             .into_iter()
             .filter(|l| l.phase == LeaguePhase::Playing)

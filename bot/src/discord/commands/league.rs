@@ -14,11 +14,40 @@ pub(crate) enum YesNo {
     No,
 }
 
+/// A league's tie-break list (T43).
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub(crate) enum TieBreakList {
+    #[name = "fide"]
+    Fide,
+    #[name = "sb"]
+    Sb,
+}
+
+/// What leaving a league does to the standings (T44).
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub(crate) enum WithdrawalRule {
+    #[name = "fide"]
+    Fide,
+    #[name = "iccf"]
+    Iccf,
+}
+
+/// How the pairing numbers are given (T33).
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub(crate) enum PairingNumbers {
+    #[name = "lot"]
+    Lot,
+    #[name = "rating"]
+    Rating,
+    #[name = "listed"]
+    Listed,
+}
+
 /// Round-robin leagues of this server.
 #[poise::command(
     slash_command,
     guild_only,
-    subcommands("new", "accept", "decline", "table", "list", "leave"),
+    subcommands("new", "accept", "decline", "table", "list", "leave", "cancel"),
     subcommand_required
 )]
 pub(crate) async fn league(_ctx: Context<'_>) -> Result<(), CommandError> {
@@ -30,6 +59,8 @@ fn sub(name: &str) -> Options {
 }
 
 /// Start a league: every player is asked to say yes first.
+// A slash command's options are its parameters (poise), one each.
+#[allow(clippy::too_many_arguments)]
 #[poise::command(slash_command, guild_only)]
 pub(crate) async fn new(
     ctx: Context<'_>,
@@ -44,6 +75,12 @@ pub(crate) async fn new(
     #[min = 1]
     #[max = 4]
     team: Option<u64>,
+    #[description = "Tie-breaks: fide (DE, wins, SB, Koya, lots; default) or sb (SB, wins, lots)"]
+    tiebreaks: Option<TieBreakList>,
+    #[description = "Leaving: fide (under half played: annulled; default) or iccf (games left lost)"]
+    withdrawal: Option<WithdrawalRule>,
+    #[description = "Pairing numbers: lot (default), rating, or listed (order of players)"]
+    numbers: Option<PairingNumbers>,
 ) -> Result<(), CommandError> {
     let options = sub("new")
         .choice("game", Some(game))
@@ -51,7 +88,10 @@ pub(crate) async fn new(
         .with("players", Some(players))
         .choice("double", double)
         .with("deadline", deadline)
-        .with("team", team);
+        .with("team", team)
+        .choice("tiebreaks", tiebreaks)
+        .choice("withdrawal", withdrawal)
+        .choice("numbers", numbers);
     invoke(ctx, "league", options).await
 }
 
@@ -95,4 +135,13 @@ pub(crate) async fn leave(
     #[description = "The league's name"] name: String,
 ) -> Result<(), CommandError> {
     invoke(ctx, "league", sub("leave").with("name", Some(name))).await
+}
+
+/// Call off a league you created that has not started.
+#[poise::command(slash_command, guild_only)]
+pub(crate) async fn cancel(
+    ctx: Context<'_>,
+    #[description = "The league's name"] name: String,
+) -> Result<(), CommandError> {
+    invoke(ctx, "league", sub("cancel").with("name", Some(name))).await
 }

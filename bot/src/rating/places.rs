@@ -157,6 +157,9 @@ fn resigned_early(people: &[Person], own: &[LogEntry]) -> bool {
             .any(|p| (MIN_PLAYS..MIN_PLAYS_BEFORE_RESIGNING).contains(&p.plays))
 }
 
+/// The people a game is not rated for, each with the reason.
+pub type LeftOut = Vec<(u64, &'static str)>;
+
 /// People's places from the sides' results: each person by the best of their
 /// sides (T46); left out, with the reason, a person who holds seats on two
 /// sides of a game played by teams (T46), and in a game of more than two
@@ -168,7 +171,7 @@ pub fn place(
     sides_are_teams: bool,
     duel: bool,
     ending: &Ending,
-) -> Result<(Vec<Placing>, Vec<(u64, &'static str)>), &'static str> {
+) -> Result<(Vec<Placing>, LeftOut), &'static str> {
     if people.len() < 2 {
         return Err("fewer than two people played");
     }

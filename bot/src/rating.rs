@@ -1,19 +1,23 @@
-//! Ratings: which finished games count (rulings T28-T30 in the README), the
-//! places they give, and the new ratings. The mathematics is the
+//! Ratings: which finished games count (rulings T28-T30, T46-T48 in the
+//! README, in [`places`]), the places they give, the new ratings, and how a
+//! rating ages while its player is away ([`aging`]). The mathematics is the
 //! `skillratings` crate's: Glicko-2 for the duels of Arcana (Undead Arcana
 //! included) and Arachne, Weng-Lin (OpenSkill) for Magic Chess and
 //! Gladiator, whose games have several places and teams (T30). A kept
 //! crate, checked against the published examples in the tests, rather than
 //! formulas of our own.
 
-use crate::record::{GameRecord, LogAction, LogEntry, Phase};
+pub mod aging;
+pub mod board;
+pub mod places;
+
+pub use places::assess;
 use serde::{Deserialize, Serialize};
-use skillratings::glicko2::{glicko2, Glicko2Config, Glicko2Rating};
+use skillratings::glicko2::{glicko2_rating_period, Glicko2Config, Glicko2Rating};
 use skillratings::weng_lin::{weng_lin_multi_team, WengLinConfig, WengLinRating};
 use skillratings::{MultiTeamOutcome, Outcomes};
 use std::collections::BTreeMap;
 use tokar_engine::catalog::GameKind;
-use tokar_engine::{Outcome, Seat, Viewer};
 
 /// A Glicko-2 rating is provisional while its deviation is above this (as
 /// lichess shows a `?`).
@@ -156,150 +160,54 @@ pub struct Placing {
     pub score: Score,
 }
 
-/// The side a seat plays on: Gladiator's White (seats 0-3) and Black (4-7),
-/// Magic Chess partners (opposite armies, seats 0 and 2 against 1 and 3),
-/// otherwise the seat itself.
-fn team_of(rec: &GameRecord, seat: u8) -> u8 {
-    match rec.kind {
-        GameKind::Gladiator => seat / 4,
-        GameKind::MagicChess if partners(rec) => seat % 2,
-        _ => seat,
+/// The Glicko-2 settings of every rated duel (T30): the crate's, which are
+/// Glickman's example's (tau 0.5, volatility converged to 1e-6).
+pub const GLICKO2: Glicko2Config = Glicko2Config::new();
+
+fn outcome(score: Score) -> Outcomes {
+    match score {
+        Score::Win => Outcomes::WIN,
+        Score::Draw => Outcomes::DRAW,
+        Score::Loss => Outcomes::LOSS,
     }
 }
 
-fn partners(rec: &GameRecord) -> bool {
-    rec.options
-        .get("partners")
-        .is_some_and(|v| v.trim().eq_ignore_ascii_case("yes"))
-}
-
-/// The places of a finished game, or why it is not rated (T28, T29): only
-/// games marked rated at /new, finished, between at least two people on two
-/// sides, in which every person made at least two plays. Places come from the
-/// outcome and, below the winners, from the order in which sides fell: a side
-/// still standing at the end is ahead of every side that fell, and one that
-/// fell later ahead of one that fell sooner (T30). A lost claim or a
-/// resignation is the seat leaving the game, so it counts as that side's fall.
-pub fn assess(rec: &GameRecord, log: &[LogEntry]) -> Result<Vec<Placing>, &'static str> {
-    if rec.rated != Some(true) {
-        return Err("the game was not rated");
-    }
-    if rec.phase != Phase::Finished {
-        return Err("the game has not finished");
-    }
-    let people: Vec<(u64, &[u8])> = rec
-        .members
+/// One Glicko-2 rating period of `player` against `results` (each
+/// opponent's rating before the period and the player's score): what a duel's
+/// end computes for each of its two players, with one result each (T30:
+/// each game is its own rating period, as lichess rates).
+pub fn glicko2_period(kind: GameKind, player: &Rating, results: &[(Rating, Score)]) -> Rating {
+    let results: Vec<(Glicko2Rating, Outcomes)> = results
         .iter()
-        .filter(|m| !m.seats.is_empty())
-        .map(|m| (m.user.id, m.seats.as_slice()))
+        .map(|(r, score)| (r.glicko2(kind), outcome(*score)))
         .collect();
-    if people.len() < 2 {
-        return Err("fewer than two people played");
-    }
-    if uses_glicko2(rec.kind) && people.len() != 2 {
-        return Err("a duel's rating needs exactly two players");
-    }
-    // A game made from a record starts with the record's actions, logged under
-    // the seats' new holders: they are not these players' moves. They end where
-    // the last change of seed is (T13), as /undo's floor does.
-    let from_record = rec.record_actions();
-    for (user, _) in &people {
-        let plays = log
-            .iter()
-            .skip(from_record)
-            .filter(|e| e.user == *user && matches!(e.action, LogAction::Play(_)))
-            .count();
-        if plays < 2 {
-            return Err("a player made fewer than two moves");
-        }
-    }
-    let mut teams: BTreeMap<u8, Vec<u8>> = BTreeMap::new();
-    for (_, seats) in &people {
-        for &s in *seats {
-            teams.entry(team_of(rec, s)).or_default().push(s);
-        }
-    }
-    if teams.len() < 2 {
-        return Err("everyone played on one side");
-    }
-    // Replay, noting after which log entry each seat fell.
-    let mut game = tokar_engine::catalog::AnyGame::setup(rec.kind, &rec.options, rec.seed)
-        .map_err(|_| "the game does not replay")?;
-    let mut fell: BTreeMap<u8, usize> = BTreeMap::new();
-    for (i, e) in log.iter().enumerate() {
-        crate::table::reseed_at(rec, &mut game, i as u64);
-        crate::table::apply_entry(&mut game, e).map_err(|_| "the game does not replay")?;
-        let view = game.view(Viewer::Spectator);
-        for (s, sv) in view.seats.iter().enumerate() {
-            if sv.eliminated {
-                fell.entry(s as u8).or_insert(i);
-            }
-        }
-    }
-    let outcome = rec.table_outcome.clone().unwrap_or_else(|| game.outcome());
-    let winners: Vec<Seat> = match &outcome {
-        Outcome::Won { winners, .. } => winners.clone(),
-        Outcome::Drawn { .. } => Vec::new(),
-        Outcome::Ongoing => return Err("the game has no result"),
-    };
-    // Sort key of a side: winners first, then standing, then by fall (later is better).
-    let key = |seats: &[u8]| -> (u8, u8, usize) {
-        if seats.iter().any(|s| winners.contains(&Seat(*s))) {
-            return (0, 0, 0);
-        }
-        match seats
-            .iter()
-            .map(|s| fell.get(s))
-            .collect::<Option<Vec<_>>>()
-        {
-            Some(falls) => (
-                1,
-                1,
-                usize::MAX - falls.into_iter().max().copied().unwrap_or(0),
-            ),
-            None => (1, 0, 0),
-        }
-    };
-    let keys: BTreeMap<u8, (u8, u8, usize)> = teams.iter().map(|(t, s)| (*t, key(s))).collect();
-    let drawn = matches!(outcome, Outcome::Drawn { .. });
-    let mut out = Vec::new();
-    for (user, seats) in people {
-        let team = team_of(rec, seats[0]);
-        let k = keys[&team];
-        let place = 1 + keys.values().filter(|o| **o < k).count();
-        let score = match (k, drawn) {
-            ((0, 0, 0), false) => Score::Win,
-            ((_, 0, _), true) => Score::Draw,
-            _ => Score::Loss,
-        };
-        out.push(Placing {
-            user,
-            team,
-            place,
-            score,
-        });
-    }
-    Ok(out)
+    glicko2_rating_period(&player.glicko2(kind), &results, &GLICKO2).into()
 }
 
 /// The ratings after a game, in the order of `players` (each with the
-/// rating they had before).
+/// rating they had before, aged to the game's end: [`Rating::aged`]).
 pub fn update(kind: GameKind, players: &[(Placing, Rating)]) -> Vec<Rating> {
     if uses_glicko2(kind) && players.len() == 2 {
         let (a, b) = (&players[0], &players[1]);
-        let outcome = match (a.0.score, b.0.score) {
-            (Score::Win, _) => Outcomes::WIN,
-            (_, Score::Win) => Outcomes::LOSS,
-            _ => Outcomes::DRAW,
-        };
-        let (na, nb) = glicko2(
-            &a.1.glicko2(kind),
-            &b.1.glicko2(kind),
-            &outcome,
-            &Glicko2Config::new(),
-        );
-        return vec![na.into(), nb.into()];
+        return vec![
+            glicko2_period(kind, &a.1, &[(b.1, a.0.score)]),
+            glicko2_period(kind, &b.1, &[(a.1, b.0.score)]),
+        ];
     }
+    weng_lin_update(players)
+}
+
+/// Weng-Lin for sides of any size, a side's strength being its members'
+/// average (T46 in the README). The crate sums a side's members
+/// (its rating is the sum of theirs, its variance the sum of theirs), so one
+/// player against a pair would be a heavy underdog on an even board. A side
+/// that plays as the average of its `n` members is the crate's sum over
+/// members whose skills are scaled by `1/n` (mean `μ/n`, deviation `σ/n`);
+/// the update of each scaled member, scaled back by `n`, is exactly the
+/// Weng-Lin update of the average model (the means move by the gradient of
+/// the side's average, the variances shrink by the same factor as the
+/// crate's). A side of one is the crate's own update unchanged.
+fn weng_lin_update(players: &[(Placing, Rating)]) -> Vec<Rating> {
     // Sides in team order, each with its members' ratings.
     let mut sides: BTreeMap<u8, (usize, Vec<(usize, WengLinRating)>)> = BTreeMap::new();
     for (i, (p, r)) in players.iter().enumerate() {
@@ -308,7 +216,15 @@ pub fn update(kind: GameKind, players: &[(Placing, Rating)]) -> Vec<Rating> {
     }
     let teams: Vec<Vec<WengLinRating>> = sides
         .values()
-        .map(|(_, m)| m.iter().map(|(_, r)| *r).collect())
+        .map(|(_, m)| {
+            let n = m.len() as f64;
+            m.iter()
+                .map(|(_, r)| WengLinRating {
+                    rating: r.rating / n,
+                    uncertainty: r.uncertainty / n,
+                })
+                .collect()
+        })
         .collect();
     let ranked: Vec<(&[WengLinRating], MultiTeamOutcome)> = sides
         .values()
@@ -318,8 +234,13 @@ pub fn update(kind: GameKind, players: &[(Placing, Rating)]) -> Vec<Rating> {
     let new = weng_lin_multi_team(&ranked, &WengLinConfig::new());
     let mut out: Vec<Rating> = players.iter().map(|(_, r)| *r).collect();
     for ((_, members), new_team) in sides.values().zip(new) {
+        let n = members.len() as f64;
         for ((i, _), r) in members.iter().zip(new_team) {
-            out[*i] = r.into();
+            out[*i] = WengLinRating {
+                rating: r.rating * n,
+                uncertainty: r.uncertainty * n,
+            }
+            .into();
         }
     }
     out
@@ -391,33 +312,110 @@ mod tests {
         assert_eq!(new[0].shown(), "1662?");
     }
 
-    /// The crate's documented Weng-Lin example of three teams of three
-    /// (`weng_lin_multi_team`: places 2, 1, 3), through Tokar's update.
+    /// A side of one is the crate's own Weng-Lin (its documented example of
+    /// three teams, here of one player each), through Tokar's update.
     #[test]
-    fn weng_lin_teams_update_as_the_crates_example() {
-        let wl = |rating, uncertainty| Rating::WengLin {
+    fn weng_lin_sides_of_one_update_as_the_crate() {
+        let wl = |rating, uncertainty| WengLinRating {
             rating,
             uncertainty,
         };
-        let d = Rating::initial(GameKind::MagicChess);
-        let players = [
-            (placing(1, 0, 2, Score::Loss), d),
-            (placing(2, 0, 2, Score::Loss), wl(30.0, 1.2)),
-            (placing(3, 0, 2, Score::Loss), wl(21.0, 6.5)),
-            (placing(4, 1, 1, Score::Win), d),
-            (placing(5, 1, 1, Score::Win), wl(41.0, 1.4)),
-            (placing(6, 1, 1, Score::Win), wl(19.2, 4.3)),
-            (placing(7, 2, 3, Score::Loss), d),
-            (placing(8, 2, 3, Score::Loss), wl(29.4, 1.6)),
-            (placing(9, 2, 3, Score::Loss), wl(17.2, 2.1)),
-        ];
-        let new: Vec<f64> = update(GameKind::MagicChess, &players)
-            .iter()
-            .map(|r| (r.value() * 100.0).round())
-            .collect();
+        let (a, b, c) = (wl(25.0, 25.0 / 3.0), wl(41.0, 1.4), wl(17.2, 2.1));
+        let crate_new = weng_lin_multi_team(
+            &[
+                (&[a][..], MultiTeamOutcome::new(2)),
+                (&[b][..], MultiTeamOutcome::new(1)),
+                (&[c][..], MultiTeamOutcome::new(3)),
+            ],
+            &WengLinConfig::new(),
+        );
+        let new = update(
+            GameKind::MagicChess,
+            &[
+                (placing(1, 0, 2, Score::Loss), a.into()),
+                (placing(2, 1, 1, Score::Win), b.into()),
+                (placing(3, 2, 3, Score::Loss), c.into()),
+            ],
+        );
+        let expected: Vec<Rating> = crate_new.into_iter().map(|t| t[0].into()).collect();
+        assert_eq!(new, expected);
+    }
+
+    /// T46: a side is as strong as its members' average. One player against
+    /// a pair of the same ratings is an even game: a win gains what a loss
+    /// costs (with sides summed, the lone player was the underdog and gained
+    /// more by winning than they lost by losing), and each of the pair moves
+    /// half as far, since each is half of their side's strength.
+    #[test]
+    fn team_average() {
+        let start = Rating::initial(GameKind::Gladiator);
+        let game = |solo: Score, pair: Score, solo_place, pair_place| {
+            update(
+                GameKind::Gladiator,
+                &[
+                    (placing(1, 0, solo_place, solo), start),
+                    (placing(2, 1, pair_place, pair), start),
+                    (placing(3, 1, pair_place, pair), start),
+                ],
+            )
+        };
+        let won = game(Score::Win, Score::Loss, 1, 2);
+        let lost = game(Score::Loss, Score::Win, 2, 1);
+        let gain = won[0].value() - start.value();
+        let loss = start.value() - lost[0].value();
+        assert!(gain > 0.0 && (gain - loss).abs() < 1e-9, "{gain} {loss}");
+        let pair_loss = start.value() - won[1].value();
+        assert!((pair_loss - gain / 2.0).abs() < 1e-9, "{pair_loss} {gain}");
+        assert_eq!(won[1], won[2]);
+    }
+
+    /// Glickman's worked example (1500, RD 200, volatility 0.06 beats 1400/30,
+    /// loses to 1550/100 and 1700/300: 1464.06, RD 151.52, volatility
+    /// 0.05999) through `glicko2_period`, the function every rated duel's end
+    /// calls for each player with Tokar's settings (`update`, called by the
+    /// storage's `rate_on_finish`), given the paper's three games as one
+    /// period; and `update` of a duel is that function with one game each.
+    #[test]
+    fn glickmans_example_through_the_production_path() {
+        let g2 = |rating, deviation| Rating::Glicko2 {
+            rating,
+            deviation,
+            volatility: 0.06,
+        };
+        let new = glicko2_period(
+            GameKind::Arcana,
+            &g2(1500.0, 200.0),
+            &[
+                (g2(1400.0, 30.0), Score::Win),
+                (g2(1550.0, 100.0), Score::Loss),
+                (g2(1700.0, 300.0), Score::Loss),
+            ],
+        );
+        let Rating::Glicko2 {
+            rating,
+            deviation,
+            volatility,
+        } = new
+        else {
+            panic!("{new:?}")
+        };
+        assert!(close(rating, 1464.06, 0.01), "{new:?}");
+        assert!(close(deviation, 151.52, 0.01), "{new:?}");
+        assert!(close(volatility, 0.05999, 0.00001), "{new:?}");
+        let (a, b) = (g2(1500.0, 200.0), g2(1400.0, 30.0));
+        let duel = update(
+            GameKind::Arcana,
+            &[
+                (placing(1, 0, 1, Score::Win), a),
+                (placing(2, 1, 2, Score::Loss), b),
+            ],
+        );
         assert_eq!(
-            new,
-            [2538.0, 3001.0, 2123.0, 2796.0, 4108.0, 1999.0, 2166.0, 2928.0, 1699.0]
+            duel,
+            [
+                glicko2_period(GameKind::Arcana, &a, &[(b, Score::Win)]),
+                glicko2_period(GameKind::Arcana, &b, &[(a, Score::Loss)]),
+            ]
         );
     }
 

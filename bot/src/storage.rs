@@ -70,7 +70,7 @@ use std::sync::Arc;
 use thiserror::Error;
 
 mod ratings;
-pub use ratings::{HistoryEntry, RatedGame, Standing, GLOBAL};
+pub use ratings::{pair_of, HistoryEntry, PairGames, RatedGame, Standing, GLOBAL, RATINGS_FORMAT};
 mod leagues;
 
 #[derive(Debug, Error)]

@@ -1,5 +1,5 @@
-//! Ratings through the table: which games count (rulings T28-T31 in the
-//! README), what they count as, /leaderboard and /stats, and ratings kept
+//! Ratings through the table: which games count (rulings T28-T31, T46-T48 in
+//! the README), what they count as, /leaderboard and /stats, and ratings kept
 //! across a restart.
 
 mod common;
@@ -22,6 +22,19 @@ async fn play_each(e: &Env, id: u64, names: &[&str], n: usize) {
     panic!("the players did not get to {n} moves each");
 }
 
+/// A player's line of a game kind in /stats ("Arcana: 1662? · 1 game · …"), or
+/// "No rated games yet." when they have none.
+async fn rating_of(e: &Env, user: &str, title: &str) -> String {
+    let text = e.ok(&format!("@{user} /stats")).await[0].content.clone();
+    text.lines()
+        .find(|l| l.starts_with(&format!("{title}: ")) || l.starts_with("No rated games"))
+        .unwrap_or_else(|| panic!("no {title} line: {text}"))
+        .to_string()
+}
+
+/// Five plays each (T48: a resignation before that leaves the game unrated).
+const REAL_PLAY: usize = tokar_bot::rating::places::MIN_PLAYS_BEFORE_RESIGNING;
+
 async fn leaderboard(e: &Env, game: &str) -> String {
     e.ok(&format!("@alice /leaderboard game:{game}")).await[0]
         .content
@@ -34,24 +47,25 @@ fn decodes(png: &[u8]) {
         .expect("a PNG");
 }
 
-/// T28, T29: a resignation after two moves each is a loss and rated; the
-/// leaderboard shows both, the winner first, as text and as a picture.
+/// T28, T29: a resignation after five moves each is a loss and rated; the
+/// leaderboard does not list two people who met only each other (T47).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_resignation_is_a_rated_loss() {
     let e = env("ratings-resign").await;
     let (id, mover, other) = e.duel().await;
-    play_each(&e, id, &["alice", "bob"], 2).await;
+    play_each(&e, id, &["alice", "bob"], REAL_PLAY).await;
     e.ok(&format!("@{other} /resign game:{id} confirm:yes"))
         .await;
     let r = e.ok("@alice /leaderboard game:arcana").await;
     let text = &r[0].content;
-    let first = text.lines().nth(1).unwrap();
-    assert!(first.starts_with(&format!("1. {mover} 1662?")), "{text}");
-    assert!(first.contains("1 game · 1/0/0"), "{text}");
-    let second = text.lines().nth(2).unwrap();
-    assert!(second.starts_with(&format!("2. {other} 1338?")), "{text}");
-    assert!(second.ends_with("0/0/1"), "{text}");
-    decodes(&r[0].images[0].png);
+    assert!(
+        text.contains("2 rated players not listed until they have played rated games against 3 different people."),
+        "{text}"
+    );
+    assert!(!text.contains("alice") && !text.contains("bob"), "{text}");
+    assert!(r[0].images.is_empty(), "no table to draw");
+    let line = rating_of(&e, mover, "Arcana").await;
+    assert!(line.starts_with("Arcana: 1662? · 1 game · 1 win"), "{line}");
 
     let s = e
         .ok(&format!("@alice /stats user:@{other} against:@{mover}"))
@@ -113,8 +127,13 @@ async fn an_agreed_draw_is_a_draw() {
     play_each(&e, id, &["alice", "bob"], 2).await;
     e.ok(&format!("@alice /draw game:{id}")).await;
     e.ok(&format!("@bob /draw game:{id} answer:accept")).await;
-    let text = leaderboard(&e, "arcana").await;
-    assert_eq!(text.matches("1500? · 1 game · 0/1/0").count(), 2, "{text}");
+    for who in ["alice", "bob"] {
+        let line = rating_of(&e, who, "Arcana").await;
+        assert!(
+            line.starts_with("Arcana: 1500? · 1 game · 0 wins, 1 draw, 0 losses"),
+            "{line}"
+        );
+    }
 }
 
 /// T28: a lost claim (the move deadline passed) is a loss; and the ratings
@@ -129,12 +148,15 @@ async fn a_lost_claim_is_a_loss_and_ratings_survive_restart() {
     e.clock.advance(8 * tokar_bot::duration::DAY).unwrap();
     e.table.tick().await;
     e.ok(&format!("@{claimer} /claim game:{id}")).await;
-    let before = leaderboard(&e, "arcana").await;
-    assert!(before.contains(&format!("1. {claimer} 1662?")), "{before}");
+    let before = rating_of(&e, claimer, "Arcana").await;
+    assert!(
+        before.starts_with("Arcana: 1662? · 1 game · 1 win"),
+        "{before}"
+    );
     let dir = e.dir.clone();
     drop(e);
     let e = open(&dir, Some(7)).await;
-    assert_eq!(leaderboard(&e, "arcana").await, before);
+    assert_eq!(rating_of(&e, claimer, "Arcana").await, before);
 }
 
 /// T30: in four-player Magic Chess the places are the order in which seats
@@ -148,20 +170,21 @@ async fn magic_chess_places_follow_the_order_of_falling() {
         e.ok(&format!("@{u} /accept game:1")).await;
     }
     let four = ["alice", "bob", "carol", "dave"];
-    play_each(&e, 1, &four, 2).await;
+    play_each(&e, 1, &four, REAL_PLAY).await;
     for u in ["carol", "alice", "dave"] {
         e.ok(&format!("@{u} /resign game:1 confirm:yes")).await;
     }
+    // Each met three people; after one game all four are provisional (T47).
     let text = leaderboard(&e, "magic-chess").await;
-    let order: Vec<&str> = text
-        .lines()
-        .skip(1)
+    assert!(text.contains("No settled ratings yet."), "{text}");
+    let listed: Vec<&str> = text.lines().filter(|l| l.starts_with("- ")).collect();
+    let order: Vec<&str> = listed
+        .iter()
         .map(|l| l.split_whitespace().nth(1).unwrap())
         .collect();
     assert_eq!(order, ["bob", "dave", "alice", "carol"], "{text}");
-    let ratings: Vec<f64> = text
-        .lines()
-        .skip(1)
+    let ratings: Vec<f64> = listed
+        .iter()
         .map(|l| l.split_whitespace().nth(2).unwrap().trim_end_matches('?'))
         .map(|r| r.parse().unwrap())
         .collect();
@@ -169,12 +192,14 @@ async fn magic_chess_places_follow_the_order_of_falling() {
         ratings[0] > 25.0 && ratings[3] < 25.0,
         "Weng-Lin from 25: {text}"
     );
-    assert!(text.contains("bob 32.9? · 1 game · 1/0/0"), "{text}");
+    assert!(text.contains("bob 32.9? (μ − 3σ "), "{text}");
+    assert!(listed[0].ends_with(" · 1 game · 1/0/0"), "{text}");
 }
 
-const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/ratings-1.json");
+const FIXTURE_1: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/ratings-1.json");
+const FIXTURE_2: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/ratings-2.json");
 
-/// Not a check: writes `ratings-1.json`, the rating records (version 1) of
+/// Not a check: writes `ratings-2.json`, the rating records (version 2) of
 /// one rated duel. Run only when adding a version, into a new file:
 /// `cargo test -p tokar-bot --test ratings -- --ignored write_fixture`.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -182,7 +207,7 @@ const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/ratin
 async fn write_fixture() {
     let e = env("ratings-fixture").await;
     let (id, _, other) = e.duel().await;
-    play_each(&e, id, &["alice", "bob"], 2).await;
+    play_each(&e, id, &["alice", "bob"], REAL_PLAY).await;
     e.ok(&format!("@{other} /resign game:{id} confirm:yes"))
         .await;
     let dir = e.dir.clone();
@@ -197,15 +222,14 @@ async fn write_fixture() {
             serde_json::json!([k, String::from_utf8(v).unwrap()])
         })
         .collect();
-    let text = serde_json::to_string_pretty(&serde_json::json!({ "v": 1, "items": items }));
-    std::fs::write(FIXTURE, text.unwrap()).unwrap();
+    let text = serde_json::to_string_pretty(&serde_json::json!({ "v": 2, "items": items }));
+    std::fs::write(FIXTURE_2, text.unwrap()).unwrap();
 }
 
-/// Rating records of version 1 load, and the table reads them.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn version_1_rating_records_load() {
+/// Loads a rating fixture into a fresh store and opens the table on it.
+async fn load_fixture(path: &str, items_expected: usize, name: &str) -> Env {
     let v: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(FIXTURE).unwrap()).unwrap();
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     let items: Vec<(Vec<u8>, Vec<u8>)> = v["items"]
         .as_array()
         .unwrap()
@@ -219,12 +243,8 @@ async fn version_1_rating_records_load() {
             (k, kv[1].as_str().unwrap().as_bytes().to_vec())
         })
         .collect();
-    assert_eq!(
-        items.len(),
-        5,
-        "two standings, two history entries, one game"
-    );
-    let dir = fresh_dir("ratings-v1");
+    assert_eq!(items.len(), items_expected, "{path}");
+    let dir = fresh_dir(name);
     {
         let store = open_store(&dir);
         for (k, v) in &items {
@@ -233,10 +253,43 @@ async fn version_1_rating_records_load() {
         let g = store.rated_game(1).unwrap().expect("game 1 was rated");
         assert_eq!(g.placings.len(), 2);
     }
-    let e = open(&dir, Some(7)).await;
-    let text = leaderboard(&e, "arcana").await;
-    assert!(text.contains("1662? · 1 game · 1/0/0"), "{text}");
-    assert!(text.contains("1338? · 1 game · 0/0/1"), "{text}");
+    open(&dir, Some(7)).await
+}
+
+/// Rating records of version 1 load, and the table reads them: a rating
+/// without a date stands as it was (T47).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn version_1_rating_records_load() {
+    // Two standings, two history entries, one game.
+    let e = load_fixture(FIXTURE_1, 5, "ratings-v1").await;
+    let both = format!(
+        "{}\n{}",
+        rating_of(&e, "alice", "Arcana").await,
+        rating_of(&e, "bob", "Arcana").await
+    );
+    assert!(both.contains("1662? · 1 game · 1 win"), "{both}");
+    assert!(
+        both.contains("1338? · 1 game · 0 wins, 0 draws, 1 loss"),
+        "{both}"
+    );
+}
+
+/// Rating records of version 2 (standings with the time of the last game, the
+/// games between two people) load, and the table reads them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn version_2_rating_records_load() {
+    // Two standings, two history entries, one game, one pair of people.
+    let e = load_fixture(FIXTURE_2, 6, "ratings-v2").await;
+    let both = format!(
+        "{}\n{}",
+        rating_of(&e, "alice", "Arcana").await,
+        rating_of(&e, "bob", "Arcana").await
+    );
+    assert!(both.contains("1662? · 1 game · 1 win"), "{both}");
+    assert!(
+        both.contains("1338? · 1 game · 0 wins, 0 draws, 1 loss"),
+        "{both}"
+    );
 }
 
 /// A game record stored before ratings existed loads, as not rated (T28).
@@ -261,11 +314,12 @@ fn an_old_game_record_loads_as_not_rated() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn ratings_survive_sigkill_after_the_end() {
     use std::io::Write;
-    // Four legal moves under --seed 11, found in-process with the same seed.
+    // Five legal moves each (T48) under --seed 11, found in-process with the same seed.
     let e = open(&fresh_dir("ratings-kill-script"), Some(11)).await;
     let id = e.start("alice", "bob").await;
     let mut moves = Vec::new();
-    while moves.len() < 4 {
+    let each = |moves: &[(&str, String)], who| moves.iter().filter(|(w, _)| *w == who).count();
+    while each(&moves, "alice") < REAL_PLAY || each(&moves, "bob") < REAL_PLAY {
         let who = e.to_act(id, &["alice", "bob"]).await.unwrap();
         let a = e.actions(who, id).await.remove(0);
         e.ok(&format!("@{who} /play action:\"{a}\"")).await;
@@ -302,10 +356,23 @@ async fn ratings_survive_sigkill_after_the_end() {
     }
     child.kill().unwrap(); // SIGKILL
     child.wait().unwrap();
-    let e = open(&dir, Some(11)).await;
-    let text = leaderboard(&e, "arcana").await;
-    assert!(text.contains("1 game · 1/0/0"), "{text}");
-    assert!(text.contains("bob 1338? · 1 game · 0/0/1"), "{text}");
+    // The console's users are not the test's: read the store itself.
+    let store = open_store(&dir);
+    let games = store.rated_games().unwrap();
+    assert_eq!(games.len(), 1, "the game was rated");
+    let game = &games[0];
+    let mut shown = Vec::new();
+    for p in &game.placings {
+        let kind = tokar_engine::catalog::GameKind::Arcana;
+        let s = store
+            .standing(kind, tokar_bot::storage::GLOBAL, p.user)
+            .unwrap()
+            .expect("a standing");
+        assert_eq!(s.games, 1);
+        shown.push(s.rating.shown());
+    }
+    shown.sort();
+    assert_eq!(shown, ["1338?", "1662?"]);
 }
 
 /// T31: a game counts on the server it was created on and across servers;
@@ -326,7 +393,7 @@ async fn a_game_counts_on_its_server_and_globally() {
     e.table
         .handle(on(7, "@bob /accept game:1 army:undead"))
         .await;
-    play_each(&e, 1, &["alice", "bob"], 2).await;
+    play_each(&e, 1, &["alice", "bob"], REAL_PLAY).await;
     e.ok("@bob /resign game:1 confirm:yes").await;
     let board = |server, scope: &str| {
         let req = on(server, &format!("@carol /leaderboard game:arcana {scope}"));
@@ -334,11 +401,13 @@ async fn a_game_counts_on_its_server_and_globally() {
         async move { table.handle(req).await.remove(0).content }
     };
     assert!(board(7, "").await.contains("this server"));
-    assert!(board(7, "").await.contains("1/0/0"));
+    assert!(board(7, "").await.contains("2 rated players not listed"));
     assert!(board(8, "")
         .await
         .starts_with("No rated Arcana games on this server"));
-    assert!(board(8, "scope:global").await.contains("1/0/0"));
+    assert!(board(8, "scope:global")
+        .await
+        .contains("2 rated players not listed"));
     let why = board(8, "scope:nowhere").await;
     assert!(why.contains("server or global"), "{why}");
 }
@@ -349,7 +418,7 @@ async fn a_game_counts_on_its_server_and_globally() {
 async fn moves_from_a_record_are_not_the_players_own() {
     let e = env("ratings-record").await;
     let (id, _, other) = e.duel().await;
-    play_each(&e, id, &["alice", "bob"], 2).await;
+    play_each(&e, id, &["alice", "bob"], REAL_PLAY).await;
     e.ok(&format!("@{other} /resign game:{id} confirm:yes"))
         .await;
     let record = exported_record(&e.ok(&format!("@alice /export game:{id}")).await[0]);
@@ -359,12 +428,14 @@ async fn moves_from_a_record_are_not_the_players_own() {
         .await;
     e.ok("@dave /accept").await;
     e.ok("@carol /resign confirm:yes").await;
-    let board = leaderboard(&e, "arcana").await;
-    assert!(board.contains("alice") && board.contains("bob"), "{board}");
-    assert!(
-        !board.contains("carol") && !board.contains("dave"),
-        "{board}"
-    );
+    for who in ["alice", "bob"] {
+        let line = rating_of(&e, who, "Arcana").await;
+        assert!(line.starts_with("Arcana: "), "{line}");
+    }
+    for who in ["carol", "dave"] {
+        let line = rating_of(&e, who, "Arcana").await;
+        assert_eq!(line, "No rated games yet.");
+    }
 }
 
 /// T28: a server may rate games against Tokar (`/server rated-bots:on`, for
@@ -401,11 +472,49 @@ async fn a_server_may_rate_games_against_the_bot() {
         ))
         .await;
     assert!(r[0].ok, "{r:#?}");
-    play_each(&e, 1, &["alice"], 3).await;
+    play_each(&e, 1, &["alice"], REAL_PLAY).await;
     e.ok("@alice /resign game:1 confirm:yes").await;
-    let board = leaderboard(&e, "arcana").await;
-    assert!(
-        board.contains("alice") && board.contains("0/0/1"),
-        "{board}"
-    );
+    let line = rating_of(&e, "alice", "Arcana").await;
+    assert!(line.contains("1 game · 0 wins, 0 draws, 1 loss"), "{line}");
+}
+
+/// The farming run (T47, T48): two accounts play twelve rated games, each
+/// making two moves and one resigning. Neither account reaches the
+/// leaderboard: the games are resigned before five moves each, so they are
+/// not rated, and two people who only met each other are not listed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn farming_run_moves_neither_account_onto_the_leaderboard() {
+    let e = env("ratings-farm").await;
+    for _ in 0..12 {
+        let (id, _, _) = e.duel().await;
+        play_each(&e, id, &["alice", "bob"], 2).await;
+        e.ok(&format!("@bob /resign game:{id} confirm:yes")).await;
+    }
+    let text = leaderboard(&e, "arcana").await;
+    assert!(!text.contains("alice") && !text.contains("bob"), "{text}");
+    for who in ["alice", "bob"] {
+        assert_eq!(rating_of(&e, who, "Arcana").await, "No rated games yet.");
+    }
+}
+
+/// T48: between the same two people, five rated games count in thirty days;
+/// the sixth is not rated, and once they have left the window a game counts
+/// again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_same_two_people_count_five_games_in_thirty_days() {
+    async fn game(e: &Env) {
+        let (id, _, _) = e.duel().await;
+        play_each(e, id, &["alice", "bob"], REAL_PLAY).await;
+        e.ok(&format!("@bob /resign game:{id} confirm:yes")).await;
+    }
+    let e = env("ratings-pair").await;
+    for _ in 0..6 {
+        game(&e).await;
+    }
+    let line = rating_of(&e, "alice", "Arcana").await;
+    assert!(line.contains(" · 5 games · 5 wins"), "{line}");
+    e.clock.advance(30 * tokar_bot::duration::DAY).unwrap();
+    game(&e).await;
+    let line = rating_of(&e, "alice", "Arcana").await;
+    assert!(line.contains(" · 6 games · 6 wins"), "{line}");
 }

@@ -7,6 +7,7 @@
 //! | `R` `r` kind scope user | [`Standing`] |
 //! | `R` `h` kind scope user at game | [`HistoryEntry`] |
 //! | `R` `g` game | [`RatedGame`] |
+//! | `R` `p` kind user user | [`PairGames`] (the lower id first) |
 //!
 //! `kind` is the game kind's place in [`GameKind::ALL`] (one byte); `scope`
 //! is the server's id, or 0 for the rating across servers.
@@ -21,6 +22,8 @@
 
 use super::kv::{KvTx, TxError, MAIN};
 use super::{key, tail_u64, Store, StoreError};
+use crate::clock::Millis;
+use crate::duration::DAY;
 use crate::rating::{assess, update, Placing, Rating, Score};
 use crate::record::{decode_log, encode, GameRecord, LogEntry, Phase};
 use serde::{Deserialize, Serialize};
@@ -28,7 +31,16 @@ use tokar_engine::catalog::GameKind;
 use tracing::info;
 
 /// The format of the records below; raise it with a reader of the old one.
-pub const RATINGS_FORMAT: u32 = 1;
+/// Version 2 added [`Standing::last`] and the [`PairGames`] records; version 1
+/// records read as version 2 ones without a date.
+pub const RATINGS_FORMAT: u32 = 2;
+
+/// Rated games between the same two people that count within
+/// [`PAIR_WINDOW`] (T48); later ones in the window are not rated.
+pub const PAIR_GAMES: usize = 5;
+
+/// The window of [`PAIR_GAMES`]: thirty days, rolling.
+pub const PAIR_WINDOW: Millis = 30 * DAY;
 
 /// The scope of the rating kept across servers.
 pub const GLOBAL: u64 = 0;
@@ -43,8 +55,51 @@ pub struct Standing {
     pub wins: u32,
     pub draws: u32,
     pub losses: u32,
+    /// When their last rated game here ended (version 2; `None` in version 1
+    /// records): the rating ages from then (T47).
+    #[serde(default)]
+    pub last: Option<Millis>,
 }
 
+/// The rated games two people played against each other in a kind (the
+/// times they ended, those within [`PAIR_WINDOW`] of the last), across
+/// servers (T48).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct PairGames {
+    pub v: u32,
+    pub at: Vec<Millis>,
+}
+
+impl PairGames {
+    /// Whether a game ending `at` would be one too many (T48).
+    pub fn full(&self, at: Millis) -> bool {
+        self.at
+            .iter()
+            .filter(|t| at.saturating_sub(**t) < PAIR_WINDOW)
+            .count()
+            >= PAIR_GAMES
+    }
+
+    /// Counts a game ending `at`, forgetting those out of the window.
+    fn add(&mut self, at: Millis) {
+        self.at.retain(|t| at.saturating_sub(*t) < PAIR_WINDOW);
+        self.at.push(at);
+        self.v = RATINGS_FORMAT;
+    }
+}
+
+/// The key of two people's [`PairGames`] in a kind, in either order.
+fn pair_key(kind: GameKind, a: u64, b: u64) -> Vec<u8> {
+    prefixed(b'p', kind, &[a.min(b), a.max(b)])
+}
+
+/// The two people of a rated game of two people (others are not limited, T48).
+pub fn pair_of(placings: &[Placing]) -> Option<(u64, u64)> {
+    match placings {
+        [a, b] => Some((a.user, b.user)),
+        _ => None,
+    }
+}
 /// One rated game in a player's history.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct HistoryEntry {
@@ -77,8 +132,8 @@ fn decode<T: for<'de> Deserialize<'de>>(what: &str, bytes: &[u8]) -> Result<T, S
     let head: Head = serde_json::from_slice(bytes)
         .map_err(|e| StoreError::Corrupt(format!("{what} without a version: {e}")))?;
     match head.v {
-        1 => serde_json::from_slice(bytes)
-            .map_err(|e| StoreError::Corrupt(format!("{what} (version 1): {e}"))),
+        n @ (1 | 2) => serde_json::from_slice(bytes)
+            .map_err(|e| StoreError::Corrupt(format!("{what} (version {n}): {e}"))),
         n => Err(StoreError::Corrupt(format!(
             "{what} of unknown version {n} (this build reads up to {RATINGS_FORMAT})"
         ))),
@@ -95,6 +150,10 @@ pub fn decode_history(bytes: &[u8]) -> Result<HistoryEntry, StoreError> {
 
 pub fn decode_rated_game(bytes: &[u8]) -> Result<RatedGame, StoreError> {
     decode("rated game", bytes)
+}
+
+pub fn decode_pair_games(bytes: &[u8]) -> Result<PairGames, StoreError> {
+    decode("games between two people", bytes)
 }
 
 fn kind_byte(kind: GameKind) -> u8 {
@@ -158,6 +217,22 @@ pub(super) fn rate_on_finish(
         }
     };
     let at = log.last().map_or(0, |e| e.at).max(rec.turn.since);
+    if let Some((a, b)) = pair_of(&placings) {
+        let k = pair_key(rec.kind, a, b);
+        let mut pair = match tx.get(MAIN, &k)? {
+            Some(bytes) => corrupt(decode_pair_games(&bytes))?,
+            None => PairGames::default(),
+        };
+        if pair.full(at) {
+            info!(
+                game = rec.id,
+                "not rated: the same two people's {PAIR_GAMES} rated games in 30 days were played"
+            );
+            return Ok(());
+        }
+        pair.add(at);
+        tx.insert(MAIN, &k, &encode(&pair))?;
+    }
     let mut scopes = vec![GLOBAL];
     scopes.extend(rec.guild.filter(|g| *g != GLOBAL));
     for scope in scopes {
@@ -174,24 +249,30 @@ pub(super) fn rate_on_finish(
                     wins: 0,
                     draws: 0,
                     losses: 0,
+                    last: None,
                 },
             };
             before.push((p.clone(), standing));
         }
-        let pairs: Vec<(Placing, Rating)> =
-            before.iter().map(|(p, s)| (p.clone(), s.rating)).collect();
+        // Each rating aged from its last game to this one's end (T47).
+        let pairs: Vec<(Placing, Rating)> = before
+            .iter()
+            .map(|(p, s)| (p.clone(), s.rating.aged(s.last, at)))
+            .collect();
         let after = update(rec.kind, &pairs);
-        for ((p, mut s), new) in before.into_iter().zip(after) {
+        for (((p, mut s), (_, aged)), new) in before.into_iter().zip(pairs).zip(after) {
             let entry = HistoryEntry {
                 v: RATINGS_FORMAT,
                 game: rec.id,
                 at,
-                before: s.rating,
+                before: aged,
                 after: new,
                 score: p.score,
                 place: p.place,
             };
             s.rating = new;
+            s.v = RATINGS_FORMAT;
+            s.last = Some(at);
             s.games += 1;
             match p.score {
                 Score::Win => s.wins += 1,
@@ -236,22 +317,32 @@ impl Store {
         }
     }
 
-    /// Everyone rated in a kind and scope, best first.
-    pub fn leaderboard(&self, kind: GameKind, scope: u64) -> Result<Vec<Standing>, StoreError> {
-        let mut out = self
+    /// The leaderboard of a kind and scope at `now` (T47): everyone rated
+    /// there, sorted and sorted out by [`crate::rating::board::board`].
+    pub fn leaderboard(
+        &self,
+        kind: GameKind,
+        scope: u64,
+        now: Millis,
+    ) -> Result<crate::rating::board::Board, StoreError> {
+        let standings = self
             .kv()
             .scan(MAIN, &prefixed(b'r', kind, &[scope]), usize::MAX)?
             .iter()
             .map(|(_, v)| decode_standing(v))
             .collect::<Result<Vec<_>, _>>()?;
-        out.sort_by(|a, b| {
-            b.rating
-                .value()
-                .total_cmp(&a.rating.value())
-                .then(b.games.cmp(&a.games))
-                .then(a.user.cmp(&b.user))
-        });
-        Ok(out)
+        let games = self.rated_games()?;
+        Ok(crate::rating::board::board(
+            standings, &games, kind, scope, now,
+        ))
+    }
+
+    /// The rated games two people played against each other in a kind (T48).
+    pub fn pair_games(&self, kind: GameKind, a: u64, b: u64) -> Result<PairGames, StoreError> {
+        match self.kv().get(MAIN, &pair_key(kind, a, b))? {
+            None => Ok(PairGames::default()),
+            Some(bytes) => decode_pair_games(&bytes),
+        }
     }
 
     /// A player's rated games in a kind and scope, oldest first.

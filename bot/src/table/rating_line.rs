@@ -10,7 +10,7 @@
 use super::{Res, Table};
 use crate::rating::{assess, update, Placing, Rating};
 use crate::record::{GameRecord, LogEntry};
-use crate::storage::GLOBAL;
+use crate::storage::{pair_of, GLOBAL};
 use tracing::warn;
 
 impl Table {
@@ -54,6 +54,14 @@ impl Table {
             rec.kind,
             rec.guild.filter(|g| *g != GLOBAL).unwrap_or(GLOBAL),
         );
+        // The end's time as the storage takes it (T47, T48).
+        let at = log.last().map_or(0, |e| e.at).max(rec.turn.since);
+        if let Some((a, b)) = pair_of(&placings) {
+            let pair = self.read(move |s| s.pair_games(kind, a, b)).await?;
+            if pair.full(at) {
+                return Ok(None);
+            }
+        }
         let users: Vec<u64> = placings.iter().map(|p| p.user).collect();
         let standings = self
             .read(move |s| {
@@ -67,7 +75,10 @@ impl Table {
             .iter()
             .cloned()
             .zip(standings)
-            .map(|(p, s)| (p, s.map_or_else(|| Rating::initial(kind), |s| s.rating)))
+            .map(|(p, s)| {
+                let before = s.map_or_else(|| Rating::initial(kind), |s| s.rating.aged(s.last, at));
+                (p, before)
+            })
             .collect();
         let after = update(kind, &pairs);
         let parts: Vec<String> = pairs

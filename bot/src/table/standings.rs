@@ -3,7 +3,8 @@
 use super::args::{parse_mention, Args};
 use super::listing::game_kind;
 use super::{Image, Reply, Request, Res, Table};
-use crate::rating::Score;
+use crate::rating::board::{Listed, MIN_OPPONENTS};
+use crate::rating::{Rating, Score};
 use crate::record::{LogAction, Phase};
 use crate::storage::{HistoryEntry, Standing, GLOBAL};
 use tokar_engine::catalog::GameKind;
@@ -36,6 +37,35 @@ fn streak(history: &[HistoryEntry]) -> Option<String> {
     Some(format!("{n} {word}"))
 }
 
+/// A listed player's rating (as of now), games and results; for Weng-Lin
+/// also the number they are ranked by (T47).
+fn entry(l: &Listed) -> String {
+    let s = &l.standing;
+    let ranked_by = match l.now {
+        Rating::WengLin { .. } => format!(" (μ − 3σ {:.1})", l.now.rank_value()),
+        Rating::Glicko2 { .. } => String::new(),
+    };
+    format!(
+        "{}{ranked_by} · {} · {}",
+        l.now.shown(),
+        counted(s.games, "game", "games"),
+        results(s)
+    )
+}
+
+fn row(rank: String, name: String, l: &Listed) -> Vec<String> {
+    let s = &l.standing;
+    vec![
+        rank,
+        name,
+        l.now.shown(),
+        s.games.to_string(),
+        s.wins.to_string(),
+        s.draws.to_string(),
+        s.losses.to_string(),
+    ]
+}
+
 impl Table {
     pub(super) async fn cmd_leaderboard(&self, req: &Request) -> Res<Vec<Reply>> {
         let mut args = Args::new(&req.options, Some("game"))?;
@@ -58,36 +88,48 @@ impl Table {
             (Some(other), _) => return Err(format!("scope:{other} must be server or global.")),
         };
         args.finish("leaderboard")?;
-        let board = self.blocking(move |s| s.leaderboard(kind, scope)).await?;
-        if board.is_empty() {
+        let now = self.now();
+        let board = self
+            .blocking(move |s| s.leaderboard(kind, scope, now))
+            .await?;
+        let listed = board.ranked.len() + board.provisional.len();
+        if listed + board.unlisted == 0 {
             return Ok(vec![Reply::public(
                 &req.channel,
                 format!("No rated {} games on {place} yet.", kind.title()),
             )]);
         }
+        let order = if crate::rating::uses_glicko2(kind) {
+            "by rating"
+        } else {
+            "by μ − 3σ"
+        };
         let mut lines = vec![format!(
-            "{} leaderboard, {place} (rating, games, wins/draws/losses; ? provisional):",
+            "{} leaderboard, {place} (settled players ranked {order}; rating, games, wins/draws/losses):",
             kind.title()
         )];
         let mut rows = Vec::new();
-        for (i, s) in board.iter().take(LEADERS_SHOWN).enumerate() {
-            let name = self.name_of(s.user).await.name;
+        if board.ranked.is_empty() {
+            lines.push("No settled ratings yet.".into());
+        }
+        for (i, l) in board.ranked.iter().take(LEADERS_SHOWN).enumerate() {
+            let name = self.name_of(l.standing.user).await.name;
+            lines.push(format!("{}. {name} {}", i + 1, entry(l)));
+            rows.push(row((i + 1).to_string(), name, l));
+        }
+        if !board.provisional.is_empty() {
+            lines.push("Provisional (?), not ranked until the rating settles:".into());
+        }
+        for l in board.provisional.iter().take(LEADERS_SHOWN) {
+            let name = self.name_of(l.standing.user).await.name;
+            lines.push(format!("- {name} {}", entry(l)));
+            rows.push(row("?".into(), name, l));
+        }
+        if board.unlisted > 0 {
             lines.push(format!(
-                "{}. {name} {} · {} · {}",
-                i + 1,
-                s.rating.shown(),
-                counted(s.games, "game", "games"),
-                results(s)
+                "{} not listed until they have played rated games against {MIN_OPPONENTS} different people.",
+                counted(board.unlisted as u32, "rated player", "rated players")
             ));
-            rows.push(vec![
-                (i + 1).to_string(),
-                name,
-                s.rating.shown(),
-                s.games.to_string(),
-                s.wins.to_string(),
-                s.draws.to_string(),
-                s.losses.to_string(),
-            ]);
         }
         let col = |head: &str, numeric| Column {
             head: head.into(),
@@ -107,8 +149,10 @@ impl Table {
             rows,
         };
         let mut reply = Reply::public(&req.channel, lines.join("\n"));
-        let name = format!("leaderboard-{}.png", kind.slug());
-        reply.images.extend(self.sheet_image(sheet, name).await);
+        if !sheet.rows.is_empty() {
+            let name = format!("leaderboard-{}.png", kind.slug());
+            reply.images.extend(self.sheet_image(sheet, name).await);
+        }
         Ok(vec![reply])
     }
 
@@ -138,11 +182,14 @@ impl Table {
             .transpose()?;
         args.finish("stats")?;
         let name = self.name_of(user).await.name;
+        let now = self.now();
         let (standings, moves) = self
             .blocking(move |s| {
                 let mut out = Vec::new();
                 for kind in GameKind::ALL {
-                    if let Some(st) = s.standing(kind, GLOBAL, user)? {
+                    if let Some(mut st) = s.standing(kind, GLOBAL, user)? {
+                        // As of now: a rating ages while its player is away (T47).
+                        st.rating = st.rating.aged(st.last, now);
                         out.push((kind, st, s.rating_history(kind, GLOBAL, user)?));
                     }
                 }

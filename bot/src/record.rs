@@ -140,6 +140,11 @@ pub struct GameRecord {
     /// ping is stored. Records from before it load with none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub followers: Vec<Named>,
+    /// When the game began (its last seat taken): the first action's time to move counts
+    /// from it in `/stats`. Games begun before it was kept load as `None`, and their first
+    /// action is left out of that average.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub started_at: Option<Millis>,
     /// Whether the game counts for ratings (`/new rated:`, ruling T28).
     /// Games stored before ratings existed load as `None`: never rated.
     #[serde(default, skip_serializing_if = "Option::is_none")]

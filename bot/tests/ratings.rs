@@ -518,3 +518,53 @@ async fn the_same_two_people_count_five_games_in_thirty_days() {
     let line = rating_of(&e, "alice", "Arcana").await;
     assert!(line.contains(" · 6 games · 6 wins"), "{line}");
 }
+
+/// /stats draws a player's rating history and streak in the order their games ended, not
+/// by their numbers: #2 began after #1 and ended first.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stats_follow_the_order_games_ended() {
+    let e = env("ratings-stats-order").await;
+    let first = e.start("alice", "bob").await;
+    let second = e.start("alice", "carol").await;
+    play_each(&e, first, &["alice", "bob"], REAL_PLAY).await;
+    play_each(&e, second, &["alice", "carol"], REAL_PLAY).await;
+    // #2 ends first, alice winning it; then alice loses #1.
+    e.ok(&format!("@carol /resign game:{second} confirm:yes"))
+        .await;
+    e.ok(&format!("@alice /resign game:{first} confirm:yes"))
+        .await;
+    let text = e.ok("@alice /stats").await[0].content.clone();
+    assert!(text.contains("streak: 1 loss"), "{text}");
+    let history = text
+        .lines()
+        .find_map(|l| l.trim_start().strip_prefix("history:"))
+        .unwrap_or_else(|| panic!("no history: {text}"));
+    let values: Vec<f64> = history
+        .split('→')
+        .map(|v| v.trim().parse().unwrap())
+        .collect();
+    assert_eq!(values.len(), 3, "{history}");
+    assert!(
+        values[1] > values[0] && values[2] < values[1],
+        "up with the win, then down with the loss: {history}"
+    );
+}
+
+/// The first action of a game counts toward the average time to move, from the moment
+/// the game began.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_first_move_counts_toward_the_time_to_move() {
+    let e = env("ratings-first-move").await;
+    let (id, mover, _) = e.duel().await;
+    e.clock.advance(4 * tokar_bot::duration::HOUR).unwrap();
+    let action = e.actions(mover, id).await.remove(0);
+    e.ok(&format!("@{mover} /play game:{id} action:\"{action}\""))
+        .await;
+    e.ok(&format!("@{mover} /resign game:{id} confirm:yes"))
+        .await;
+    let text = e.ok(&format!("@{mover} /stats")).await[0].content.clone();
+    assert!(
+        text.contains("Average time to move: 4h (1 moves in finished games)."),
+        "{text}"
+    );
+}

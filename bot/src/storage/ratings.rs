@@ -345,18 +345,22 @@ impl Store {
         }
     }
 
-    /// A player's rated games in a kind and scope, oldest first.
+    /// A player's rated games in a kind and scope, in the order they ended.
     pub fn rating_history(
         &self,
         kind: GameKind,
         scope: u64,
         user: u64,
     ) -> Result<Vec<HistoryEntry>, StoreError> {
-        self.kv()
+        let mut history = self
+            .kv()
             .scan(MAIN, &prefixed(b'h', kind, &[scope, user]), usize::MAX)?
             .iter()
             .map(|(_, v)| decode_history(v))
-            .collect()
+            .collect::<Result<Vec<_>, _>>()?;
+        // Stored by game number; a rating moves in the order games end.
+        history.sort_by_key(|h| (h.at, h.game));
+        Ok(history)
     }
 
     /// Every rated game, in game order.

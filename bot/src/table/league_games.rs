@@ -193,6 +193,7 @@ impl Table {
                 // The players' own reminder settings (T2); nobody follows yet.
                 reminder: None,
                 followers: Vec::new(),
+                started_at: None,
             };
             let req = on_behalf(l, &people[0]);
             match self.start_and_save(rec, None, &req, "").await {

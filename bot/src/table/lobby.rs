@@ -290,6 +290,7 @@ impl Table {
             guild: req.channel.guild,
             reminder,
             followers: Vec::new(),
+            started_at: None,
             rated: Some(rated),
             thread: None,
         };
@@ -612,6 +613,7 @@ impl Table {
             append.push(entry);
         }
         rec.log_len = append.len() as u64;
+        rec.started_at = Some(now);
         super::reseed_at(&rec, &mut game, rec.log_len);
         rec.phase = if super::outcome(&rec, &game).is_over() {
             Phase::Finished

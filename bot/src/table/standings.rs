@@ -194,7 +194,9 @@ impl Table {
                     }
                 }
                 // Time to move: from the moment the game turned to the player's action
-                // (the entry before theirs) to their action, over their finished games.
+                // (the entry before theirs, or the game's start for its first) to their
+                // action, over their finished games. A record's actions replayed at the
+                // start are nobody's moves (T13).
                 let mut moves = (0u64, 0u64);
                 for id in s.games_of_user(user)? {
                     let Some(rec) = s.game(id)? else { continue };
@@ -202,9 +204,18 @@ impl Table {
                         continue;
                     }
                     let log = s.log(id)?;
-                    for w in log.windows(2) {
-                        if w[1].user == user && matches!(w[1].action, LogAction::Play(_)) {
-                            moves.0 += w[1].at.saturating_sub(w[0].at);
+                    let first = rec.record_actions();
+                    for (i, e) in log.iter().enumerate().skip(first) {
+                        if e.user != user || !matches!(e.action, LogAction::Play(_)) {
+                            continue;
+                        }
+                        let since = match i {
+                            0 => rec.started_at,
+                            i if i == first => rec.started_at.or(Some(log[i - 1].at)),
+                            i => Some(log[i - 1].at),
+                        };
+                        if let Some(since) = since {
+                            moves.0 += e.at.saturating_sub(since);
                             moves.1 += 1;
                         }
                     }

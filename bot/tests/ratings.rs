@@ -531,6 +531,7 @@ async fn stats_follow_the_order_games_ended() {
     // #2 ends first, alice winning it; then alice loses #1.
     e.ok(&format!("@carol /resign game:{second} confirm:yes"))
         .await;
+    e.clock.advance(tokar_bot::duration::MINUTE).unwrap();
     e.ok(&format!("@alice /resign game:{first} confirm:yes"))
         .await;
     let text = e.ok("@alice /stats").await[0].content.clone();

@@ -17,7 +17,7 @@ mod common;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::time::{Duration, Instant};
-use tokar_bot::{ChannelRef, Request, Table, UserRef};
+use tokar_bot::{Request, Table, UserRef};
 use tokar_engine::catalog::{AnyGame, GameKind, Options};
 use tokar_engine::Seat;
 
@@ -38,17 +38,7 @@ fn user(i: usize) -> UserRef {
 }
 
 fn req(u: usize, command: &str, options: &[(&str, String)]) -> Request {
-    Request {
-        user: user(u),
-        channel: ChannelRef::new(1, "bench"),
-        command: command.into(),
-        options: options
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.clone()))
-            .collect(),
-        interaction_token: None,
-        manage_server: false,
-    }
+    common::request(user(u), command, options)
 }
 
 struct Bench {

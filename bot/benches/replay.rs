@@ -12,7 +12,7 @@ mod common;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::time::{Duration, Instant};
-use tokar_bot::{ChannelRef, Reply, Request, UserRef};
+use tokar_bot::{Reply, Request, UserRef};
 use tokar_engine::catalog::{AnyGame, GameKind, Options};
 use tokar_engine::Rng;
 
@@ -29,17 +29,7 @@ fn user(i: usize) -> UserRef {
 }
 
 fn req(u: usize, command: &str, options: &[(&str, String)]) -> Request {
-    Request {
-        user: user(u),
-        channel: ChannelRef::new(1, "bench"),
-        command: command.into(),
-        options: options
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.clone()))
-            .collect(),
-        interaction_token: None,
-        manage_server: false,
-    }
+    common::request(user(u), command, options)
 }
 
 /// An Arcana game of [`ACTIONS`] legal actions chosen by a seeded generator (none that ends

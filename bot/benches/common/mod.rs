@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use tokar_bot::clock::VirtualClock;
 use tokar_bot::storage::StoreSettings;
-use tokar_bot::{Table, TableConfig};
+use tokar_bot::{ChannelRef, Request, Table, TableConfig, UserRef};
 
 /// A table on an empty folder `tokar-<name>-<pid>` in the system's temp folder, with a
 /// virtual clock and `--seed 1` (the same games on every run), on `storage`; with the
@@ -28,4 +28,19 @@ pub fn open_table(name: &str, storage: StoreSettings) -> (PathBuf, tokio::runtim
         }))
         .unwrap();
     (dir, rt, table)
+}
+
+/// `user`'s command in the bench's channel, with its options.
+pub fn request(user: UserRef, command: &str, options: &[(&str, String)]) -> Request {
+    Request {
+        user,
+        channel: ChannelRef::new(1, "bench"),
+        command: command.into(),
+        options: options
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.clone()))
+            .collect(),
+        interaction_token: None,
+        manage_server: false,
+    }
 }

@@ -215,7 +215,7 @@ mod tests {
         }
     }
 
-    /// The seer's copies are the true game: whatever is played on one
+    /// S11: the seer's copies are the true game: whatever is played on one
     /// plays out identically, dice included, on the real game, while an
     /// ordinary redealt copy throws other dice on some seed.
     #[test]

@@ -11,13 +11,14 @@
 //! ```
 //!
 //! A player is a level (`easy`, `normal`, `hard`, `greedy`, `material`,
-//! `random`, `seer`) with optional overrides after commas, e.g.
+//! `random`, `seer`, `seer-greedy`) with optional overrides after commas, e.g.
 //! `--a normal,iterations=1000,c=0.3,first-play=off` or `--b hard,time=2s`
 //! (see `players::Player::parse`). Without `iterations` or `time` a search
 //! plays its level's own cap, the bot's iteration caps (normal 3000, hard
 //! 50000); `--time 2s` adds the bot's deadline to both players.
 //! `seer` is the search at normal's settings over the true state: it knows
-//! the future dice (Arachne's luck ceiling), and exists only here.
+//! the future dice (Arachne's luck ceiling), and exists only here;
+//! `seer-greedy` is the one-ply greedy player over the true state.
 //!
 //! Pair `n` plays seed `seed + n` twice with the sides swapped
 //! (`pairs::play_pair`); after each pair, in pair order, the GSPRT of

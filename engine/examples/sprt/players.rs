@@ -30,6 +30,8 @@ pub enum Kind {
     Search(Level),
     /// The search over the true state (see [`Truth`]), normal's settings.
     Seer,
+    /// The greedy player over the true state: one ply that knows the dice.
+    SeerGreedy,
     Greedy,
     /// Greedy by the material share of the public view only.
     Material,
@@ -38,7 +40,7 @@ pub enum Kind {
 
 impl Player {
     /// Reads a player spec: a level (`easy`, `normal`, `hard`, `greedy`,
-    /// `material`, `random`, `seer`) then comma-separated overrides
+    /// `material`, `random`, `seer`, `seer-greedy`) then comma-separated overrides
     /// `key=value`: `iterations`, `time` (`2s`, `500ms`), and the strength
     /// example's setting flags without their dashes (`plies`, `playout`,
     /// `prior`, `c`, `prior-weight`, `widening`, `win-check`, `first-play`).
@@ -52,8 +54,9 @@ impl Player {
             "material" => Kind::Material,
             "random" => Kind::Random,
             "seer" => Kind::Seer,
+            "seer-greedy" => Kind::SeerGreedy,
             other => Kind::Search(Level::parse(other).ok_or(format!(
-                "no player '{other}' (easy, normal, hard, greedy, material, random, seer)"
+                "no player '{other}' (easy, normal, hard, greedy, material, random, seer, seer-greedy)"
             ))?),
         };
         let level = match kind {
@@ -123,6 +126,7 @@ impl Player {
         match self.kind {
             Kind::Search(_) => self.search(game, seat, seed),
             Kind::Seer => self.search(&Truth(game.clone()), seat, seed),
+            Kind::SeerGreedy => search::greedy(&Truth(game.clone()), seat, seed),
             Kind::Greedy => search::greedy(game, seat, seed),
             Kind::Material => search::greedy_by(game, seat, seed, |g, seat| {
                 search::material_share(&g.view(Viewer::Spectator), seat)

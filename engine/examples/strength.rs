@@ -17,6 +17,9 @@
 //! game. The search is bounded by a fixed iteration count, not by time, so the
 //! table is reproducible: game `n` uses seed `n` for its setup and for both
 //! players. Time per move is wall time on the machine running it.
+//!
+//! These rows are unpaired and of fixed length; the paired, SPRT-decided
+//! match of one player against another is the `sprt` example.
 
 use std::time::{Duration, Instant};
 use tokar_engine::catalog::{Options, Variant};

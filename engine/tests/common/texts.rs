@@ -7,6 +7,11 @@ const WORDS: [&str; 13] = [
     "eleven", "twelve",
 ];
 
+/// Ordinals as the rules texts write them ("for the fourth time").
+const ORDINALS: [&str; 8] = [
+    "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
+];
+
 /// A number written in digits or in words ("3", "three", "Fifty").
 pub fn number(word: &str) -> Option<u32> {
     let w = word
@@ -17,6 +22,9 @@ pub fn number(word: &str) -> Option<u32> {
     }
     if let Some(n) = WORDS.iter().position(|x| *x == w) {
         return Some(n as u32);
+    }
+    if let Some(n) = ORDINALS.iter().position(|x| *x == w) {
+        return Some(n as u32 + 1);
     }
     let tens = [
         ("twenty", 20),

@@ -205,6 +205,7 @@ impl Arachne {
                 matches!(self.squares[c.index()], Some(p) if p.seat == defender && p.kind == Kind::Grunt)
             })
             .count() as u8
+            * GRUNT_BONUS
     }
 
     /// Replaces the Grunt on `at` by a lost piece of `kind`. False when the
@@ -249,7 +250,7 @@ impl Arachne {
         }
         let h = self.position_hash();
         self.history.push(h);
-        if self.history.iter().filter(|&&x| x == h).count() >= 4 {
+        if self.history.iter().filter(|&&x| x == h).count() >= REPETITION_DRAW {
             self.outcome = Outcome::Drawn {
                 reason: "the same position occurred for the fourth time".into(),
             };
@@ -260,7 +261,7 @@ impl Arachne {
         }
         self.begin_dice();
         let dice = self.turn_dice;
-        let eyes = if dice == [1, 1] {
+        let eyes = if dice == SPIDERS_EYES {
             ": spiders' eyes, a turncoat is allowed"
         } else {
             ""

@@ -28,6 +28,20 @@ use moves::Geo;
 use serde::{Deserialize, Serialize};
 use std::sync::{Arc, OnceLock};
 
+/// How far the Matron moves in one direction (the rule text: "up to 2 spaces").
+pub const MATRON_REACH: usize = 2;
+/// How far each of the Blademaster's two moves goes ("up to 2 spaces each time").
+pub const BLADEMASTER_REACH: usize = 2;
+/// The strands of a Wizard's long move ("exactly 3 spaces", R6).
+pub const WIZARD_JUMP: usize = 3;
+/// The turn's throw that allows a turncoat ("a pair of 1").
+pub const SPIDERS_EYES: [u8; 2] = [1, 1];
+/// What each of the defender's Grunts connected to the target adds to the
+/// defence ("a bonus of 1 for each of his Grunts", R12).
+pub const GRUNT_BONUS: u8 = 1;
+/// The occurrence of a position that draws the game ("for the 4th time", R16).
+pub const REPETITION_DRAW: usize = 4;
+
 /// How captures are decided: the rule book's three variants.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum CaptureRules {
@@ -161,6 +175,21 @@ pub struct Arachne {
     #[serde(skip)]
     geo: OnceLock<Arc<Geo>>,
 }
+
+/// The `variant` option, its help stating each variant's dice from
+/// [`CaptureRules::sides`] (built once).
+static OPTIONS: std::sync::LazyLock<[OptionSpec; 1]> = std::sync::LazyLock::new(|| {
+    [OptionSpec {
+        name: "variant",
+        help: String::leak(format!(
+            "How captures are decided: original (d{} rolls, the default), convenient (d{} rolls) or strategist (captures always succeed)",
+            CaptureRules::Original.sides(),
+            CaptureRules::Convenient.sides()
+        )),
+        choices: &["original", "convenient", "strategist"],
+        per_seat: false,
+    }]
+});
 
 pub const WHITE: Seat = Seat(0);
 pub const BLACK: Seat = Seat(1);
@@ -368,7 +397,7 @@ impl Arachne {
 
     /// Whether spiders' eyes were thrown this turn.
     pub fn spiders_eyes(&self) -> bool {
-        self.turn_dice == [1, 1]
+        self.turn_dice == SPIDERS_EYES
     }
 
     fn geo(&self) -> &Geo {
@@ -632,12 +661,7 @@ impl Variant for Arachne {
     const KIND: GameKind = GameKind::Arachne;
 
     fn options() -> &'static [OptionSpec] {
-        &[OptionSpec {
-            name: "variant",
-            help: "How captures are decided: original (d8 rolls, the default), convenient (d6 rolls) or strategist (captures always succeed)",
-            choices: &["original", "convenient", "strategist"],
-            per_seat: false,
-        }]
+        &*OPTIONS
     }
 
     fn seating(players: usize) -> Result<Vec<Vec<Seat>>, SetupError> {

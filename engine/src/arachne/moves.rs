@@ -1,6 +1,9 @@
 //! Which actions are legal, and why another one is not.
 
-use super::{colour, Action, Arachne, Kind, Pending, Piece};
+use super::{
+    colour, Action, Arachne, Kind, Pending, Piece, BLADEMASTER_REACH, MATRON_REACH, SPIDERS_EYES,
+    WIZARD_JUMP,
+};
 use crate::board::{Board, Cell, Dir};
 use crate::seat::Seat;
 
@@ -167,9 +170,11 @@ impl Arachne {
             promote: None,
         };
         match p.kind {
-            Kind::Matron => self.lines(from, p, turncoat, 2, true, None, &mv, out),
+            Kind::Matron => self.lines(from, p, turncoat, MATRON_REACH, true, None, &mv, out),
             Kind::Priestess => self.lines(from, p, turncoat, usize::MAX, false, None, &mv, out),
-            Kind::Blademaster => self.lines(from, p, turncoat, 2, false, None, &mv, out),
+            Kind::Blademaster => {
+                self.lines(from, p, turncoat, BLADEMASTER_REACH, false, None, &mv, out)
+            }
             Kind::Wizard => self.wizard(from, p, turncoat, out),
             Kind::Grunt => {
                 let d =
@@ -328,6 +333,9 @@ impl Arachne {
     /// Empty spaces at the end of a path of exactly three strands from `from`
     /// that visits no space twice (occupied spaces may be crossed).
     pub(crate) fn jump_ends(&self, from: Cell) -> Vec<Cell> {
+        // The search and the notation ([Cell; 4]) are written out for three
+        // strands: another length fails to compile here until they follow.
+        const _: () = assert!(WIZARD_JUMP == 3);
         let nb = &self.geo().neighbours;
         let mut ends = Vec::new();
         for &a in &nb[from.index()] {
@@ -380,7 +388,7 @@ impl Arachne {
                 from,
                 p,
                 pending.turncoat,
-                2,
+                BLADEMASTER_REACH,
                 false,
                 Some(pending.origin),
                 &make,
@@ -399,7 +407,7 @@ impl Arachne {
         if let Some(p) = self.pending {
             return match action {
                 Action::Again { from, .. } if *from == p.cell => format!(
-                    "The Blademaster on {} moves up to two empty spaces in one direction, not back to {}, and captures only the piece next in that direction.",
+                    "The Blademaster on {} moves up to {BLADEMASTER_REACH} empty spaces in one direction, not back to {}, and captures only the piece next in that direction.",
                     self.name(p.cell),
                     self.name(p.origin)
                 ),
@@ -430,8 +438,9 @@ impl Arachne {
         if turncoat {
             if !self.spiders_eyes() {
                 let [a, b] = self.turn_dice;
+                let [x, y] = SPIDERS_EYES;
                 return format!(
-                    "A turncoat needs spiders' eyes (1+1); this turn's dice show {a}+{b}."
+                    "A turncoat needs spiders' eyes ({x}+{y}); this turn's dice show {a}+{b}."
                 );
             }
             if p.seat == me {
@@ -501,17 +510,17 @@ impl Arachne {
             }
         }
         if matches!(action, Action::Jump { .. }) && p.kind != Kind::Wizard {
-            return "Only a Wizard moves exactly three spaces.".into();
+            return format!("Only a Wizard moves exactly {WIZARD_JUMP} spaces.");
         }
         let mut own = Vec::new();
         let mut dist = [None, None];
         self.piece_actions(from, p, turncoat, &mut dist, &mut own);
         let how = match p.kind {
-            Kind::Matron => "moves up to two spaces in one direction, over her own pieces but not the opponent's, and captures only the piece next in that direction",
-            Kind::Priestess => "moves any number of empty spaces in one direction and captures only the piece next in that direction",
-            Kind::Wizard => "moves one space or exactly three, and captures a piece on a space connected to where he ends",
-            Kind::Blademaster => "moves up to two empty spaces in one direction and captures only the piece next in that direction (then moves again)",
-            Kind::Grunt => "moves one space toward the closest opposing piece, or captures a connected piece without moving",
+            Kind::Matron => format!("moves up to {MATRON_REACH} spaces in one direction, over her own pieces but not the opponent's, and captures only the piece next in that direction"),
+            Kind::Priestess => "moves any number of empty spaces in one direction and captures only the piece next in that direction".into(),
+            Kind::Wizard => format!("moves one space or exactly {WIZARD_JUMP}, and captures a piece on a space connected to where he ends"),
+            Kind::Blademaster => format!("moves up to {BLADEMASTER_REACH} empty spaces in one direction and captures only the piece next in that direction (then moves again)"),
+            Kind::Grunt => "moves one space toward the closest opposing piece, or captures a connected piece without moving".into(),
         };
         let examples: Vec<String> = own.iter().take(8).map(|a| self.format_action(a)).collect();
         if examples.is_empty() {

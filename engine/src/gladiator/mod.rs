@@ -18,7 +18,10 @@ pub mod play;
 pub mod rules;
 pub mod show;
 
-pub use piece::{Commander, Kind, Piece, Team};
+pub use piece::{
+    Commander, Kind, Piece, Team, ATTACK_DICE, CHAMPION_STEPS, DIE_SIDES, FOOTMAN_BECOMES,
+    FROZEN_DICE,
+};
 
 use crate::board::{Board, Cell};
 use crate::catalog::{GameKind, OptionSpec, Options, Variant};

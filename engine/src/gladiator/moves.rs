@@ -2,7 +2,10 @@
 //! battle, a freeze, an instant elimination, a Queen's capture), check, and
 //! the legal moves of a seat.
 
-use super::piece::{Commander, Kind, Piece, Team};
+use super::piece::{
+    Commander, Kind, Piece, Team, ATTACK_DICE, CHAMPION_STEPS, DIE_SIDES, FOOTMAN_BECOMES,
+    FROZEN_DICE,
+};
 use super::{cell_at, name, seat_of, team_of, Action, Gladiator, BOARD};
 use crate::board::Cell;
 use crate::error::ActionError;
@@ -130,10 +133,10 @@ impl Gladiator {
                 out.extend(KNIGHT.iter().filter_map(|&(df, dr)| at(f + df, r + dr)))
             }
             Kind::Champion => {
-                for df in -5i32..=5 {
-                    for dr in -5i32..=5 {
-                        let d = df.abs() + dr.abs();
-                        if d != 3 && d != 5 {
+                let far = CHAMPION_STEPS.iter().copied().max().unwrap_or(0);
+                for df in -far..=far {
+                    for dr in -far..=far {
+                        if !CHAMPION_STEPS.contains(&(df.abs() + dr.abs())) {
                             continue;
                         }
                         if let Some(c) = at(f + df, r + dr) {
@@ -206,8 +209,7 @@ impl Gladiator {
                 KNIGHT.contains(&(df, dr))
             }
             Kind::Champion => {
-                let d = df.abs() + dr.abs();
-                (d == 3 || d == 5) && self.champion_path(f, r, df, dr)
+                CHAMPION_STEPS.contains(&(df.abs() + dr.abs())) && self.champion_path(f, r, df, dr)
             }
             Kind::Footman | Kind::Squire => dr == p.team.forward() && df.abs() == 1,
         }
@@ -319,10 +321,11 @@ impl Gladiator {
     /// The ways a battle can end, from the dice counts and hit points: the
     /// difference of the two sums takes every value between its extremes.
     pub(crate) fn possible_fights(&self, a: &Piece, d: &Piece, bonus: bool) -> Vec<Fight> {
-        let an = (a.kind.dice() + 1 + bonus as usize) as i32;
+        let an = (a.kind.dice() + ATTACK_DICE + FROZEN_DICE * bonus as usize) as i32;
         let dn = d.kind.dice() as i32;
-        let lo = an - 6 * dn;
-        let hi = 6 * an - dn;
+        let sides = DIE_SIDES as i32;
+        let lo = an - sides * dn;
+        let hi = sides * an - dn;
         let mut out = Vec::new();
         if hi >= d.hp {
             out.push(Fight::Kill);
@@ -399,7 +402,7 @@ impl Gladiator {
         let mut kinds: Vec<Kind> = self.lost[p.team.index()]
             .iter()
             .copied()
-            .filter(|k| p.kind == Kind::Squire || matches!(k, Kind::Warrior | Kind::Scout))
+            .filter(|k| p.kind == Kind::Squire || FOOTMAN_BECOMES.contains(k))
             .collect();
         kinds.sort();
         kinds.dedup();
@@ -437,7 +440,14 @@ impl Gladiator {
             }
             if current == Commander::King {
                 return Err(ActionError::Illegal(
-                    "The King cannot override his own move (rule 5); move the King, the Mounted Knight or a Footman.".into(),
+                    if self.group_can_move(Commander::King) {
+                        format!(
+                            "The King cannot override his own move (rule 5); move {}.",
+                            commanded(Commander::King)
+                        )
+                    } else {
+                        "The King cannot override his own move (rule 5), but none of his own pieces can move: he may move any piece not yet moved, typed without 'king:' (R11).".into()
+                    },
                 ));
             }
             return Ok(None);
@@ -717,16 +727,43 @@ fn may_expose(from: Cell, k: Cell, champions: &[Cell]) -> bool {
     }
     champions.iter().any(|&c| {
         let (cf, cr) = xy(c);
-        let d = (cf - kf).abs() + (cr - kr).abs();
-        (d == 3 || d == 5)
+        CHAMPION_STEPS.contains(&((cf - kf).abs() + (cr - kr).abs()))
             && (cf.min(kf)..=cf.max(kf)).contains(&f)
             && (cr.min(kr)..=cr.max(kr)).contains(&r)
     })
 }
 
+/// The pieces `commander` moves, in words: "the King, the Mounted Knight
+/// or a Footman" (from [`Kind::commander`]).
+pub fn commanded(commander: Commander) -> String {
+    let kinds: Vec<String> = Kind::ALL
+        .into_iter()
+        .filter(|k| k.commander() == commander)
+        .map(|k| match k {
+            Kind::Footman | Kind::Warrior | Kind::Scout | Kind::Squire => {
+                format!("a {}", k.name())
+            }
+            _ => format!("the {}", k.name()),
+        })
+        .collect();
+    match kinds.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => kinds.concat(),
+    }
+}
+
+/// The lengths of a Champion's move in words: "3 or 5".
+pub fn champion_steps() -> String {
+    let steps: Vec<String> = CHAMPION_STEPS.iter().map(|s| s.to_string()).collect();
+    match steps.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => steps.concat(),
+    }
+}
+
 /// How a kind moves, in words, for refusals.
-pub fn movement(kind: Kind, king_as_queen: bool) -> &'static str {
-    match kind {
+pub fn movement(kind: Kind, king_as_queen: bool) -> String {
+    let fixed = match kind {
         Kind::King if king_as_queen => {
             "while his Queen is held the King moves as a Queen, any distance in a straight line"
         }
@@ -742,9 +779,13 @@ pub fn movement(kind: Kind, king_as_queen: bool) -> &'static str {
             "a Squire moves one square ahead (two from its starting rank) and attacks one square diagonally ahead"
         }
         Kind::Champion => {
-            "the Champion moves exactly 3 or 5 squares along ranks and files, turning at most once, through empty squares"
+            return format!(
+                "the Champion moves exactly {} squares along ranks and files, turning at most once, through empty squares",
+                champion_steps()
+            )
         }
         Kind::Warrior => "the Warrior moves any distance along a rank or file",
         Kind::Scout => "the Scout moves any distance diagonally",
-    }
+    };
+    fixed.to_string()
 }

@@ -4,6 +4,19 @@
 use crate::view::Glyph;
 use serde::{Deserialize, Serialize};
 
+/// Faces of every combat die (rule 9: "1d6").
+pub const DIE_SIDES: u8 = 6;
+/// Dice the attacker rolls besides its own (rule 9: "an extra 1d6").
+pub const ATTACK_DICE: usize = 1;
+/// Dice more for a piece attacking the one its own Queen holds frozen
+/// (Queen rule 10: "an extra 1d6").
+pub const FROZEN_DICE: usize = 1;
+/// The lengths of a Champion's move, along ranks and files (Champion rule 1, R3).
+pub const CHAMPION_STEPS: [i32; 2] = [3, 5];
+/// What a Footman reaching the far side may become, if its team lost one
+/// (Footman rule 3); a Squire may become any piece its team lost.
+pub const FOOTMAN_BECOMES: [Kind; 2] = [Kind::Warrior, Kind::Scout];
+
 /// A side: White sits at ranks 1-2 and moves first; Black at ranks 11-12.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Team {

@@ -3,7 +3,7 @@
 //! order of commanders through a turn.
 
 use super::moves::{Effect, Fight};
-use super::piece::{Commander, Kind, Piece, Team};
+use super::piece::{Commander, Kind, Piece, Team, ATTACK_DICE, DIE_SIDES, FROZEN_DICE};
 use super::{name, seat_of, team_seats, Action, Captive, Frozen, Gladiator, BOARD, HOLD_TURNS};
 use crate::board::Cell;
 use crate::event::{Event, Mark};
@@ -104,7 +104,7 @@ impl Gladiator {
                 } else {
                     self.cells[to.index()].expect("defender")
                 };
-                let an = p.kind.dice() + 1 + frozen_bonus as usize;
+                let an = p.kind.dice() + ATTACK_DICE + FROZEN_DICE * frozen_bonus as usize;
                 let dn = d.kind.dice();
                 let (attacker_won, text) = match forced {
                     Some(Fight::Kill) => {
@@ -117,8 +117,8 @@ impl Gladiator {
                     }
                     Some(Fight::Stand) => (false, String::new()),
                     None => {
-                        let ar = self.rng.dice(an, 6);
-                        let dr = self.rng.dice(dn, 6);
+                        let ar = self.rng.dice(an, DIE_SIDES);
+                        let dr = self.rng.dice(dn, DIE_SIDES);
                         let (asum, dsum) = (
                             ar.iter().map(|&x| x as i32).sum::<i32>(),
                             dr.iter().map(|&x| x as i32).sum::<i32>(),
@@ -129,11 +129,15 @@ impl Gladiator {
                         } else {
                             p.hp -= dsum - asum;
                         }
+                        let sides = DIE_SIDES;
                         let dice_text = format!(
-                            "{}d6+1d6{} = {asum} vs {}d6 = {dsum}",
+                            "{}d{sides}+{ATTACK_DICE}d{sides}{} = {asum} vs {dn}d{sides} = {dsum}",
                             p.kind.dice(),
-                            if frozen_bonus { "+1d6" } else { "" },
-                            dn
+                            if frozen_bonus {
+                                format!("+{FROZEN_DICE}d{sides}")
+                            } else {
+                                String::new()
+                            },
                         );
                         let result = if won && d.hp <= 0 {
                             format!("{} dies", d.kind.name())

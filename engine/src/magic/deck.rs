@@ -8,6 +8,7 @@ use crate::error::SetupError;
 use crate::event::Event;
 use crate::rng::{Rng, Seed};
 use crate::seat::Seat;
+use std::sync::LazyLock;
 
 /// Cards of each spell in the default deck (ruling R5): 30 cards, 12 dealt.
 pub const DEFAULT_COPIES: usize = 10;
@@ -16,32 +17,42 @@ pub const MAX_COPIES: usize = 40;
 /// Cards dealt to each player at the start.
 pub const HAND: usize = 3;
 
-pub const OPTIONS: &[OptionSpec] = &[
-    OptionSpec {
-        name: "freeze-cards",
-        help: "Freeze cards in the deck (0-40, default 10)",
-        choices: &[],
-        per_seat: false,
-    },
-    OptionSpec {
-        name: "slow-cards",
-        help: "Slow cards in the deck (0-40, default 10)",
-        choices: &[],
-        per_seat: false,
-    },
-    OptionSpec {
-        name: "anti-jump-cards",
-        help: "Anti-Jump cards in the deck (0-40, default 10)",
-        choices: &[],
-        per_seat: false,
-    },
-    OptionSpec {
-        name: "partners",
-        help: "yes: Red and Yellow play together against Blue and Green (for two players)",
-        choices: &["no", "yes"],
-        per_seat: false,
-    },
-];
+/// The options, their help stating the counts [`deck`] accepts (built once:
+/// the numbers come from [`DEFAULT_COPIES`] and [`MAX_COPIES`], so the help
+/// cannot keep stating old ones).
+pub static OPTIONS: LazyLock<[OptionSpec; 4]> = LazyLock::new(|| {
+    let cards = |spell: &str| -> &'static str {
+        String::leak(format!(
+            "{spell} cards in the deck (0-{MAX_COPIES}, default {DEFAULT_COPIES})"
+        ))
+    };
+    [
+        OptionSpec {
+            name: "freeze-cards",
+            help: cards("Freeze"),
+            choices: &[],
+            per_seat: false,
+        },
+        OptionSpec {
+            name: "slow-cards",
+            help: cards("Slow"),
+            choices: &[],
+            per_seat: false,
+        },
+        OptionSpec {
+            name: "anti-jump-cards",
+            help: cards("Anti-Jump"),
+            choices: &[],
+            per_seat: false,
+        },
+        OptionSpec {
+            name: "partners",
+            help: "yes: Red and Yellow play together against Blue and Green (for two players)",
+            choices: &["no", "yes"],
+            per_seat: false,
+        },
+    ]
+});
 
 fn copies(options: &Options, key: &str) -> Result<usize, SetupError> {
     match options.get(key) {

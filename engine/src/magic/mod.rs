@@ -10,7 +10,7 @@ mod position;
 mod rules;
 
 pub use deck::{DEFAULT_COPIES, HAND, MAX_COPIES};
-pub use moves::{forward, on_far_edge, Move};
+pub use moves::{forward, on_far_edge, Move, FROG_REACH};
 pub use notation::Action;
 pub use pieces::{seat_name, Kind, Piece, Spell, SEAT_NAMES};
 pub use position::Position;
@@ -67,11 +67,11 @@ pub struct MagicChess {
 
 /// Red's army, from its left to its right, and its pawns: the other armies are
 /// this layout turned a quarter turn per seat (ruling R1).
-const BACK_ROW: [Kind; 4] = [Kind::King, Kind::Wizard, Kind::Fairy, Kind::Frog];
+pub(crate) const BACK_ROW: [Kind; 4] = [Kind::King, Kind::Wizard, Kind::Fairy, Kind::Frog];
 
 /// The square of `seat`'s army at position (`along` from the corner, `depth`
 /// rows in front of its edge).
-fn home(seat: Seat, along: i32, depth: i32) -> Cell {
+pub(crate) fn home(seat: Seat, along: i32, depth: i32) -> Cell {
     let (f, r) = match seat.0 {
         0 => (along, depth),
         1 => (depth, 7 - along),
@@ -665,7 +665,7 @@ impl Variant for MagicChess {
     const KIND: GameKind = GameKind::MagicChess;
 
     fn options() -> &'static [OptionSpec] {
-        deck::OPTIONS
+        &*deck::OPTIONS
     }
 
     /// Four players hold one seat each; two players hold opposite seats

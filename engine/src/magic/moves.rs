@@ -15,6 +15,10 @@ pub struct Move {
     pub promote: Option<Kind>,
 }
 
+/// How far a Frog moves in one straight line: it jumps the squares between
+/// (the rule text: "one or two squares in any direction").
+pub const FROG_REACH: i32 = 2;
+
 const ORTHOGONAL: [(i32, i32); 4] = [(0, 1), (1, 0), (0, -1), (-1, 0)];
 const DIAGONAL: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, -1), (-1, 1)];
 const ALL8: [(i32, i32); 8] = [
@@ -66,6 +70,16 @@ pub fn forward(seat: Seat) -> (i32, i32) {
 pub fn on_far_edge(seat: Seat, cell: Cell) -> bool {
     let (df, dr) = forward(seat);
     offset(cell, df, dr).is_none()
+}
+
+/// "a, b or c": a list of alternatives as the texts write it.
+pub(crate) fn either<S: AsRef<str>>(items: impl IntoIterator<Item = S>) -> String {
+    let items: Vec<String> = items.into_iter().map(|s| s.as_ref().to_string()).collect();
+    match items.split_last() {
+        None => String::new(),
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+    }
 }
 
 /// Why a square cannot be passed over by a jumping piece.
@@ -152,19 +166,18 @@ impl MagicChess {
                 }
             }
             Kind::Frog => {
+                let reach = if slow { 1 } else { FROG_REACH };
                 for (df, dr) in ALL8 {
-                    let Some(one) = offset(from, df, dr) else {
-                        continue;
-                    };
-                    if self.may_land(me, one) {
-                        out.push(one);
-                    }
-                    if slow {
-                        continue;
-                    }
-                    if let Some(two) = offset(from, 2 * df, 2 * dr) {
-                        if self.wall(&piece, one).is_none() && self.may_land(me, two) {
-                            out.push(two);
+                    for k in 1..=reach {
+                        let Some(c) = offset(from, k * df, k * dr) else {
+                            break;
+                        };
+                        if self.may_land(me, c) {
+                            out.push(c);
+                        }
+                        // Beyond an occupied square only as a jump.
+                        if self.wall(&piece, c).is_some() {
+                            break;
                         }
                     }
                 }
@@ -277,12 +290,14 @@ impl MagicChess {
         let edge = piece.kind == Kind::Pawn && on_far_edge(seat, to);
         match (edge, m.promote) {
             (true, None) => Some(format!(
-                "A pawn reaching {} promotes: add =wizard, =fairy or =frog.",
-                name(to)
+                "A pawn reaching {} promotes: add {}.",
+                name(to),
+                either(Kind::PROMOTIONS.map(|k| format!("={}", k.word())))
             )),
             (false, Some(_)) => Some("Only a pawn reaching its far edge promotes.".into()),
             (true, Some(k)) if !Kind::PROMOTIONS.contains(&k) => Some(format!(
-                "A pawn promotes to a Wizard, Fairy or Frog, not a {}.",
+                "A pawn promotes to a {}, not a {}.",
+                either(Kind::PROMOTIONS.map(|k| k.name().to_string())),
                 k.name()
             )),
             _ => None,
@@ -376,17 +391,19 @@ impl MagicChess {
                 }
             }
             Kind::Frog => {
-                if !(straight || diagonal) || dist > 2 {
-                    format!("{what} moves one or two squares in a straight line, any direction.")
+                if !(straight || diagonal) || dist > FROG_REACH {
+                    format!(
+                        "{what} moves 1 to {FROG_REACH} squares in a straight line, any direction."
+                    )
                 } else if piece.slowed() && dist > 1 {
                     slowed
-                } else if dist == 2 {
-                    match offset(from, step.0, step.1) {
-                        Some(mid) => wall_text(mid),
-                        None => format!("{what} cannot move to {}.", name(to)),
-                    }
                 } else {
-                    format!("{what} cannot move to {}.", name(to))
+                    // The first square it would have to jump and may not.
+                    (1..dist)
+                        .filter_map(|k| offset(from, k * step.0, k * step.1))
+                        .find(|&c| self.wall(piece, c).is_some())
+                        .map(wall_text)
+                        .unwrap_or_else(|| format!("{what} cannot move to {}.", name(to)))
                 }
             }
             Kind::Pawn => {

@@ -155,12 +155,19 @@ impl Spell {
         }
     }
 
-    /// The pieces the card may be played under, in words.
-    pub fn targets(self) -> &'static str {
-        match self {
-            Spell::Freeze => "any enemy piece",
-            Spell::Slow => "an enemy Wizard, Fairy or Frog",
-            Spell::AntiJump => "an enemy Fairy or Frog",
+    /// The pieces the card may be played under, in words, from
+    /// [`Spell::may_target`]: the rules pages and the refusals say what a cast
+    /// is checked against.
+    pub fn targets(self) -> String {
+        let kinds: Vec<&str> = Kind::ALL
+            .into_iter()
+            .filter(|&k| self.may_target(k))
+            .map(Kind::name)
+            .collect();
+        if kinds.len() == Kind::ALL.len() {
+            "any enemy piece".into()
+        } else {
+            format!("an enemy {}", super::moves::either(kinds))
         }
     }
 }

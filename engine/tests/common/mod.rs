@@ -9,6 +9,7 @@
 #![allow(dead_code)]
 
 pub mod arcana;
+pub mod texts;
 
 use serde_json::Value;
 use tokar_engine::catalog::{Options, Variant};

@@ -20,7 +20,7 @@ use crate::storage::GLOBAL;
 use tokar_engine::catalog::GameKind;
 
 const USAGE: &str = "Use /league new game:<game> name:<name> players:@a @b @c [double:yes] [deadline:7d] [team:2] \
-[tiebreaks:fide|sb] [withdrawal:fide|iccf] [numbers:lot|rating|listed], \
+[tiebreaks:fide|sb] [withdrawal:fide|iccf] [numbers:lot|rating|listed] [rated:yes|no] [vacation:on|off], \
 /league accept name:<name>, /league decline name:<name>, /league table [name:<name>], /league list, /league leave name:<name>, \
 /league cancel name:<name>.";
 
@@ -45,10 +45,39 @@ fn lapsed(l: &LeagueRecord, now: Millis) -> bool {
         || l.phase == LeaguePhase::Forming && now >= l.invitation_deadline()
 }
 
-/// The league's rules as its description says them (T43, T44, T33).
+/// Whether a league's games are rated and may be paused by a vacation, as
+/// its description says it (T49, T50).
+fn play_text(l: &LeagueRecord) -> String {
+    let rated = if l.rated {
+        "Rated: its games count for ratings and are played without hints"
+    } else {
+        "Unrated: its games do not count for ratings, and /hint answers in them"
+    };
+    if l.vacation {
+        format!("{rated}.")
+    } else {
+        format!("{rated}. No vacation: /vacation does not stop its games' clocks.")
+    }
+}
+
+/// A yes-or-no option of /league new (`rated:`, `vacation:`); on and off
+/// are the same words.
+fn yes_no(name: &str, value: &str) -> Res<bool> {
+    match value.trim().to_ascii_lowercase().as_str() {
+        "yes" | "on" | "true" => Ok(true),
+        "no" | "off" | "false" => Ok(false),
+        _ => Err(format!(
+            "{name}:{} must be yes or no.",
+            crate::quote::excerpt(value)
+        )),
+    }
+}
+
+/// The league's rules as its description says them (T49, T50, T43, T44, T33).
 pub(super) fn rules_text(l: &LeagueRecord) -> String {
     format!(
-        "{}. {}. {}.",
+        "{} {}. {}. {}.",
+        play_text(l),
         l.tiebreaks.describe(),
         l.withdrawal.describe(),
         {
@@ -189,6 +218,15 @@ impl Table {
             None => Numbers::default(),
             Some(v) => Numbers::parse(&v)?,
         };
+        // Leagues are between people, so rated unless created `rated:no`.
+        let rated = match args.take("rated") {
+            None => true,
+            Some(v) => yes_no("rated", &v)?,
+        };
+        let vacation = match args.take("vacation") {
+            None => true,
+            Some(v) => yes_no("vacation", &v)?,
+        };
         args.finish("league new")?;
         let mut people: Vec<u64> = Vec::new();
         for word in players.split_whitespace() {
@@ -280,6 +318,8 @@ impl Table {
             tiebreaks,
             withdrawal,
             numbers,
+            rated,
+            vacation,
         };
         let games = fixtures(entrants, size, double).len();
         let asked: Vec<&Named> = rec

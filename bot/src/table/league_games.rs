@@ -149,9 +149,14 @@ impl Table {
                     continue;
                 }
             };
-            // League games are between people, so rated as any such game is (T28, T33),
-            // and so played without hints (T49).
-            let rated = true;
+            // Rated unless the league was created `rated:no` (T28, T33); a rated game
+            // is played without hints, an unrated one has them (T49). A league
+            // created `vacation:off` gives every game that option (T50).
+            let rated = l.rated;
+            let play = PlayOptions {
+                vacation: l.vacation,
+                ..PlayOptions::for_rated(rated)
+            };
             let _guard = self.lock(id).await;
             let rec = GameRecord {
                 format: FORMAT,
@@ -184,7 +189,7 @@ impl Table {
                 scheduled: None,
                 last_marks: Vec::new(),
                 preset: Vec::new(),
-                play: PlayOptions::for_rated(rated),
+                play,
                 channel_lost: None,
                 reseeds: Vec::new(),
                 guild: l.guild,

@@ -118,6 +118,7 @@ impl Scores {
                         .as_ref()
                         .map(|p| keep.iter().map(|&i| p[i]).collect()),
                     by_claim: g.by_claim.clone(),
+                    forfeited: g.forfeited.clone(),
                 }
             })
             .filter(|g| g.entrants.len() > 1)

@@ -21,6 +21,9 @@ pub struct Played {
     pub places: Option<Vec<u32>>,
     /// Entrants of this game who lost it at the move deadline (T34).
     pub by_claim: Vec<usize>,
+    /// Those of `by_claim` who lost it without having made a play of their
+    /// own in it: a forfeit, a game not played (T57).
+    pub forfeited: Vec<usize>,
 }
 
 /// The standings as rows of text, ready for a text table or a picture.
@@ -209,31 +212,6 @@ impl Standings {
         out.extend(self.rows.iter().map(|r| line(r)));
         out.join("\n")
     }
-
-    /// The same table as the renderer's sheet, for the standings picture:
-    /// the same columns as [`Standings::text`] (an empty note column left
-    /// out), names and notes left-aligned, figures right-aligned.
-    pub fn sheet(&self, title: String) -> tokar_render::Sheet {
-        let note = self.heads.len() - 1;
-        let used: Vec<usize> = (0..self.heads.len())
-            .filter(|&c| c < note || self.rows.iter().any(|r| !r[c].is_empty()))
-            .collect();
-        tokar_render::Sheet {
-            title,
-            columns: used
-                .iter()
-                .map(|&c| tokar_render::Column {
-                    head: self.heads[c].clone(),
-                    numeric: c != 1 && c != note,
-                })
-                .collect(),
-            rows: self
-                .rows
-                .iter()
-                .map(|r| used.iter().map(|&c| r[c].clone()).collect())
-                .collect(),
-        }
-    }
 }
 
 #[cfg(test)]
@@ -256,6 +234,7 @@ mod tests {
                 _ => None,
             },
             by_claim: Vec::new(),
+            forfeited: Vec::new(),
         }
     }
 
@@ -296,6 +275,7 @@ mod tests {
             entrants: vec![2, 0, 3, 1],
             places: Some(vec![0, 1, 2, 2]),
             by_claim: vec![],
+            forfeited: vec![],
         };
         let s = standings(&names(4), &[false; 4], &[g], &FIDE);
         let pts: Vec<&str> = s.rows.iter().map(|r| r[3].as_str()).collect();

@@ -55,17 +55,20 @@ async fn league_table_carries_the_crosstable_picture() {
         .read_info()
         .expect("a PNG");
     // By hand: alice 2 (beat bob, carol's forfeit), bob 1 (carol's forfeit),
-    // carol 0. Nobody level: no DE. Wins: alice 2, bob 1. Sonneborn-Berger:
-    // alice 1 (bob's point for her win over him), bob 0. Koya: points
-    // against those with at least half their games' points (alice, bob):
-    // alice 1, bob 0.
+    // carol 0. Nobody level: no DE. Wins count only games won over the board
+    // (T57): alice 1, bob 0. Sonneborn-Berger: alice beat bob over the board,
+    // and bob's score, as the tie-breaks read it, counts his game not played
+    // as a draw (T57): ½; a forfeit adds nothing. Koya: points taken over the
+    // board from those whose score so read is at least half of 2 (alice 1½,
+    // carol 1; not bob, ½): alice 0 (her one game played was against bob),
+    // bob 0.
     let want = Crosstable {
         title: "League Cross · Arcana · crosstable".into(),
         opponents: ["1", "2", "3"].map(String::from).to_vec(),
         tail: ["Pts", "DE", "Wins", "SB", "Koya"].map(String::from).to_vec(),
         rows: vec![
-            row("1", 1, "alice", ["", "1", "+"], ["2", "", "2", "1", "1"]),
-            row("2", 2, "bob", ["0", "", "+"], ["1", "", "1", "0", "0"]),
+            row("1", 1, "alice", ["", "1", "+"], ["2", "", "1", "½", "0"]),
+            row("2", 2, "bob", ["0", "", "+"], ["1", "", "0", "0", "0"]),
             row("3", 3, "carol", ["−", "−", ""], ["0", "", "0", "0", "0"]),
         ],
         notes: vec!["1 won, ½ drawn, 0 lost; + won and − lost without play (lost at the move deadline before moving); blank: not yet played.".into()],

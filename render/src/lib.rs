@@ -20,6 +20,7 @@ mod board;
 mod canvas;
 mod cards;
 mod chart;
+mod crosstable;
 /// Public for `examples/encoders`, which compares it with other deflaters.
 pub mod deflate;
 mod huffman;
@@ -37,6 +38,7 @@ mod text;
 
 pub use canvas::TextBox;
 pub use chart::Chart;
+pub use crosstable::{CrossRow, Crosstable, MAX_ENTRANTS};
 pub use palette::{Rgb, SeatColour, NAMED_COLOURS, SEAT_PALETTE};
 pub use replay::{Replay, ReplayOptions, MAX_REPLAY_BYTES, SUB_FRAME_CS};
 pub use sheet::{Column, Sheet};

@@ -150,6 +150,16 @@ fn engine_positions_match_their_golden_pictures() {
     assert!(errors.is_empty(), "{}", errors.join("\n"));
 }
 
+/// A league's crosstable (`Renderer::crosstable`), drawn from the sample built
+/// by hand.
+#[test]
+fn the_crosstable_matches_its_golden_picture() {
+    let png = Renderer::new()
+        .crosstable(&samples::crosstable())
+        .expect("drawn");
+    compare("crosstable", "crosstable", &png).unwrap();
+}
+
 #[test]
 fn the_comparison_catches_a_changed_picture() {
     // Guards the guard: a view with a piece moved must not pass as the golden one.

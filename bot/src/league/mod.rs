@@ -1,8 +1,10 @@
 //! Round-robin leagues: what is stored ([`record`]), the rules a league is
-//! judged by ([`rules`]), who plays whom ([`pairing`]) and the standings
-//! ([`standings`], from the figures of [`scores`] ordered by [`ranking`]).
+//! judged by ([`rules`]), who plays whom ([`pairing`]), the standings
+//! ([`standings`], from the figures of [`scores`] ordered by [`ranking`])
+//! and the crosstable picture's contents ([`crosstable`]).
 //! Pure: the table service (`table/league.rs`) reads and writes them.
 
+pub mod crosstable;
 pub mod pairing;
 pub mod ranking;
 pub mod record;

@@ -11,7 +11,7 @@ use tokar_engine::catalog::GameKind;
 /// The league record format written today. Raise it when the record changes
 /// shape, keep the reader of the old one, and add a fixture
 /// (`bot/tests/fixtures/league-1.json` holds format 1, `league-2.json`
-/// format 2).
+/// format 2, `league-3.json` format 3).
 ///
 /// Format 2 added the league's rules and seed ([`LeagueRecord::seed`],
 /// [`LeagueRecord::tiebreaks`], [`LeagueRecord::withdrawal`],
@@ -20,7 +20,12 @@ use tokar_engine::catalog::GameKind;
 /// in the order of `players:`), FIDE's tie-breaks (the old ones could crown
 /// the wrong winner), and a seed computed from its number and creation time,
 /// so that its lots are the same at every reading.
-pub const LEAGUE_FORMAT: u32 = 2;
+///
+/// Format 3 added whether the league is rated ([`LeagueRecord::rated`],
+/// `rated:no`) and whether a vacation stops its games' clocks
+/// ([`LeagueRecord::vacation`], `vacation:off`). A league of format 1 or 2 is
+/// read as rated with vacations on, as every league was then.
+pub const LEAGUE_FORMAT: u32 = 3;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum LeaguePhase {
@@ -104,6 +109,19 @@ pub struct LeagueRecord {
     /// How the pairing numbers were given (`numbers:`, T33).
     #[serde(default)]
     pub numbers: Numbers,
+    /// Whether its games count for ratings: yes unless created `rated:no`.
+    /// A rated league's games have no hints (T49); an unrated one's have them,
+    /// as any unrated game between people.
+    #[serde(default = "yes")]
+    pub rated: bool,
+    /// Whether a player's `/vacation` stops its games' clocks: yes unless
+    /// created `vacation:off` (T50), which every game it starts then carries.
+    #[serde(default = "yes")]
+    pub vacation: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 impl LeagueRecord {
@@ -138,7 +156,10 @@ pub fn decode_league(bytes: &[u8]) -> Result<LeagueRecord, String> {
         1 => serde_json::from_slice::<LeagueRecord>(bytes)
             .map(from_format_1)
             .map_err(|e| format!("league record (format 1): {e}")),
-        2 => serde_json::from_slice(bytes).map_err(|e| format!("league record (format 2): {e}")),
+        2 => serde_json::from_slice::<LeagueRecord>(bytes)
+            .map(from_format_2)
+            .map_err(|e| format!("league record (format 2): {e}")),
+        3 => serde_json::from_slice(bytes).map_err(|e| format!("league record (format 3): {e}")),
         n => Err(format!(
             "league record of unknown format {n} (this build reads up to {LEAGUE_FORMAT})"
         )),
@@ -147,12 +168,19 @@ pub fn decode_league(bytes: &[u8]) -> Result<LeagueRecord, String> {
 
 /// The rules a format-1 league is read with (see [`LEAGUE_FORMAT`]).
 fn from_format_1(mut l: LeagueRecord) -> LeagueRecord {
-    // Written back as format 2, with these rules stated.
-    l.format = 2;
+    // Written back as the current format, with these rules stated.
     l.seed = old_seed(l.id, l.created_at);
     l.tiebreaks = TieBreaks::Fide;
     l.withdrawal = Withdrawal::Iccf;
     l.numbers = Numbers::Listed;
+    from_format_2(l)
+}
+
+/// A format-2 league: rated, with vacations on (see [`LEAGUE_FORMAT`]).
+fn from_format_2(mut l: LeagueRecord) -> LeagueRecord {
+    l.format = LEAGUE_FORMAT;
+    l.rated = true;
+    l.vacation = true;
     l
 }
 

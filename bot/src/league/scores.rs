@@ -7,6 +7,11 @@
 //! In a duel that is win 1, draw ½, loss 0; at a Magic Chess table of four
 //! 3, 2, 1, 0 by place. An entrant whose results are annulled is left out of
 //! every pair, so a table of four they sat at still counts among the others.
+//!
+//! A pair whose game one of the two lost without play (a forfeit:
+//! [`Played::forfeited`]) counts in the points and in direct encounter, but
+//! not in the number of wins, Sonneborn-Berger or Koya, and wherever those
+//! read an opponent's score it counts as a draw (T57).
 
 use super::rules::Withdrawal;
 use super::standings::Played;
@@ -26,6 +31,9 @@ pub struct Scores {
     pub lot: Vec<usize>,
     /// Withdrawn under FIDE's rule having played under half their games (T44).
     pub annulled: Vec<bool>,
+    /// Each entrant's score as the tie-breaks read it (half points): the
+    /// points, with every pair not played counted as a draw (T57).
+    pub adjusted: Vec<u32>,
     /// The finished games whose results count (annulled entrants aside).
     games: Vec<Played>,
     /// Every game of the league, finished or not.
@@ -42,6 +50,12 @@ pub fn halves_against(p: &Played, e: usize, o: usize) -> Option<u32> {
         Ordering::Equal => 1,
         Ordering::Less => 0,
     })
+}
+
+/// Whether the pair `e`, `o` of game `p` was not played: one of them lost it
+/// without having made a play in it (T57).
+fn unplayed(p: &Played, e: usize, o: usize) -> bool {
+    p.forfeited.contains(&e) || p.forfeited.contains(&o)
 }
 
 /// Whether `e` played game `p` over the board: it ended, and neither `e` nor
@@ -118,6 +132,7 @@ impl Scores {
                         .as_ref()
                         .map(|p| keep.iter().map(|&i| p[i]).collect()),
                     by_claim: g.by_claim.clone(),
+                    forfeited: g.forfeited.clone(),
                 }
             })
             .filter(|g| g.entrants.len() > 1)
@@ -133,22 +148,33 @@ impl Scores {
         let points: Vec<u32> = (0..n)
             .map(|e| against(e).map(|(_, _, h)| h).sum())
             .collect();
+        // The pairs played over the board, and the scores as the tie-breaks
+        // read them: a pair not played is a draw there (T57).
+        let played = |e: usize| against(e).filter(move |&(g, o, _)| !unplayed(g, e, o));
+        let adjusted: Vec<u32> = (0..n)
+            .map(|e| {
+                against(e)
+                    .map(|(g, o, h)| if unplayed(g, e, o) { 1 } else { h })
+                    .sum()
+            })
+            .collect();
+        // A win: placed above every opponent at the table, one of them at
+        // least over the board (a game won without play is no win, T57).
         let wins = (0..n)
             .map(|e| {
                 counted
                     .iter()
                     .filter(|g| g.entrants.contains(&e))
                     .filter(|g| {
-                        g.entrants
-                            .iter()
-                            .filter(|&&o| o != e)
-                            .all(|&o| halves_against(g, e, o) == Some(2))
+                        let others = || g.entrants.iter().filter(|&&o| o != e);
+                        others().all(|&o| halves_against(g, e, o) == Some(2))
+                            && others().any(|&o| !unplayed(g, e, o))
                     })
                     .count() as u32
             })
             .collect();
         let sb = (0..n)
-            .map(|e| against(e).map(|(_, o, h)| h * points[o]).sum())
+            .map(|e| played(e).map(|(_, o, h)| h * adjusted[o]).sum())
             .collect();
         // Koya counts the opponents who made at least half the points their
         // games offered (two halves from each opponent at each table).
@@ -163,8 +189,8 @@ impl Scores {
             .collect();
         let koya = (0..n)
             .map(|e| {
-                against(e)
-                    .filter(|&(_, o, _)| most[o] > 0 && 2 * points[o] >= most[o])
+                played(e)
+                    .filter(|&(_, o, _)| most[o] > 0 && 2 * adjusted[o] >= most[o])
                     .map(|(_, _, h)| h)
                     .sum()
             })
@@ -176,6 +202,7 @@ impl Scores {
             koya,
             lot: lots(seed, n),
             annulled,
+            adjusted,
             games: counted,
             scheduled: games.to_vec(),
         }

@@ -21,6 +21,9 @@ pub struct Played {
     pub places: Option<Vec<u32>>,
     /// Entrants of this game who lost it at the move deadline (T34).
     pub by_claim: Vec<usize>,
+    /// Those of `by_claim` who lost it without having made a play of their
+    /// own in it: a forfeit, a game not played (T57).
+    pub forfeited: Vec<usize>,
 }
 
 /// The standings as rows of text, ready for a text table or a picture.
@@ -209,31 +212,6 @@ impl Standings {
         out.extend(self.rows.iter().map(|r| line(r)));
         out.join("\n")
     }
-
-    /// The same table as the renderer's sheet, for the standings picture:
-    /// the same columns as [`Standings::text`] (an empty note column left
-    /// out), names and notes left-aligned, figures right-aligned.
-    pub fn sheet(&self, title: String) -> tokar_render::Sheet {
-        let note = self.heads.len() - 1;
-        let used: Vec<usize> = (0..self.heads.len())
-            .filter(|&c| c < note || self.rows.iter().any(|r| !r[c].is_empty()))
-            .collect();
-        tokar_render::Sheet {
-            title,
-            columns: used
-                .iter()
-                .map(|&c| tokar_render::Column {
-                    head: self.heads[c].clone(),
-                    numeric: c != 1 && c != note,
-                })
-                .collect(),
-            rows: self
-                .rows
-                .iter()
-                .map(|r| used.iter().map(|&c| r[c].clone()).collect())
-                .collect(),
-        }
-    }
 }
 
 #[cfg(test)]
@@ -256,6 +234,7 @@ mod tests {
                 _ => None,
             },
             by_claim: Vec::new(),
+            forfeited: Vec::new(),
         }
     }
 
@@ -296,6 +275,7 @@ mod tests {
             entrants: vec![2, 0, 3, 1],
             places: Some(vec![0, 1, 2, 2]),
             by_claim: vec![],
+            forfeited: vec![],
         };
         let s = standings(&names(4), &[false; 4], &[g], &FIDE);
         let pts: Vec<&str> = s.rows.iter().map(|r| r[3].as_str()).collect();
@@ -403,6 +383,56 @@ mod tests {
         // Koya: points against those who made at least half of theirs (a, b).
         let koya: Vec<&str> = s.rows.iter().map(|r| r[7].as_str()).collect();
         assert_eq!(koya, ["1", "0", "½"]);
+    }
+
+    /// T57: a game lost without play counts in the points and in direct
+    /// encounter, not in the wins, Sonneborn-Berger or Koya; where those read
+    /// an opponent's score, it counts as a draw. d 3, then a and b level on
+    /// 2½ (they drew). a's two wins include a forfeit by x, who drew b over
+    /// the board, lost to c and left: counted as a win, a would be ahead on
+    /// wins (2 to 1); without it they are level on one win each, and
+    /// Sonneborn-Berger puts b ahead (5 to 2¾), by hand below.
+    #[test]
+    fn forfeits_count_in_points_not_in_wins_sonneborn_berger_or_koya() {
+        let (a, b, c, d, x) = (0, 1, 2, 3, 4);
+        let forfeit = |winner: usize| Played {
+            by_claim: vec![x],
+            forfeited: vec![x],
+            ..duel(winner, x, "1-0")
+        };
+        let games = vec![
+            duel(a, b, "½"),
+            duel(a, c, "1-0"),
+            duel(d, a, "1-0"),
+            forfeit(a),
+            duel(b, d, "1-0"),
+            duel(b, c, "½"),
+            duel(b, x, "½"),
+            duel(d, c, "1-0"),
+            duel(c, x, "1-0"),
+            forfeit(d),
+        ];
+        let left = [false, false, false, false, true];
+        let rules = Rules {
+            withdrawal: Withdrawal::Iccf,
+            ..FIDE
+        };
+        let s = standings(&names(5), &left, &games, &rules);
+        let pts: Vec<&str> = s.rows.iter().map(|r| r[3].as_str()).collect();
+        assert_eq!(pts, ["3", "2½", "2½", "1½", "½"]);
+        assert_eq!(s.order, vec![d, b, a, c, x], "{:?}", s.rows);
+        let row = |e: usize| &s.rows[s.order.iter().position(|&o| o == e).unwrap()];
+        // Wins: a beat c (the forfeit is none), b beat d.
+        assert_eq!((row(a)[5].as_str(), row(b)[5].as_str()), ("1", "1"));
+        // Scores as the tie-breaks read them, a pair not played a draw:
+        // a 2 (½ for x), b 2½, c 1½, d 2½ (½ for x), x 1½ (½ each for a, d).
+        // SB of a: ½·b 2½ + c 1½ = 2¾ (nothing for x); of b: ½·a 2 + d 2½ +
+        // ½·c 1½ + ½·x 1½ = 5.
+        assert_eq!((row(a)[6].as_str(), row(b)[6].as_str()), ("2¾", "5"));
+        // Koya: at least half of 4 (a, b, d): a ½ (b), b 1½ (a ½, d 1).
+        assert_eq!((row(a)[7].as_str(), row(b)[7].as_str()), ("½", "1½"));
+        // d's forfeit win is no win either: d beat a and c.
+        assert_eq!(row(d)[5], "2");
     }
 
     /// T44: d leaves having played one game of three (under half): under

@@ -13,14 +13,13 @@ use crate::duration;
 use crate::league::pairing::fixtures;
 use crate::league::rules::{Numbers, TieBreaks, Withdrawal};
 use crate::league::scores::numbers_by_lot;
-use crate::league::standings::Standings;
 use crate::league::{Entrant, Fixture, LeaguePhase, LeagueRecord, LEAGUE_FORMAT};
 use crate::record::Named;
 use crate::storage::GLOBAL;
 use tokar_engine::catalog::GameKind;
 
 const USAGE: &str = "Use /league new game:<game> name:<name> players:@a @b @c [double:yes] [deadline:7d] [team:2] \
-[tiebreaks:fide|sb] [withdrawal:fide|iccf] [numbers:lot|rating|listed], \
+[tiebreaks:fide|sb] [withdrawal:fide|iccf] [numbers:lot|rating|listed] [rated:yes|no] [vacation:on|off], \
 /league accept name:<name>, /league decline name:<name>, /league table [name:<name>], /league list, /league leave name:<name>, \
 /league cancel name:<name>.";
 
@@ -28,7 +27,7 @@ const USAGE: &str = "Use /league new game:<game> name:<name> players:@a @b @c [d
 const MOST_DUEL: usize = 16;
 const MOST_TABLES: usize = 6;
 
-fn phase_word(p: LeaguePhase) -> &'static str {
+pub(super) fn phase_word(p: LeaguePhase) -> &'static str {
     match p {
         LeaguePhase::Forming => "waiting for players to say yes",
         LeaguePhase::Playing => "playing",
@@ -40,15 +39,44 @@ fn phase_word(p: LeaguePhase) -> &'static str {
 
 /// Whether a league still forming is past its invitation deadline: expired,
 /// whether or not the tick has stored it so yet (T45).
-fn lapsed(l: &LeagueRecord, now: Millis) -> bool {
+pub(super) fn lapsed(l: &LeagueRecord, now: Millis) -> bool {
     l.phase == LeaguePhase::Expired
         || l.phase == LeaguePhase::Forming && now >= l.invitation_deadline()
 }
 
-/// The league's rules as its description says them (T43, T44, T33).
+/// Whether a league's games are rated and may be paused by a vacation, as
+/// its description says it (T49, T50).
+fn play_text(l: &LeagueRecord) -> String {
+    let rated = if l.rated {
+        "Rated: its games count for ratings and are played without hints"
+    } else {
+        "Unrated: its games do not count for ratings, and /hint answers in them"
+    };
+    if l.vacation {
+        format!("{rated}.")
+    } else {
+        format!("{rated}. No vacation: /vacation does not stop its games' clocks.")
+    }
+}
+
+/// A yes-or-no option of /league new (`rated:`, `vacation:`); on and off
+/// are the same words.
+fn yes_no(name: &str, value: &str) -> Res<bool> {
+    match value.trim().to_ascii_lowercase().as_str() {
+        "yes" | "on" | "true" => Ok(true),
+        "no" | "off" | "false" => Ok(false),
+        _ => Err(format!(
+            "{name}:{} must be yes or no.",
+            crate::quote::excerpt(value)
+        )),
+    }
+}
+
+/// The league's rules as its description says them (T49, T50, T43, T44, T33).
 pub(super) fn rules_text(l: &LeagueRecord) -> String {
     format!(
-        "{}. {}. {}.",
+        "{} {}. {}. {}.",
+        play_text(l),
         l.tiebreaks.describe(),
         l.withdrawal.describe(),
         {
@@ -60,7 +88,7 @@ pub(super) fn rules_text(l: &LeagueRecord) -> String {
 }
 
 /// Seats at one table: four in Magic Chess, else a duel of two sides.
-fn table_size(kind: GameKind) -> usize {
+pub(super) fn table_size(kind: GameKind) -> usize {
     if kind == GameKind::MagicChess {
         4
     } else {
@@ -103,7 +131,11 @@ impl Table {
 
     /// The league a command names (the newest of that name), or without a
     /// name the only one here the user is in (else the only one here).
-    async fn league_named(&self, req: &Request, name: Option<String>) -> Res<LeagueRecord> {
+    pub(super) async fn league_named(
+        &self,
+        req: &Request,
+        name: Option<String>,
+    ) -> Res<LeagueRecord> {
         let mut here = self.leagues_here(req).await?;
         here.retain(|l| !matches!(l.phase, LeaguePhase::Cancelled | LeaguePhase::Expired));
         if let Some(n) = name {
@@ -188,6 +220,15 @@ impl Table {
         let numbers = match args.take("numbers") {
             None => Numbers::default(),
             Some(v) => Numbers::parse(&v)?,
+        };
+        // Leagues are between people, so rated unless created `rated:no`.
+        let rated = match args.take("rated") {
+            None => true,
+            Some(v) => yes_no("rated", &v)?,
+        };
+        let vacation = match args.take("vacation") {
+            None => true,
+            Some(v) => yes_no("vacation", &v)?,
         };
         args.finish("league new")?;
         let mut people: Vec<u64> = Vec::new();
@@ -280,6 +321,8 @@ impl Table {
             tiebreaks,
             withdrawal,
             numbers,
+            rated,
+            vacation,
         };
         let games = fixtures(entrants, size, double).len();
         let asked: Vec<&Named> = rec
@@ -427,27 +470,6 @@ impl Table {
         Ok(out)
     }
 
-    async fn league_table(&self, req: &Request, options: &[(String, String)]) -> Res<Vec<Reply>> {
-        let mut args = Args::new(options, Some("name"))?;
-        let name = args.take("name");
-        args.finish("league table")?;
-        let l = self.league_named(req, name).await?;
-        if l.phase == LeaguePhase::Forming {
-            return Ok(vec![Reply::public(
-                &req.channel,
-                forming_text(&l, self.now()),
-            )]);
-        }
-        let s = self.league_standings(&l).await?;
-        let mut reply = Reply::public(&req.channel, league_table_text(&l, &s));
-        let title = format!("League {} · {}", l.name, l.kind.title());
-        let name = format!("league-{}.png", l.id);
-        reply
-            .images
-            .extend(self.sheet_image(s.sheet(title), name).await);
-        Ok(vec![reply])
-    }
-
     async fn league_list(&self, req: &Request, options: &[(String, String)]) -> Res<Vec<Reply>> {
         let args = Args::new(options, None)?;
         args.finish("league list")?;
@@ -544,62 +566,6 @@ impl Table {
         l.version = version + 1;
         out.extend(self.league_concede_leavers(&l).await);
         Ok(out)
-    }
-}
-
-/// The standings as a message: a heading, the aligned table, the rules.
-fn league_table_text(l: &LeagueRecord, s: &Standings) -> String {
-    let played = l.fixtures.len() - s.games_left;
-    format!(
-        "League {} ({}, {} round robin): {played} of {} games played, {} left{}.\n```\n{}\n```\nPoints: {}. {}",
-        l.name,
-        l.kind.title(),
-        if l.double { "double" } else { "single" },
-        l.fixtures.len(),
-        s.games_left,
-        if l.phase == LeaguePhase::Finished {
-            "; finished"
-        } else {
-            ""
-        },
-        s.text(),
-        if table_size(l.kind) == 4 {
-            "3, 2, 1, 0 by place at each table, shared places averaged"
-        } else {
-            "win 1, draw ½"
-        },
-        rules_text(l),
-    )
-}
-
-/// `/league table` before the start: who said yes, who is still invited,
-/// until when, and the rules it will be played by (T45).
-fn forming_text(l: &LeagueRecord, now: Millis) -> String {
-    {
-        if lapsed(l, now) {
-            return format!("League {} {}.", l.name, phase_word(LeaguePhase::Expired));
-        }
-        let (yes, asked): (Vec<&Named>, Vec<&Named>) =
-            l.people().partition(|p| l.agreed.contains(&p.id));
-        let names = |v: &[&Named]| {
-            if v.is_empty() {
-                "nobody".to_string()
-            } else {
-                v.iter()
-                    .map(|p| p.name.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            }
-        };
-        format!(
-            "League {} ({}) has not started. Said yes: {}. Still invited: {}. It expires in {} unless everyone has said yes. {}",
-            l.name,
-            l.kind.title(),
-            names(&yes),
-            names(&asked),
-            duration::format(l.invitation_deadline() - now),
-            rules_text(l),
-        )
     }
 }
 

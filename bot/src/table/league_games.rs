@@ -149,9 +149,14 @@ impl Table {
                     continue;
                 }
             };
-            // League games are between people, so rated as any such game is (T28, T33),
-            // and so played without hints (T49).
-            let rated = true;
+            // Rated unless the league was created `rated:no` (T28, T33); a rated game
+            // is played without hints, an unrated one has them (T49). A league
+            // created `vacation:off` gives every game that option (T50).
+            let rated = l.rated;
+            let play = PlayOptions {
+                vacation: l.vacation,
+                ..PlayOptions::for_rated(rated)
+            };
             let _guard = self.lock(id).await;
             let rec = GameRecord {
                 format: FORMAT,
@@ -184,7 +189,7 @@ impl Table {
                 scheduled: None,
                 last_marks: Vec::new(),
                 preset: Vec::new(),
-                play: PlayOptions::for_rated(rated),
+                play,
                 channel_lost: None,
                 reseeds: Vec::new(),
                 guild: l.guild,
@@ -228,6 +233,7 @@ impl Table {
                 entrants: f.entrants.clone(),
                 places: None,
                 by_claim: Vec::new(),
+                forfeited: Vec::new(),
             };
             if let Some(rec) = rec.filter(|r| r.phase == Phase::Finished) {
                 let Loaded { game, .. } = self.load(id).await?;
@@ -243,6 +249,16 @@ impl Table {
                         }
                     }
                 }
+                // Lost at the deadline without a play of their own: a
+                // forfeit, a game not played (T57).
+                for &x in &played.by_claim {
+                    let acted = log.iter().any(|e| {
+                        matches!(e.action, LogAction::Play(_)) && l.entrant_of(e.user) == Some(x)
+                    });
+                    if !acted {
+                        played.forfeited.push(x);
+                    }
+                }
             }
             out.push(played);
         }
@@ -251,9 +267,14 @@ impl Table {
 
     pub(super) async fn league_standings(&self, l: &LeagueRecord) -> Res<Standings> {
         let results = self.league_results(l).await?;
+        Ok(self.standings_from(l, &results))
+    }
+
+    /// The standings of league `l` from its games' results.
+    pub(super) fn standings_from(&self, l: &LeagueRecord, results: &[Played]) -> Standings {
         let names: Vec<String> = l.entrants.iter().map(|e| e.label()).collect();
         let left: Vec<bool> = l.entrants.iter().map(|e| e.left_at.is_some()).collect();
-        Ok(standings(&names, &left, &results, &Rules::of(l)))
+        standings(&names, &left, results, &Rules::of(l))
     }
 
     /// Called after every stored game write that ended a game: if it was a

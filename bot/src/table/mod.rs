@@ -18,6 +18,7 @@ mod follow;
 mod invitations;
 mod league;
 mod league_games;
+mod league_table;
 mod leases;
 mod limits;
 mod listing;

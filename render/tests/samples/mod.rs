@@ -776,3 +776,34 @@ pub fn game_steps(
     }
     (out, false)
 }
+
+/// A league's crosstable built by hand: five players in standing order, each
+/// with their pairing number, a double game ("1 ½"), a forfeit (+ and −), a
+/// game not yet played, the own cells shaded, points and four tie-breaks.
+pub fn crosstable() -> tokar_render::Crosstable {
+    let row = |place: &str, number: usize, name: &str, cells: [&str; 5], tail: [&str; 5]| {
+        tokar_render::CrossRow {
+            place: place.into(),
+            number: number.to_string(),
+            name: name.into(),
+            cells: cells.map(String::from).to_vec(),
+            own: Some(number - 1),
+            tail: tail.map(String::from).to_vec(),
+        }
+    };
+    tokar_render::Crosstable {
+        title: "League Spring · Arcana · crosstable".into(),
+        opponents: (1..=5).map(|k| k.to_string()).collect(),
+        tail: ["Pts", "DE", "Wins", "SB", "Koya"].map(String::from).to_vec(),
+        rows: vec![
+            row("1", 3, "alice", ["1", "½", "", "1", "0"], ["2½", "1", "2", "5¾", "1½"]),
+            row("2", 1, "bob", ["", "1", "0", "1", "½"], ["2½", "0", "2", "5¼", "1"]),
+            row("3", 5, "erin", ["½", "½", "1", "+", ""], ["2½", "", "1", "4", "1"]),
+            row("4", 2, "carol with a long name", ["0", "", "½", "1", "½"], ["2", "", "1", "3¼", "½"]),
+            row("5", 4, "dave", ["0", "0", "0", "", "−"], ["0", "", "0", "0", "0"]),
+        ],
+        notes: vec![
+            "1 won, ½ drawn, 0 lost; + won and − lost without play (lost at the move deadline before moving); blank: not yet played.".into(),
+        ],
+    }
+}

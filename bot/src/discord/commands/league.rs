@@ -14,6 +14,15 @@ pub(crate) enum YesNo {
     No,
 }
 
+/// On or off.
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub(crate) enum OnOff {
+    #[name = "on"]
+    On,
+    #[name = "off"]
+    Off,
+}
+
 /// A league's tie-break list (T43).
 #[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
 pub(crate) enum TieBreakList {
@@ -81,6 +90,11 @@ pub(crate) async fn new(
     withdrawal: Option<WithdrawalRule>,
     #[description = "Pairing numbers: lot (default), rating, or listed (order of players)"]
     numbers: Option<PairingNumbers>,
+    #[description = "Count its games for ratings: yes (default; no hints) or no"] rated: Option<
+        YesNo,
+    >,
+    #[description = "Whether a player's /vacation stops its games' clocks: on (default) or off"]
+    vacation: Option<OnOff>,
 ) -> Result<(), CommandError> {
     let options = sub("new")
         .choice("game", Some(game))
@@ -91,7 +105,9 @@ pub(crate) async fn new(
         .with("team", team)
         .choice("tiebreaks", tiebreaks)
         .choice("withdrawal", withdrawal)
-        .choice("numbers", numbers);
+        .choice("numbers", numbers)
+        .choice("rated", rated)
+        .choice("vacation", vacation);
     invoke(ctx, "league", options).await
 }
 

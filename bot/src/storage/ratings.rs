@@ -32,8 +32,12 @@ use tracing::info;
 
 /// The format of the records below; raise it with a reader of the old one.
 /// Version 2 added [`Standing::last`] and the [`PairGames`] records; version 1
-/// records read as version 2 ones without a date.
-pub const RATINGS_FORMAT: u32 = 2;
+/// records read as version 2 ones without a date. Version 3 rates the bot's
+/// seats as the player of its level ([`crate::rating::levels`], T52): its
+/// records are laid out as version 2's, and a version 1 or 2 record under the
+/// bot's own user id is its rating from before, all levels together, kept
+/// as it was.
+pub const RATINGS_FORMAT: u32 = 3;
 
 /// Rated games between the same two people that count within
 /// [`PAIR_WINDOW`] (T48); later ones in the window are not rated.
@@ -132,7 +136,7 @@ fn decode<T: for<'de> Deserialize<'de>>(what: &str, bytes: &[u8]) -> Result<T, S
     let head: Head = serde_json::from_slice(bytes)
         .map_err(|e| StoreError::Corrupt(format!("{what} without a version: {e}")))?;
     match head.v {
-        n @ (1 | 2) => serde_json::from_slice(bytes)
+        n @ (1..=RATINGS_FORMAT) => serde_json::from_slice(bytes)
             .map_err(|e| StoreError::Corrupt(format!("{what} (version {n}): {e}"))),
         n => Err(StoreError::Corrupt(format!(
             "{what} of unknown version {n} (this build reads up to {RATINGS_FORMAT})"

@@ -9,6 +9,7 @@
 
 pub mod aging;
 pub mod board;
+pub mod levels;
 pub mod places;
 
 pub use places::assess;

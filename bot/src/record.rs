@@ -258,6 +258,13 @@ pub struct PlayOptions {
     /// (ruling T51). Records from before it load as `false`.
     #[serde(default, skip_serializing_if = "is_no")]
     pub bound_to_record: bool,
+    /// The bot's own user id, when it holds seats in the game: those seats are
+    /// rated as the player of the game's `level` (ruling T52), whoever reads
+    /// the record (the store when the game ends, a restore). Set at /new, and
+    /// at the end of a game stored before it; records without it rate the
+    /// bot's seats under its user id, as every game was before T52.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub robot: Option<u64>,
 }
 
 fn is_no(b: &bool) -> bool {
@@ -279,6 +286,7 @@ impl Default for PlayOptions {
             hints: true,
             vacation: true,
             bound_to_record: false,
+            robot: None,
         }
     }
 }

@@ -70,7 +70,9 @@ use std::sync::Arc;
 use thiserror::Error;
 
 mod ratings;
+mod rerate;
 pub use ratings::{pair_of, HistoryEntry, PairGames, RatedGame, Standing, GLOBAL, RATINGS_FORMAT};
+pub use rerate::Rerate;
 mod leagues;
 
 #[derive(Debug, Error)]

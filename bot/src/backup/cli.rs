@@ -172,11 +172,14 @@ fn restore_cmd(file: &Path, data: &Path, game: Option<u64>) -> Result<String, St
     let settings = StoreSettings::from_env()?;
     match game {
         Some(id) => {
-            restore::restore_game_with(file, data, id, &settings)?;
+            let r = restore::restore_game_with(file, data, id, &settings)?;
+            let kinds: Vec<&str> = r.kinds.iter().map(|k| k.title()).collect();
             Ok(format!(
-                "game #{id} restored from {} into {}",
+                "game #{id} restored from {} into {}; ratings of {} recomputed from {} rated game(s)",
                 file.display(),
-                data.display()
+                data.display(),
+                kinds.join(", "),
+                r.rated
             ))
         }
         None => {

@@ -14,11 +14,12 @@ use super::{checksum, trees, verify, verify_game, End, GameItems, Header, Line, 
 use crate::record::decode_game;
 use crate::storage::kv::{transaction, Kv, TxError, MAIN, NAMED};
 use crate::storage::{
-    be_u64, game_key, game_of_key, index_keys, log_prefix, open_db_at, RawItem, Store, StoreError,
-    StoreSettings,
+    be_u64, game_key, game_of_key, index_keys, log_prefix, open_db_at, RawItem, Rerate, Store,
+    StoreError, StoreSettings,
 };
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use tokar_engine::catalog::GameKind;
 use tracing::warn;
 
 /// What a restore did.
@@ -568,22 +569,33 @@ fn restore_postgres(
     Ok(loaded)
 }
 
+/// What a restore of one game did besides putting it back: the game kinds
+/// whose ratings it recomputed, and how many rated games they now count.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRestored {
+    pub kinds: Vec<GameKind>,
+    pub rated: usize,
+}
+
 /// Replaces game `id` of the sled store in `data_dir` (Tokar stopped) with
 /// its state in the backup (see [`restore_game_with`]).
-pub fn restore_game(file: &Path, data_dir: &Path, id: u64) -> Result<(), String> {
+pub fn restore_game(file: &Path, data_dir: &Path, id: u64) -> Result<GameRestored, String> {
     restore_game_with(file, data_dir, id, &StoreSettings::default())
 }
 
 /// Replaces game `id` of the store in `data_dir` (Tokar stopped; on
 /// PostgreSQL, `settings.database`) with its state in the backup: its record,
 /// its log and its index keys, in one transaction. The backup must be of the
-/// same store.
+/// same store. In the same transaction, the ratings of the game's kind are
+/// recomputed from the rated games in the order they ended ([`Rerate`]): the
+/// restored game counts once if it is finished and rated, not at all if it
+/// is not finished.
 pub fn restore_game_with(
     file: &Path,
     data_dir: &Path,
     id: u64,
     settings: &StoreSettings,
-) -> Result<(), String> {
+) -> Result<GameRestored, String> {
     // The whole file is read for its integrity (gzip's CRC, the lines, the
     // counts), but only this game must load: restoring one game should not
     // need every other game of the backup to.
@@ -630,6 +642,13 @@ pub fn restore_game_with(
         }
     }
     let rec = decode_game(&items[0].1)?;
+    // The ratings of its kind, and of the kind the live store rated it as (the same
+    // game, so the same kind, unless the live record is not the game's).
+    let mut kinds = vec![rec.kind];
+    kinds.extend(store.rated_game(id).ok().flatten().map(|g| g.kind));
+    let rerate = Rerate::plan(kv, kinds)
+        .map_err(|e| format!("the ratings cannot be recomputed, so nothing was restored: {e}"))?;
+    let mut rated = 0;
     let generation = transaction(kv, |tx| {
         for k in &old {
             tx.remove(MAIN, k)?;
@@ -647,10 +666,14 @@ pub fn restore_game_with(
         if next <= id {
             tx.insert(MAIN, crate::storage::NEXT_GAME_KEY, &(id + 1).to_be_bytes())?;
         }
+        rated = rerate.run(tx, id)?;
         // A game write like any other: the marker's generation moves on.
         tx.bump_generation()
     })
     .map_err(store_err)?;
     store.noted(Some(id), Some(generation));
-    Ok(())
+    Ok(GameRestored {
+        kinds: rerate.kinds.iter().copied().collect(),
+        rated,
+    })
 }

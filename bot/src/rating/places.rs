@@ -2,6 +2,7 @@
 //! T46, T48 in the README). The replay of the game finds the winners and the
 //! order in which seats fell; [`place`] then turns seats into people.
 
+use super::levels::level_player;
 use super::{uses_glicko2, Placing, Score};
 use crate::record::{GameRecord, LogAction, LogEntry, Phase};
 use std::collections::{BTreeMap, BTreeSet};
@@ -82,20 +83,8 @@ pub fn assess(rec: &GameRecord, log: &[LogEntry]) -> Result<Vec<Placing>, &'stat
     // the last change of seed is (T13), as /undo's floor does.
     let from_record = rec.record_actions();
     let own = log.get(from_record..).unwrap_or_default();
-    let people: Vec<Person> = rec
-        .members
-        .iter()
-        .filter(|m| !m.seats.is_empty())
-        .map(|m| Person {
-            user: m.user.id,
-            seats: m.seats.clone(),
-            plays: own
-                .iter()
-                .filter(|e| e.user == m.user.id && matches!(e.action, LogAction::Play(_)))
-                .count(),
-        })
-        .collect();
-    if resigned_early(&people, own) {
+    let people = people(rec, own);
+    if resigned_early(rec, &people, own) {
         return Err("a player resigned before everyone made five moves");
     }
     // Replay, noting after which log entry each seat fell.
@@ -139,17 +128,51 @@ pub fn assess(rec: &GameRecord, log: &[LogEntry]) -> Result<Vec<Placing>, &'stat
     Ok(placings)
 }
 
+/// The people seated in a game, each once with all their seats (the bot holds
+/// a member entry per seat it took at /new), and their plays in `own` (the
+/// log after a record's actions). The bot's seats are rated as the player of
+/// the game's level (T52): the person's `user` is then that player's id.
+fn people(rec: &GameRecord, own: &[LogEntry]) -> Vec<Person> {
+    let mut out: Vec<(u64, Person)> = Vec::new();
+    for m in rec.members.iter().filter(|m| !m.seats.is_empty()) {
+        let id = m.user.id;
+        match out.iter_mut().find(|(u, _)| *u == id) {
+            Some((_, p)) => p.seats.extend(&m.seats),
+            None => {
+                let plays = own
+                    .iter()
+                    .filter(|e| e.user == id && matches!(e.action, LogAction::Play(_)))
+                    .count();
+                let user = match rec.play.robot {
+                    Some(robot) if robot == id => level_player(rec.play.level),
+                    _ => id,
+                };
+                out.push((
+                    id,
+                    Person {
+                        user,
+                        seats: m.seats.clone(),
+                        plays,
+                    },
+                ));
+            }
+        }
+    }
+    out.into_iter().map(|(_, p)| p).collect()
+}
+
 /// Whether the game ended by a resignation (a seat conceded by its own
 /// holder, not lost at a claim) before every person made
 /// [`MIN_PLAYS_BEFORE_RESIGNING`] plays (T48).
-fn resigned_early(people: &[Person], own: &[LogEntry]) -> bool {
+fn resigned_early(rec: &GameRecord, people: &[Person], own: &[LogEntry]) -> bool {
     let Some(last) = own.last() else {
         return false;
     };
     let resigned = matches!(last.action, LogAction::Concede)
-        && people
+        && rec
+            .members
             .iter()
-            .any(|p| p.user == last.user && p.seats.contains(&last.seat));
+            .any(|m| m.user.id == last.user && m.seats.contains(&last.seat));
     // Those left out for not playing (T29, T46) do not hold it up.
     resigned
         && people

@@ -32,8 +32,12 @@ use tracing::info;
 
 /// The format of the records below; raise it with a reader of the old one.
 /// Version 2 added [`Standing::last`] and the [`PairGames`] records; version 1
-/// records read as version 2 ones without a date.
-pub const RATINGS_FORMAT: u32 = 2;
+/// records read as version 2 ones without a date. Version 3 rates the bot's
+/// seats as the player of its level ([`crate::rating::levels`], T52): its
+/// records are laid out as version 2's, and a version 1 or 2 record under the
+/// bot's own user id is its rating from before, all levels together, kept
+/// as it was.
+pub const RATINGS_FORMAT: u32 = 3;
 
 /// Rated games between the same two people that count within
 /// [`PAIR_WINDOW`] (T48); later ones in the window are not rated.
@@ -132,7 +136,7 @@ fn decode<T: for<'de> Deserialize<'de>>(what: &str, bytes: &[u8]) -> Result<T, S
     let head: Head = serde_json::from_slice(bytes)
         .map_err(|e| StoreError::Corrupt(format!("{what} without a version: {e}")))?;
     match head.v {
-        n @ (1 | 2) => serde_json::from_slice(bytes)
+        n @ (1..=RATINGS_FORMAT) => serde_json::from_slice(bytes)
             .map_err(|e| StoreError::Corrupt(format!("{what} (version {n}): {e}"))),
         n => Err(StoreError::Corrupt(format!(
             "{what} of unknown version {n} (this build reads up to {RATINGS_FORMAT})"
@@ -160,21 +164,21 @@ fn kind_byte(kind: GameKind) -> u8 {
     GameKind::ALL.iter().position(|k| *k == kind).unwrap_or(0) as u8
 }
 
-fn prefixed(tag: u8, kind: GameKind, parts: &[u64]) -> Vec<u8> {
+pub(super) fn prefixed(tag: u8, kind: GameKind, parts: &[u64]) -> Vec<u8> {
     let mut k = vec![b'R', tag, kind_byte(kind)];
     k.extend_from_slice(&key(0, parts)[1..]);
     k
 }
 
-fn game_key(game: u64) -> Vec<u8> {
+pub(super) fn game_key(game: u64) -> Vec<u8> {
     let mut k = vec![b'R', b'g'];
     k.extend_from_slice(&game.to_be_bytes());
     k
 }
 
-type TxResult<T> = Result<T, TxError>;
+pub(super) type TxResult<T> = Result<T, TxError>;
 
-fn corrupt<T>(r: Result<T, StoreError>) -> TxResult<T> {
+pub(super) fn corrupt<T>(r: Result<T, StoreError>) -> TxResult<T> {
     r.map_err(TxError::Abort)
 }
 
@@ -194,6 +198,20 @@ pub(super) fn rate_on_finish(
     {
         return Ok(());
     }
+    if let Some(rated) = assess_in(tx, rec, append)? {
+        apply(tx, &rated)?;
+    }
+    Ok(())
+}
+
+/// The places a finished rated game gives, from its log as the transaction
+/// holds it (with `append`, the entries this write adds); `None` for a game
+/// that is not rated, with the reason logged.
+pub(super) fn assess_in(
+    tx: &mut dyn KvTx,
+    rec: &GameRecord,
+    append: &[LogEntry],
+) -> TxResult<Option<RatedGame>> {
     let mut log = Vec::with_capacity(rec.log_len as usize);
     for seq in 0..rec.log_len {
         match append.iter().find(|e| e.seq == seq) {
@@ -213,38 +231,53 @@ pub(super) fn rate_on_finish(
         Ok(p) => p,
         Err(why) => {
             info!(game = rec.id, why, "not rated");
-            return Ok(());
+            return Ok(None);
         }
     };
-    let at = log.last().map_or(0, |e| e.at).max(rec.turn.since);
-    if let Some((a, b)) = pair_of(&placings) {
-        let k = pair_key(rec.kind, a, b);
+    Ok(Some(RatedGame {
+        v: RATINGS_FORMAT,
+        game: rec.id,
+        kind: rec.kind,
+        at: log.last().map_or(0, |e| e.at).max(rec.turn.since),
+        guild: rec.guild,
+        placings,
+    }))
+}
+
+/// Counts a rated game: its pair of people (T48), then everyone's standing
+/// and history in each scope, then the game itself (`R g`). Returns `false`,
+/// with nothing written, when the same two people have played their rated
+/// games of the window (T48): the game is then not rated.
+pub(super) fn apply(tx: &mut dyn KvTx, rated: &RatedGame) -> TxResult<bool> {
+    let (kind, at, placings) = (rated.kind, rated.at, &rated.placings);
+    if let Some((a, b)) = pair_of(placings) {
+        let k = pair_key(kind, a, b);
         let mut pair = match tx.get(MAIN, &k)? {
             Some(bytes) => corrupt(decode_pair_games(&bytes))?,
             None => PairGames::default(),
         };
         if pair.full(at) {
             info!(
-                game = rec.id,
+                game = rated.game,
                 "not rated: the same two people's {PAIR_GAMES} rated games in 30 days were played"
             );
-            return Ok(());
+            return Ok(false);
         }
         pair.add(at);
         tx.insert(MAIN, &k, &encode(&pair))?;
     }
     let mut scopes = vec![GLOBAL];
-    scopes.extend(rec.guild.filter(|g| *g != GLOBAL));
+    scopes.extend(rated.guild.filter(|g| *g != GLOBAL));
     for scope in scopes {
         let mut before = Vec::new();
-        for p in &placings {
-            let k = prefixed(b'r', rec.kind, &[scope, p.user]);
+        for p in placings {
+            let k = prefixed(b'r', kind, &[scope, p.user]);
             let standing = match tx.get(MAIN, &k)? {
                 Some(b) => corrupt(decode_standing(&b))?,
                 None => Standing {
                     v: RATINGS_FORMAT,
                     user: p.user,
-                    rating: Rating::initial(rec.kind),
+                    rating: Rating::initial(kind),
                     games: 0,
                     wins: 0,
                     draws: 0,
@@ -259,11 +292,11 @@ pub(super) fn rate_on_finish(
             .iter()
             .map(|(p, s)| (p.clone(), s.rating.aged(s.last, at)))
             .collect();
-        let after = update(rec.kind, &pairs);
+        let after = update(kind, &pairs);
         for (((p, mut s), (_, aged)), new) in before.into_iter().zip(pairs).zip(after) {
             let entry = HistoryEntry {
                 v: RATINGS_FORMAT,
-                game: rec.id,
+                game: rated.game,
                 at,
                 before: aged,
                 after: new,
@@ -279,28 +312,20 @@ pub(super) fn rate_on_finish(
                 Score::Draw => s.draws += 1,
                 Score::Loss => s.losses += 1,
             }
+            tx.insert(MAIN, &prefixed(b'r', kind, &[scope, p.user]), &encode(&s))?;
             tx.insert(
                 MAIN,
-                &prefixed(b'r', rec.kind, &[scope, p.user]),
-                &encode(&s),
-            )?;
-            tx.insert(
-                MAIN,
-                &prefixed(b'h', rec.kind, &[scope, p.user, at, rec.id]),
+                &prefixed(b'h', kind, &[scope, p.user, at, rated.game]),
                 &encode(&entry),
             )?;
         }
     }
-    let rated = RatedGame {
+    let stored = RatedGame {
         v: RATINGS_FORMAT,
-        game: rec.id,
-        kind: rec.kind,
-        at,
-        guild: rec.guild,
-        placings,
+        ..rated.clone()
     };
-    tx.insert(MAIN, &game_key(rec.id), &encode(&rated))?;
-    Ok(())
+    tx.insert(MAIN, &game_key(rated.game), &encode(&stored))?;
+    Ok(true)
 }
 
 impl Store {

@@ -173,6 +173,8 @@ impl Table {
         let rated = read_rated(&mut args, robots, rates_bots)?;
         let mut play = asked.for_game(rated)?;
         play.bound_to_record = from.is_some();
+        // Its seats are rated as its level's player (T52).
+        play.robot = (robots > 0).then(|| self.robot().id);
         // The move deadline of this game, else the creator's setting (T5, T25).
         let deadline = match args.take("deadline") {
             None => None,

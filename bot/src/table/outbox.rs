@@ -82,6 +82,7 @@ impl Table {
         // A game that ends pings its players (T39) and its followers (T26) once, in its
         // ending announcement.
         if staged.ended {
+            self.mark_robot(&mut staged.rec);
             super::follow::ping_players(&staged.rec, &mut replies, |u| self.is_robot(u));
             let line = self.rating_line(&staged.rec, &staged.change.append).await;
             if let (Some(line), Some(i)) = (line, super::follow::ending(&staged.rec, &replies)) {

@@ -8,12 +8,34 @@
 //! between, which `/stats` then shows.
 
 use super::{Res, Table};
+use crate::rating::levels::level_of;
 use crate::rating::{assess, update, Placing, Rating};
 use crate::record::{GameRecord, LogEntry};
 use crate::storage::{pair_of, GLOBAL};
 use tracing::warn;
 
 impl Table {
+    /// Names the bot in a game stored before records did (`PlayOptions::robot`), as the
+    /// game ends: its seats are then rated as its level's player like any other's (T52).
+    pub(super) fn mark_robot(&self, rec: &mut GameRecord) {
+        let robot = self.robot().id;
+        if rec.play.robot.is_none() && rec.members.iter().any(|m| m.user.id == robot) {
+            rec.play.robot = Some(robot);
+        }
+    }
+
+    /// The name a rated player is shown by: a person's name, `Tokar (hard)` for the bot's
+    /// level (T52), `Tokar (all levels)` for the rating the bot held before its levels were
+    /// rated apart.
+    pub(super) async fn rated_name(&self, player: u64) -> String {
+        let bot = &self.robot().name;
+        match level_of(player) {
+            Some(level) => format!("{bot} ({level})"),
+            None if self.is_robot(player) => format!("{bot} (all levels)"),
+            None => self.name_of(player).await.name,
+        }
+    }
+
     /// `Rating (Arcana, this server): alice 1500? → 1662?, bob 1500? → 1338?` for a rated
     /// game ended by the write that appends `append`; `None` for a game that is not rated
     /// (T28, T29). A read that fails leaves the line out: the result still goes out.
@@ -81,18 +103,14 @@ impl Table {
             })
             .collect();
         let after = update(kind, &pairs);
-        let parts: Vec<String> = pairs
-            .iter()
-            .zip(after)
-            .map(|((p, before), after)| {
-                let name = rec
-                    .members
-                    .iter()
-                    .find(|m| m.user.id == p.user)
-                    .map_or_else(|| format!("<@{}>", p.user), |m| m.user.name.clone());
-                format!("{name} {} → {}", before.shown(), after.shown())
-            })
-            .collect();
+        let mut parts = Vec::new();
+        for ((p, before), after) in pairs.iter().zip(after) {
+            let name = match rec.members.iter().find(|m| m.user.id == p.user) {
+                Some(m) => m.user.name.clone(),
+                None => self.rated_name(p.user).await,
+            };
+            parts.push(format!("{name} {} → {}", before.shown(), after.shown()));
+        }
         let place = if scope == GLOBAL {
             "all servers"
         } else {

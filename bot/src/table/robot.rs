@@ -227,6 +227,7 @@ impl PlayAsked {
             hints: self.hints.unwrap_or(!rated),
             vacation: self.vacation,
             bound_to_record: false,
+            robot: None,
         })
     }
 }

@@ -4,10 +4,12 @@ use super::args::{parse_mention, Args};
 use super::listing::game_kind;
 use super::{Image, Reply, Request, Res, Table};
 use crate::rating::board::{Listed, MIN_OPPONENTS};
+use crate::rating::levels::level_player;
 use crate::rating::{Rating, Score};
 use crate::record::{LogAction, Phase};
-use crate::storage::{HistoryEntry, Standing, GLOBAL};
+use crate::storage::{HistoryEntry, RatedGame, Standing, GLOBAL};
 use tokar_engine::catalog::GameKind;
+use tokar_engine::search::Level;
 use tokar_render::{Chart, Column, Sheet};
 
 /// How many players /leaderboard lists.
@@ -66,7 +68,40 @@ fn row(rank: String, name: String, l: &Listed) -> Vec<String> {
     ]
 }
 
+/// Wins, draws and losses of the players `mine` against `them` in the rated games where
+/// they played on different sides, the better place winning (T31).
+fn head_to_head(games: &[RatedGame], mine: &[u64], them: u64) -> (u32, u32, u32) {
+    let (mut w, mut d, mut l) = (0, 0, 0);
+    for g in games {
+        let me = g.placings.iter().find(|p| mine.contains(&p.user));
+        let other = g.placings.iter().find(|p| p.user == them);
+        if let (Some(a), Some(b)) = (me, other) {
+            if a.team == b.team {
+                continue;
+            }
+            match a.place.cmp(&b.place) {
+                std::cmp::Ordering::Less => w += 1,
+                std::cmp::Ordering::Equal => d += 1,
+                std::cmp::Ordering::Greater => l += 1,
+            }
+        }
+    }
+    (w, d, l)
+}
+
 impl Table {
+    /// The rated players a user is: a person is one; the bot is the player of each of its
+    /// levels (T52), after the rating it held before they were rated apart, each with the
+    /// label /stats shows it by.
+    fn rated_players(&self, user: u64) -> Vec<(u64, Option<String>)> {
+        if !self.is_robot(user) {
+            return vec![(user, None)];
+        }
+        let mut out = vec![(user, Some("all levels".to_string()))];
+        out.extend(Level::ALL.map(|l| (level_player(l), Some(l.to_string()))));
+        out
+    }
+
     pub(super) async fn cmd_leaderboard(&self, req: &Request) -> Res<Vec<Reply>> {
         let mut args = Args::new(&req.options, Some("game"))?;
         let kind = match args.take("game") {
@@ -113,7 +148,7 @@ impl Table {
             lines.push("No settled ratings yet.".into());
         }
         for (i, l) in board.ranked.iter().take(LEADERS_SHOWN).enumerate() {
-            let name = self.name_of(l.standing.user).await.name;
+            let name = self.rated_name(l.standing.user).await;
             lines.push(format!("{}. {name} {}", i + 1, entry(l)));
             rows.push(row((i + 1).to_string(), name, l));
         }
@@ -121,7 +156,7 @@ impl Table {
             lines.push("Provisional (?), not ranked until the rating settles:".into());
         }
         for l in board.provisional.iter().take(LEADERS_SHOWN) {
-            let name = self.name_of(l.standing.user).await.name;
+            let name = self.rated_name(l.standing.user).await;
             lines.push(format!("- {name} {}", entry(l)));
             rows.push(row("?".into(), name, l));
         }
@@ -183,14 +218,19 @@ impl Table {
         args.finish("stats")?;
         let name = self.name_of(user).await.name;
         let now = self.now();
+        let players = self.rated_players(user);
+        let mine: Vec<u64> = players.iter().map(|(id, _)| *id).collect();
         let (standings, moves) = self
             .blocking(move |s| {
                 let mut out = Vec::new();
                 for kind in GameKind::ALL {
-                    if let Some(mut st) = s.standing(kind, GLOBAL, user)? {
-                        // As of now: a rating ages while its player is away (T47).
-                        st.rating = st.rating.aged(st.last, now);
-                        out.push((kind, st, s.rating_history(kind, GLOBAL, user)?));
+                    for (id, label) in &players {
+                        if let Some(mut st) = s.standing(kind, GLOBAL, *id)? {
+                            // As of now: a rating ages while its player is away (T47).
+                            st.rating = st.rating.aged(st.last, now);
+                            let history = s.rating_history(kind, GLOBAL, *id)?;
+                            out.push((kind, label.clone(), st, history));
+                        }
                     }
                 }
                 // Time to move: from the moment the game turned to the player's action
@@ -228,10 +268,13 @@ impl Table {
             lines.push("No rated games yet.".into());
         }
         let mut charts = Vec::new();
-        for (kind, st, history) in &standings {
+        for (kind, label, st, history) in &standings {
+            let title = match label {
+                Some(level) => format!("{} ({level})", kind.title()),
+                None => kind.title().to_string(),
+            };
             lines.push(format!(
-                "{}: {} · {} · {}, {}, {} · streak: {}",
-                kind.title(),
+                "{title}: {} · {} · {}, {}, {} · streak: {}",
                 st.rating.shown(),
                 counted(st.games, "game", "games"),
                 counted(st.wins, "win", "wins"),
@@ -249,10 +292,14 @@ impl Table {
                     .collect::<Vec<_>>()
                     .join(" → ")
             ));
+            let slug = match label {
+                Some(level) => format!("{}-{}", kind.slug(), level.replace(' ', "-")),
+                None => kind.slug().to_string(),
+            };
             charts.push((
-                *kind,
+                slug,
                 Chart {
-                    title: format!("{name} · {} rating", kind.title()),
+                    title: format!("{name} · {title} rating"),
                     values,
                 },
             ));
@@ -265,29 +312,29 @@ impl Table {
             ));
         }
         if let Some(other) = against {
-            let other_name = self.name_of(other).await.name;
             let games = self.blocking(|s| s.rated_games()).await?;
-            let (mut w, mut d, mut l) = (0, 0, 0);
-            for g in &games {
-                let me = g.placings.iter().find(|p| p.user == user);
-                let them = g.placings.iter().find(|p| p.user == other);
-                if let (Some(a), Some(b)) = (me, them) {
-                    if a.team == b.team {
-                        continue;
-                    }
-                    match a.place.cmp(&b.place) {
-                        std::cmp::Ordering::Less => w += 1,
-                        std::cmp::Ordering::Equal => d += 1,
-                        std::cmp::Ordering::Greater => l += 1,
-                    }
+            // Against the bot: each of its levels it was rated as (T52).
+            let theirs = self.rated_players(other);
+            let results = |name: String, (w, d, l): (u32, u32, u32)| {
+                format!(
+                    "Against {name}: {}, {}, {} in rated games.",
+                    counted(w, "win", "wins"),
+                    counted(d, "draw", "draws"),
+                    counted(l, "loss", "losses")
+                )
+            };
+            let mut told = false;
+            for (them, _) in theirs.iter().filter(|_| theirs.len() > 1) {
+                let counts = head_to_head(&games, &mine, *them);
+                if counts != (0, 0, 0) {
+                    lines.push(results(self.rated_name(*them).await, counts));
+                    told = true;
                 }
             }
-            lines.push(format!(
-                "Against {other_name}: {}, {}, {} in rated games.",
-                counted(w, "win", "wins"),
-                counted(d, "draw", "draws"),
-                counted(l, "loss", "losses")
-            ));
+            if !told {
+                let counts = head_to_head(&games, &mine, other);
+                lines.push(results(self.name_of(other).await.name, counts));
+            }
         }
         let renderer = self.inner.renderer.clone();
         let images = tokio::task::spawn_blocking(move || {
@@ -297,7 +344,7 @@ impl Table {
                     renderer
                         .chart(&c)
                         .ok()
-                        .map(|png| Image::png(format!("stats-{user}-{}.png", kind.slug()), png))
+                        .map(|png| Image::png(format!("stats-{user}-{kind}.png"), png))
                 })
                 .collect::<Vec<_>>()
         })

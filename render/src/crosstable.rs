@@ -9,8 +9,8 @@
 //! entrant's own.
 
 use crate::canvas::TextBox;
-use crate::palette::{self, Rgb};
-use crate::sheet::encode;
+use crate::palette;
+use crate::sheet::{encode, Lettering, CELL_PX, HEAD_PX, MARGIN, ROW_H, TITLE_PX};
 use crate::sketch::Sketch;
 use crate::text::Weight;
 use crate::{RenderError, Renderer};
@@ -45,13 +45,8 @@ pub struct Crosstable {
     pub notes: Vec<String>,
 }
 
-const TITLE_PX: u16 = 26;
-const HEAD_PX: u16 = 17;
-const CELL_PX: u16 = 18;
 const NOTE_PX: u16 = 14;
-const MARGIN: f32 = 24.0;
 const GAP: f32 = 20.0;
-const ROW_H: f32 = 32.0;
 const NOTE_H: f32 = 22.0;
 /// The least width of a grid cell (room for "½ ½" at most takes more).
 const MIN_CELL_W: f32 = 34.0;
@@ -125,28 +120,8 @@ impl Renderer {
         let notes_y = grid_bottom + 12.0;
         let height = (notes_y + NOTE_H * t.notes.len() as f32 + MARGIN).ceil() as u32;
         let mut sk = Sketch::new(width, height, palette::BACKGROUND)?;
-        let mut texts = Vec::new();
-        let mut text = |sk: &mut Sketch, w: Weight, px: u16, x: f32, y: f32, c: Rgb, s: &str| {
-            let tw = self.fonts.draw(sk, w, px, x, y, c, s);
-            let h = self.fonts.cap_height(w, px);
-            texts.push(TextBox {
-                text: s.to_string(),
-                px,
-                x,
-                y: y - h,
-                width: tw,
-                height: h,
-            });
-        };
-        text(
-            &mut sk,
-            Weight::Bold,
-            TITLE_PX,
-            MARGIN,
-            MARGIN + 26.0,
-            palette::INK,
-            &t.title,
-        );
+        let mut ink = Lettering::new(&self.fonts);
+        ink.title(&mut sk, &t.title);
         // Banded rows, as the sheet's, so a long row reads straight across.
         for i in (1..t.rows.len()).step_by(2) {
             let y = grid_top + ROW_H * i as f32;
@@ -211,7 +186,7 @@ impl Renderer {
             ("No", number_w, t.rows.iter().map(|r| &r.number).collect()),
         ] {
             let right = x + w;
-            text(
+            ink.text(
                 &mut sk,
                 Weight::Bold,
                 HEAD_PX,
@@ -222,7 +197,7 @@ impl Renderer {
             );
             for (i, s) in cells.into_iter().enumerate() {
                 let cx = right - regular(s);
-                text(
+                ink.text(
                     &mut sk,
                     Weight::Regular,
                     CELL_PX,
@@ -234,7 +209,7 @@ impl Renderer {
             }
             x = right + GAP;
         }
-        text(
+        ink.text(
             &mut sk,
             Weight::Bold,
             HEAD_PX,
@@ -244,7 +219,7 @@ impl Renderer {
             "Player",
         );
         for (i, r) in t.rows.iter().enumerate() {
-            text(
+            ink.text(
                 &mut sk,
                 Weight::Regular,
                 CELL_PX,
@@ -257,7 +232,7 @@ impl Renderer {
         // The grid's heads and cells, centred in their columns.
         for (c, head) in t.opponents.iter().enumerate() {
             let mid = grid_x + cell_w * (c as f32 + 0.5);
-            text(
+            ink.text(
                 &mut sk,
                 Weight::Bold,
                 HEAD_PX,
@@ -271,7 +246,7 @@ impl Renderer {
                     continue;
                 };
                 let cx = mid - regular(s) / 2.0;
-                text(
+                ink.text(
                     &mut sk,
                     Weight::Regular,
                     CELL_PX,
@@ -286,7 +261,7 @@ impl Renderer {
         let mut x = grid_x + grid_w;
         for (c, head) in t.tail.iter().enumerate() {
             let right = x + GAP + tail_w[c];
-            text(
+            ink.text(
                 &mut sk,
                 Weight::Bold,
                 HEAD_PX,
@@ -300,7 +275,7 @@ impl Renderer {
                     continue;
                 };
                 let cx = right - regular(s);
-                text(
+                ink.text(
                     &mut sk,
                     Weight::Regular,
                     CELL_PX,
@@ -313,7 +288,7 @@ impl Renderer {
             x = right;
         }
         for (k, note) in t.notes.iter().enumerate() {
-            text(
+            ink.text(
                 &mut sk,
                 Weight::Regular,
                 NOTE_PX,
@@ -323,6 +298,6 @@ impl Renderer {
                 note,
             );
         }
-        Ok((sk, texts))
+        Ok((sk, ink.texts))
     }
 }

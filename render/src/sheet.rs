@@ -4,7 +4,7 @@
 use crate::canvas::{Background, EncodeBuffers, Picture, TextBox};
 use crate::palette::{self, Rgb};
 use crate::sketch::Sketch;
-use crate::text::Weight;
+use crate::text::{Fonts, Weight};
 use crate::{RenderError, Renderer, MAX_BYTES};
 
 /// One column: its head and whether its cells are numbers (right-aligned).
@@ -23,12 +23,13 @@ pub struct Sheet {
     pub rows: Vec<Vec<String>>,
 }
 
-const TITLE_PX: u16 = 26;
-const HEAD_PX: u16 = 17;
-const CELL_PX: u16 = 18;
-const MARGIN: f32 = 24.0;
+/// Sizes shared with the crosstable, so both tables read alike.
+pub(crate) const TITLE_PX: u16 = 26;
+pub(crate) const HEAD_PX: u16 = 17;
+pub(crate) const CELL_PX: u16 = 18;
+pub(crate) const MARGIN: f32 = 24.0;
 const GAP: f32 = 28.0;
-const ROW_H: f32 = 32.0;
+pub(crate) const ROW_H: f32 = 32.0;
 /// Rows drawn at most: a picture for a channel, not a database dump.
 pub const MAX_ROWS: usize = 50;
 
@@ -52,6 +53,51 @@ pub(crate) fn encode(renderer: &Renderer, sketch: &Sketch) -> Result<Vec<u8>, Re
         return Err(RenderError::TooLarge(format!("{} bytes", png.len())));
     }
     Ok(png)
+}
+
+/// Draws the texts of a table picture and keeps each one's box, in drawing
+/// order, so that the layout tests read back exactly what was drawn. Shared by
+/// the sheet and the crosstable.
+pub(crate) struct Lettering<'a> {
+    fonts: &'a Fonts,
+    pub texts: Vec<TextBox>,
+}
+
+impl<'a> Lettering<'a> {
+    pub fn new(fonts: &'a Fonts) -> Self {
+        Lettering {
+            fonts,
+            texts: Vec::new(),
+        }
+    }
+
+    /// `s` with its baseline at `y`, from `x`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn text(&mut self, sk: &mut Sketch, w: Weight, px: u16, x: f32, y: f32, c: Rgb, s: &str) {
+        let width = self.fonts.draw(sk, w, px, x, y, c, s);
+        let height = self.fonts.cap_height(w, px);
+        self.texts.push(TextBox {
+            text: s.to_string(),
+            px,
+            x,
+            y: y - height,
+            width,
+            height,
+        });
+    }
+
+    /// The picture's title, at the top left.
+    pub fn title(&mut self, sk: &mut Sketch, title: &str) {
+        self.text(
+            sk,
+            Weight::Bold,
+            TITLE_PX,
+            MARGIN,
+            MARGIN + 26.0,
+            palette::INK,
+            title,
+        );
+    }
 }
 
 impl Renderer {
@@ -90,28 +136,8 @@ impl Renderer {
         let head_y = MARGIN + 48.0;
         let height = (head_y + ROW_H * (rows.len() as f32 + 1.0) + MARGIN).ceil() as u32;
         let mut sk = Sketch::new(width, height, palette::BACKGROUND)?;
-        let mut texts = Vec::new();
-        let mut text = |sk: &mut Sketch, w: Weight, px: u16, x: f32, y: f32, c: Rgb, t: &str| {
-            let tw = self.fonts.draw(sk, w, px, x, y, c, t);
-            let h = self.fonts.cap_height(w, px);
-            texts.push(TextBox {
-                text: t.to_string(),
-                px,
-                x,
-                y: y - h,
-                width: tw,
-                height: h,
-            });
-        };
-        text(
-            &mut sk,
-            Weight::Bold,
-            TITLE_PX,
-            MARGIN,
-            MARGIN + 26.0,
-            palette::INK,
-            &sheet.title,
-        );
+        let mut ink = Lettering::new(&self.fonts);
+        ink.title(&mut sk, &sheet.title);
         // Banded rows under a rule, so a long row reads straight across.
         for i in 0..rows.len() {
             if i % 2 == 1 {
@@ -147,7 +173,7 @@ impl Renderer {
                 }
             };
             let hx = put(&col.head, Weight::Bold, HEAD_PX);
-            text(
+            ink.text(
                 &mut sk,
                 Weight::Bold,
                 HEAD_PX,
@@ -160,11 +186,11 @@ impl Renderer {
                 let s = cell(r, c);
                 let y = head_y + ROW_H * (i as f32 + 1.0) + 22.0;
                 let cx = put(&s, Weight::Regular, CELL_PX);
-                text(&mut sk, Weight::Regular, CELL_PX, cx, y, palette::INK, &s);
+                ink.text(&mut sk, Weight::Regular, CELL_PX, cx, y, palette::INK, &s);
             }
             x = right + GAP;
         }
-        Ok((sk, texts))
+        Ok((sk, ink.texts))
     }
 }
 

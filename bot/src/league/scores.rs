@@ -59,17 +59,18 @@ fn unplayed(p: &Played, e: usize, o: usize) -> bool {
 }
 
 /// Whether `e` played game `p` over the board: it ended, and neither `e` nor
-/// every opponent of `e` lost it at the move deadline (a game won or lost by
-/// a claim, or conceded by leaving, was not played, T44).
+/// every opponent of `e` forfeited it (lost it at the move deadline without a
+/// play of their own, T57). A game lost at the deadline after playing, or
+/// conceded by leaving after playing, was played (T44 counts as T57 does).
 fn played_by(p: &Played, e: usize) -> bool {
     p.places.is_some()
         && p.entrants.contains(&e)
-        && !p.by_claim.contains(&e)
+        && !p.forfeited.contains(&e)
         && !p
             .entrants
             .iter()
             .filter(|&&o| o != e)
-            .all(|o| p.by_claim.contains(o))
+            .all(|o| p.forfeited.contains(o))
 }
 
 /// The lots of `n` entrants drawn with `seed`: a shuffle by a ChaCha20

@@ -445,10 +445,11 @@ mod tests {
             duel(1, 2, "1-0"),
             duel(0, 2, "½"),
         ];
-        // d's two games left, conceded at the move deadline.
+        // d's two games left, conceded at the move deadline before d moved.
         for o in [1, 2] {
             let mut g = duel(o, 3, "1-0");
             g.by_claim = vec![3];
+            g.forfeited = vec![3];
             games.push(g);
         }
         let left = [false, false, false, true];
@@ -482,5 +483,31 @@ mod tests {
         ];
         let s = standings(&names(4), &left, &left_late, &FIDE);
         assert!(!s.places.contains(&0), "nobody annulled: {:?}", s.rows);
+    }
+
+    /// T44 counts a game as T57 does: d leaves with two games lost at the
+    /// deadline after having moved in them, so d played three of three and
+    /// keeps the results (FIDE annuls only a brief appearance).
+    #[test]
+    fn games_a_leaver_moved_in_count_as_played_for_the_annulment() {
+        let mut games = vec![
+            duel(3, 0, "1-0"),
+            duel(0, 1, "1-0"),
+            duel(1, 2, "1-0"),
+            duel(0, 2, "½"),
+        ];
+        for o in [1, 2] {
+            let mut g = duel(o, 3, "1-0");
+            g.by_claim = vec![3];
+            games.push(g);
+        }
+        let left = [false, false, false, true];
+        let s = standings(&names(4), &left, &games, &FIDE);
+        assert!(s.places.iter().all(|&p| p > 0), "{:?}", s.rows);
+        let pts: Vec<&str> = s.rows.iter().map(|r| r[3].as_str()).collect();
+        // Nobody's results are annulled, and d keeps the win over a.
+        assert!(!pts.contains(&"–"), "{pts:?}");
+        let d = s.order.iter().position(|&e| e == 3).unwrap();
+        assert_eq!(s.rows[d][3], "1", "{:?}", s.rows);
     }
 }

@@ -186,104 +186,40 @@ impl Renderer {
             ("No", number_w, t.rows.iter().map(|r| &r.number).collect()),
         ] {
             let right = x + w;
-            ink.text(
-                &mut sk,
-                Weight::Bold,
-                HEAD_PX,
-                right - bold(head),
-                head_base,
-                palette::MUTED,
-                head,
-            );
+            ink.head(&mut sk, right - bold(head), head_base, head);
             for (i, s) in cells.into_iter().enumerate() {
                 let cx = right - regular(s);
-                ink.text(
-                    &mut sk,
-                    Weight::Regular,
-                    CELL_PX,
-                    cx,
-                    row_base(i),
-                    palette::INK,
-                    s,
-                );
+                ink.cell(&mut sk, cx, row_base(i), s);
             }
             x = right + GAP;
         }
-        ink.text(
-            &mut sk,
-            Weight::Bold,
-            HEAD_PX,
-            x,
-            head_base,
-            palette::MUTED,
-            "Player",
-        );
+        ink.head(&mut sk, x, head_base, "Player");
         for (i, r) in t.rows.iter().enumerate() {
-            ink.text(
-                &mut sk,
-                Weight::Regular,
-                CELL_PX,
-                x,
-                row_base(i),
-                palette::INK,
-                &r.name,
-            );
+            ink.cell(&mut sk, x, row_base(i), &r.name);
         }
         // The grid's heads and cells, centred in their columns.
         for (c, head) in t.opponents.iter().enumerate() {
             let mid = grid_x + cell_w * (c as f32 + 0.5);
-            ink.text(
-                &mut sk,
-                Weight::Bold,
-                HEAD_PX,
-                mid - bold(head) / 2.0,
-                head_base,
-                palette::MUTED,
-                head,
-            );
+            ink.head(&mut sk, mid - bold(head) / 2.0, head_base, head);
             for (i, r) in t.rows.iter().enumerate() {
                 let Some(s) = r.cells.get(c).filter(|s| !s.is_empty()) else {
                     continue;
                 };
                 let cx = mid - regular(s) / 2.0;
-                ink.text(
-                    &mut sk,
-                    Weight::Regular,
-                    CELL_PX,
-                    cx,
-                    row_base(i),
-                    palette::INK,
-                    s,
-                );
+                ink.cell(&mut sk, cx, row_base(i), s);
             }
         }
         // Points and tie-breaks, right-aligned.
         let mut x = grid_x + grid_w;
         for (c, head) in t.tail.iter().enumerate() {
             let right = x + GAP + tail_w[c];
-            ink.text(
-                &mut sk,
-                Weight::Bold,
-                HEAD_PX,
-                right - bold(head),
-                head_base,
-                palette::MUTED,
-                head,
-            );
+            ink.head(&mut sk, right - bold(head), head_base, head);
             for (i, r) in t.rows.iter().enumerate() {
                 let Some(s) = r.tail.get(c).filter(|s| !s.is_empty()) else {
                     continue;
                 };
                 let cx = right - regular(s);
-                ink.text(
-                    &mut sk,
-                    Weight::Regular,
-                    CELL_PX,
-                    cx,
-                    row_base(i),
-                    palette::INK,
-                    s,
-                );
+                ink.cell(&mut sk, cx, row_base(i), s);
             }
             x = right;
         }

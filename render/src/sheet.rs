@@ -86,6 +86,16 @@ impl<'a> Lettering<'a> {
         });
     }
 
+    /// A column's head: bold, muted.
+    pub fn head(&mut self, sk: &mut Sketch, x: f32, y: f32, s: &str) {
+        self.text(sk, Weight::Bold, HEAD_PX, x, y, palette::MUTED, s);
+    }
+
+    /// A table cell: regular, ink.
+    pub fn cell(&mut self, sk: &mut Sketch, x: f32, y: f32, s: &str) {
+        self.text(sk, Weight::Regular, CELL_PX, x, y, palette::INK, s);
+    }
+
     /// The picture's title, at the top left.
     pub fn title(&mut self, sk: &mut Sketch, title: &str) {
         self.text(
@@ -173,20 +183,12 @@ impl Renderer {
                 }
             };
             let hx = put(&col.head, Weight::Bold, HEAD_PX);
-            ink.text(
-                &mut sk,
-                Weight::Bold,
-                HEAD_PX,
-                hx,
-                head_y + 18.0,
-                palette::MUTED,
-                &col.head,
-            );
+            ink.head(&mut sk, hx, head_y + 18.0, &col.head);
             for (i, r) in rows.iter().enumerate() {
                 let s = cell(r, c);
                 let y = head_y + ROW_H * (i as f32 + 1.0) + 22.0;
                 let cx = put(&s, Weight::Regular, CELL_PX);
-                ink.text(&mut sk, Weight::Regular, CELL_PX, cx, y, palette::INK, &s);
+                ink.cell(&mut sk, cx, y, &s);
             }
             x = right + GAP;
         }

@@ -14,6 +14,7 @@ use crate::outbox::{NewEntry, OutboxEntry};
 use crate::scene::Scene;
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
+use tokar_render::{Highlights, RenderError, RenderOptions, Renderer};
 use tracing::warn;
 
 /// How many entries' pictures are kept. The delivery worker takes an entry
@@ -103,7 +104,7 @@ impl Table {
         let drawn = tokio::task::spawn_blocking(move || {
             scenes
                 .into_iter()
-                .filter_map(|(n, name, scene)| match scene.draw(&renderer) {
+                .filter_map(|(n, name, scene)| match draw_scene(&scene, &renderer) {
                     Ok(png) => Some((
                         n,
                         Image {
@@ -147,4 +148,18 @@ mod tests {
         assert_eq!(drawn.images.len(), KEPT - 1);
         assert_eq!(drawn.order.len(), KEPT - 1);
     }
+}
+
+/// A scene's picture, as PNG bytes: its view with the marks, targets,
+/// selection, side and clock line it holds.
+pub(crate) fn draw_scene(scene: &Scene, renderer: &Renderer) -> Result<Vec<u8>, RenderError> {
+    let highlights = Highlights {
+        marks: scene.marks.clone(),
+        targets: scene.targets.clone(),
+        selected: scene.selected,
+    };
+    let mut options = RenderOptions::default();
+    options.side = scene.side;
+    options.clock = scene.clock.clone();
+    renderer.render_with(&scene.view, &highlights, &options)
 }

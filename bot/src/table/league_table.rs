@@ -6,7 +6,7 @@ use super::league::{lapsed, phase_word, rules_text, table_size};
 use super::{Image, Reply, Request, Res, Table};
 use crate::clock::Millis;
 use crate::duration;
-use crate::league::crosstable::crosstable;
+use super::crosstable::crosstable;
 use crate::league::{LeaguePhase, LeagueRecord, Standings};
 use crate::record::Named;
 

@@ -6,12 +6,12 @@
 //! [`Table::tick`].
 
 mod answers;
-pub mod api;
 mod args;
 mod autocomplete;
 mod board_text;
 mod channels;
 mod commands;
+mod crosstable;
 mod drawn;
 mod export;
 mod follow;
@@ -40,14 +40,18 @@ mod threads;
 mod turns;
 mod vacation;
 
-pub use api::{Button, ChannelRef, Image, Reply, Request, ThreadSupport, UserRef};
+pub use crate::api::{
+    Button, ChannelRef, Image, Reply, Request, ThreadRefusal, ThreadSupport, UserRef,
+};
+pub use crate::replay::replay;
+pub(crate) use crate::replay::{apply_entry, reseed_at};
 pub use names::NameKind;
 pub use replay::MAX_REPLAY_FRAMES;
 pub use replay_cache::ReplayCacheStats;
-pub use threads::{thread_name, ThreadRefusal, THREAD_NAME_LIMIT};
+pub use threads::{thread_name, THREAD_NAME_LIMIT};
 
 use crate::clock::{Clock, Millis, SystemClock};
-use crate::record::{GameRecord, LogAction, LogEntry, Named, Phase, UserRecord};
+use crate::record::{GameRecord, LogEntry, Named, Phase, UserRecord};
 use crate::storage::{Store, StoreError, StoreSettings};
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -462,39 +466,6 @@ fn stored<T>(done: Result<T, StoreError>) -> Res<T> {
 fn unloadable(id: u64, detail: &str) -> String {
     error!(game = id, error = %detail, "replay failed");
     format!("Game #{id} cannot be loaded from storage; the operator has been told.")
-}
-
-/// Rebuilds a game from its options, seed and log, replacing its chance
-/// where the record says (ruling T13).
-pub fn replay(rec: &GameRecord, log: &[LogEntry]) -> Result<AnyGame, String> {
-    let mut game = AnyGame::setup(rec.kind, &rec.options, rec.seed).map_err(|e| e.to_string())?;
-    for (i, e) in log.iter().enumerate() {
-        reseed_at(rec, &mut game, i as u64);
-        apply_entry(&mut game, e)
-            .map_err(|err| format!("log entry {} does not apply: {err}", i + 1))?;
-    }
-    reseed_at(rec, &mut game, log.len() as u64);
-    Ok(game)
-}
-
-/// Replaces the game's chance if the record re-seeds it once `done` log
-/// entries are applied.
-pub(crate) fn reseed_at(rec: &GameRecord, game: &mut AnyGame, done: u64) {
-    for r in rec.reseeds.iter().filter(|r| r.after == done) {
-        r.apply(game);
-    }
-}
-
-pub(crate) fn apply_entry(
-    game: &mut AnyGame,
-    e: &LogEntry,
-) -> Result<Vec<tokar_engine::Event>, String> {
-    let seat = Seat(e.seat);
-    match &e.action {
-        LogAction::Play(n) => game.play(seat, n).map_err(|x| x.to_string()),
-        LogAction::Concede => Ok(game.concede(seat)),
-        LogAction::Skip => game.skip(seat).map_err(|x| x.to_string()),
-    }
 }
 
 /// The outcome that counts: the table's (a draw by agreement) or the game's.

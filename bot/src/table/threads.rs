@@ -10,7 +10,8 @@
 //! second line.
 
 use super::{
-    outcome, text, Change, ChannelRef, Reply, Request, Res, Table, ThreadSupport, UserRef,
+    outcome, text, Change, ChannelRef, Reply, Request, Res, Table, ThreadRefusal, ThreadSupport,
+    UserRef,
 };
 use crate::outbox::{NewEntry, OutboxEntry, Target};
 use crate::record::{GameRecord, GameThread, Named, Phase};
@@ -20,78 +21,6 @@ use tracing::info;
 
 /// Discord's limit on a thread's name, in characters.
 pub const THREAD_NAME_LIMIT: usize = 100;
-
-/// Why a game has no thread of its own, as players are told it. Each case is
-/// one of Discord's answers to creating the thread (by its error code), or what
-/// the adapter saw before asking: the channel's type, the bot's permissions.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-pub enum ThreadRefusal {
-    /// The bot may not open threads there: it lacks Create Public Threads, or Discord
-    /// answered 50013 (Missing Permissions), 50001 (Missing Access) or 403.
-    Permission,
-    /// The bot lacks Send Messages in Threads there, so it could not post in the thread it
-    /// opened ("users must have `SEND_MESSAGES_IN_THREADS` to talk in a thread", Topics >
-    /// Threads > Permissions).
-    PostInThreads,
-    /// The server has as many active threads as Discord allows (160006, "Maximum number of
-    /// active threads reached").
-    ActiveLimit,
-    /// The channel takes no threads (50024 "Cannot execute action on this channel type", a
-    /// direct message, a type the adapter does not know).
-    ChannelType,
-    /// A voice channel's chat: Discord's threads live only under text, announcement and
-    /// forum channels (Resources > Channel > Channel Types: ANNOUNCEMENT_THREAD is "within a
-    /// GUILD_ANNOUNCEMENT channel", PUBLIC_THREAD "within a GUILD_TEXT or GUILD_FORUM
-    /// channel").
-    Voice,
-    /// A stage channel's chat, likewise.
-    Stage,
-    /// A forum (or media) channel, whose posts are threads already.
-    Forum,
-    /// A category, which holds channels, not messages.
-    Category,
-    /// Any other refusal for good, with Discord's error code.
-    Other(i64),
-}
-
-impl ThreadRefusal {
-    /// The reason as players read it, after "Game #N is played here in the channel: ".
-    pub fn reason(self) -> String {
-        match self {
-            ThreadRefusal::Permission => "Tokar may not open threads in this channel".into(),
-            ThreadRefusal::PostInThreads => {
-                "Tokar may not send messages in threads in this channel".into()
-            }
-            ThreadRefusal::ActiveLimit => {
-                "this server has as many active threads as Discord allows \
-                 (archiving some lets the next games have theirs)"
-                    .into()
-            }
-            ThreadRefusal::ChannelType => "this channel takes no threads".into(),
-            ThreadRefusal::Voice => "a voice channel's chat takes no threads".into(),
-            ThreadRefusal::Stage => "a stage channel's chat takes no threads".into(),
-            ThreadRefusal::Forum => "a forum channel's posts are threads already".into(),
-            ThreadRefusal::Category => "a category takes no threads".into(),
-            ThreadRefusal::Other(code) => {
-                format!("Discord would not open a thread here (error {code})")
-            }
-        }
-    }
-
-    /// The refusal Discord's answer to creating a thread means, by HTTP status and JSON
-    /// error code (Topics > Opcodes and Status Codes > JSON Error Codes); `None` when the
-    /// attempt should be made again (429, 5xx, and 401, a token problem the operator fixes).
-    pub fn from_answer(status: u16, code: i64) -> Option<ThreadRefusal> {
-        match (status, code) {
-            (401 | 429 | 500..=599, _) => None,
-            (_, 160006) => Some(ThreadRefusal::ActiveLimit),
-            (_, 50001 | 50013) | (403, _) => Some(ThreadRefusal::Permission),
-            (_, 50024) => Some(ThreadRefusal::ChannelType),
-            (400..=499, code) => Some(ThreadRefusal::Other(code)),
-            _ => None,
-        }
-    }
-}
 
 /// The line a game's channel reads when the game gets no thread.
 fn refusal_line(game: Option<u64>, why: ThreadRefusal) -> String {

@@ -4,10 +4,10 @@
 //! points and the league's tie-break columns. Everything shown is decided
 //! here; the renderer only draws it.
 
-use super::pairing::fixtures;
-use super::record::LeagueRecord;
-use super::scores::halves_against;
-use super::standings::{show_halves, Played, Standings};
+use crate::league::pairing::fixtures;
+use crate::league::record::LeagueRecord;
+use crate::league::scores::halves_against;
+use crate::league::standings::{show_halves, Played, Standings};
 use tokar_render::{CrossRow, Crosstable};
 
 /// The entrants in the order of their pairing numbers (the first holds

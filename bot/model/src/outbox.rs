@@ -10,14 +10,14 @@
 //! A game picture is stored as its scene inside the entry (format 2, see
 //! [`crate::scene`]) and drawn again when the stored entry is delivered; other
 //! pictures (charts) are stored as raw PNG bytes beside the entry (see
-//! [`crate::storage`]), not inside the JSON. Format 1 entries have only the
+//! the store), not inside the JSON. Format 1 entries have only the
 //! latter. Format 3 adds what exactly-once delivery needs past Discord's
 //! nonce window ([`Sending`]) and the kind of a thread asked for.
 
 use crate::clock::Millis;
 use crate::record::Named;
 use crate::scene::Scene;
-use crate::table::{Button, ChannelRef, Image, Reply, UserRef};
+use crate::api::{Button, ChannelRef, Image, Reply, UserRef};
 use serde::{Deserialize, Serialize};
 
 /// The format of an outbox entry written today; older ones keep loading.
@@ -37,8 +37,8 @@ pub enum Target {
     /// A public thread to open under `parent` for the entry's game, named
     /// `name` (ruling T19). Delivering it means creating the thread (or
     /// finding the one an earlier attempt created: ruling T22) and telling
-    /// the table with [`crate::table::Table::thread_opened`]; a refusal is
-    /// told with [`crate::table::Table::thread_refused`]. The entry has no
+    /// the table with the table's `thread_opened`; a refusal is
+    /// told with its `thread_refused`. The entry has no
     /// content of its own.
     Thread {
         parent: Named,

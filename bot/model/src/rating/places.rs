@@ -92,8 +92,8 @@ pub fn assess(rec: &GameRecord, log: &[LogEntry]) -> Result<Vec<Placing>, &'stat
         .map_err(|_| "the game does not replay")?;
     let mut fell: BTreeMap<u8, usize> = BTreeMap::new();
     for (i, e) in log.iter().enumerate() {
-        crate::table::reseed_at(rec, &mut game, i as u64);
-        crate::table::apply_entry(&mut game, e).map_err(|_| "the game does not replay")?;
+        crate::replay::reseed_at(rec, &mut game, i as u64);
+        crate::replay::apply_entry(&mut game, e).map_err(|_| "the game does not replay")?;
         let view = game.view(Viewer::Spectator);
         for (s, sv) in view.seats.iter().enumerate() {
             if sv.eliminated {

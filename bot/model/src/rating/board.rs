@@ -4,7 +4,7 @@
 
 use super::Rating;
 use crate::clock::Millis;
-use crate::storage::{RatedGame, Standing, GLOBAL};
+use crate::rating::records::{RatedGame, Standing, GLOBAL};
 use std::collections::{BTreeMap, BTreeSet};
 use tokar_engine::catalog::GameKind;
 
@@ -113,7 +113,7 @@ pub fn board(
 mod tests {
     use super::*;
     use crate::rating::{Placing, Score};
-    use crate::storage::RATINGS_FORMAT;
+    use crate::rating::records::RATINGS_FORMAT;
 
     fn standing(user: u64, rating: Rating) -> Standing {
         Standing {

@@ -11,6 +11,7 @@ pub mod aging;
 pub mod board;
 pub mod levels;
 pub mod places;
+pub mod records;
 
 pub use places::assess;
 use serde::{Deserialize, Serialize};

@@ -1,10 +1,9 @@
 //! Round-robin leagues: what is stored ([`record`]), the rules a league is
 //! judged by ([`rules`]), who plays whom ([`pairing`]), the standings
-//! ([`standings`], from the figures of [`scores`] ordered by [`ranking`])
-//! and the crosstable picture's contents ([`crosstable`]).
-//! Pure: the table service (`table/league.rs`) reads and writes them.
+//! ([`standings`], from the figures of [`scores`] ordered by [`ranking`]).
+//! Pure: the table service reads and writes them, and lays out the
+//! crosstable picture from them.
 
-pub mod crosstable;
 pub mod pairing;
 pub mod ranking;
 pub mod record;

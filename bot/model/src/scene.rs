@@ -11,7 +11,6 @@
 
 use serde::{Deserialize, Serialize};
 use tokar_engine::{Cell, Mark, Seat, View};
-use tokar_render::{Highlights, RenderError, RenderOptions, Renderer};
 
 /// A position and what to draw on it, enough to draw its picture again.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -33,19 +32,4 @@ pub struct Scene {
     /// when the picture was first drawn: a picture shows its moment.
     #[serde(default)]
     pub clock: Option<String>,
-}
-
-impl Scene {
-    /// The picture, as PNG bytes.
-    pub fn draw(&self, renderer: &Renderer) -> Result<Vec<u8>, RenderError> {
-        let highlights = Highlights {
-            marks: self.marks.clone(),
-            targets: self.targets.clone(),
-            selected: self.selected,
-        };
-        let mut options = RenderOptions::default();
-        options.side = self.side;
-        options.clock = self.clock.clone();
-        renderer.render_with(&self.view, &highlights, &options)
-    }
 }

@@ -14,10 +14,10 @@
 //! latter. Format 3 adds what exactly-once delivery needs past Discord's
 //! nonce window ([`Sending`]) and the kind of a thread asked for.
 
+use crate::api::{Button, ChannelRef, Image, Reply, UserRef};
 use crate::clock::Millis;
 use crate::record::Named;
 use crate::scene::Scene;
-use crate::api::{Button, ChannelRef, Image, Reply, UserRef};
 use serde::{Deserialize, Serialize};
 
 /// The format of an outbox entry written today; older ones keep loading.

@@ -30,10 +30,7 @@ pub fn reseed_at(rec: &GameRecord, game: &mut AnyGame, done: u64) {
 }
 
 /// Applies one log entry to the game: the action, a concession or a skip.
-pub fn apply_entry(
-    game: &mut AnyGame,
-    e: &LogEntry,
-) -> Result<Vec<tokar_engine::Event>, String> {
+pub fn apply_entry(game: &mut AnyGame, e: &LogEntry) -> Result<Vec<tokar_engine::Event>, String> {
     let seat = Seat(e.seat);
     match &e.action {
         LogAction::Play(n) => game.play(seat, n).map_err(|x| x.to_string()),

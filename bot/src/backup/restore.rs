@@ -12,12 +12,13 @@
 
 use super::{checksum, trees, verify, verify_game, End, GameItems, Header, Line, FORMAT};
 use crate::record::decode_game;
+use crate::storage::folder::{partial_folders, partial_pid};
 use crate::storage::kv::{transaction, Kv, TxError, MAIN, NAMED};
 use crate::storage::{
     be_u64, game_key, game_of_key, index_keys, log_prefix, open_db_at, RawItem, Rerate, Store,
     StoreError, StoreSettings,
 };
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 use tokar_engine::catalog::GameKind;
 use tracing::warn;
@@ -291,29 +292,6 @@ fn load(file: &Path, put: &mut Put<'_>) -> Result<Read, String> {
 /// The next game number of a restored store: above every game restored.
 fn next_game_after(header: &Header, read: &Read) -> u64 {
     header.next_game.max(read.highest_game + 1)
-}
-
-/// The partial folders of restores in `dir` (see [`restore_into`]).
-pub(crate) fn partial_folders(dir: &Path) -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| partial_pid(p).is_some())
-        .collect();
-    out.sort();
-    out
-}
-
-/// The process id in a partial folder's name.
-fn partial_pid(p: &Path) -> Option<u32> {
-    p.file_name()?
-        .to_str()?
-        .strip_prefix("restore-")?
-        .strip_suffix(".partial")?
-        .parse()
-        .ok()
 }
 
 /// Removes the partial folders that interrupted restores left in `dir`;

@@ -2,11 +2,11 @@
 //! beside them (T35, T43, T56), or before its start who has said yes (T45).
 
 use super::args::Args;
+use super::crosstable::crosstable;
 use super::league::{lapsed, phase_word, rules_text, table_size};
 use super::{Image, Reply, Request, Res, Table};
 use crate::clock::Millis;
 use crate::duration;
-use super::crosstable::crosstable;
 use crate::league::{LeaguePhase, LeagueRecord, Standings};
 use crate::record::Named;
 

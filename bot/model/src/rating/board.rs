@@ -112,8 +112,8 @@ pub fn board(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rating::{Placing, Score};
     use crate::rating::records::RATINGS_FORMAT;
+    use crate::rating::{Placing, Score};
 
     fn standing(user: u64, rating: Rating) -> Standing {
         Standing {

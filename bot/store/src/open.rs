@@ -19,7 +19,7 @@ use tracing::{info, warn};
 const LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// The sled database in `db_dir`, opened with the settings' cache size.
-pub(crate) fn open_db_at(db_dir: &Path, settings: &StoreSettings) -> Result<sled::Db, StoreError> {
+pub fn open_db_at(db_dir: &Path, settings: &StoreSettings) -> Result<sled::Db, StoreError> {
     let started = std::time::Instant::now();
     loop {
         let opened = sled::Config::new()
@@ -139,7 +139,7 @@ impl Store {
 
     /// A store on a database as it is: no identity drawn, no marker kept (a
     /// restore's new store, which brings its own identity).
-    pub(crate) fn unmarked(kv: Arc<dyn Kv>) -> Store {
+    pub fn unmarked(kv: Arc<dyn Kv>) -> Store {
         Store {
             kv,
             marker: None,
@@ -159,7 +159,7 @@ impl Store {
                 .duration_since(std::time::UNIX_EPOCH)
                 .map(|d| d.as_nanos() as u64)
                 .unwrap_or_default();
-            let identity = crate::entropy::fresh(&[nanos]);
+            let identity = tokar_model::entropy::fresh(&[nanos]);
             // Only the first writer's number counts.
             transaction(&*kv, |tx| {
                 if tx.get(MAIN, IDENTITY)?.is_none() {
@@ -173,7 +173,7 @@ impl Store {
 
     /// Records in the database that a marker names it (see
     /// `marker_check.rs`), durably, before the marker is written.
-    pub(crate) fn mark(&self) -> Result<(), StoreError> {
+    pub fn mark(&self) -> Result<(), StoreError> {
         if self.kv.get(MAIN, MARKED)?.is_none() {
             let at = crate::marker::now_ms().to_be_bytes();
             transaction(&*self.kv, |tx| tx.insert(MAIN, MARKED, &at))?;
@@ -182,7 +182,7 @@ impl Store {
     }
 
     /// What the folder's marker records of this store, read from the database.
-    pub(crate) fn marker_fields(&self) -> Result<crate::marker::Fields, StoreError> {
+    pub fn marker_fields(&self) -> Result<crate::marker::Fields, StoreError> {
         Ok(crate::marker::Fields {
             identity: self.identity()?,
             games: next_game(&*self.kv)? - 1,
@@ -196,7 +196,7 @@ impl Store {
 
     /// Marks the store and writes the marker of `dir` for it now (after a
     /// restore). A sled store is marked in its database first.
-    pub(crate) fn write_marker_in(&self, dir: &Path) -> Result<(), String> {
+    pub fn write_marker_in(&self, dir: &Path) -> Result<(), String> {
         if self.kv.sled().is_some() {
             self.mark().map_err(|e| e.to_string())?;
         }
@@ -205,7 +205,7 @@ impl Store {
     }
 
     /// Tells the marker's keeper (if the store has one) what was stored.
-    pub(crate) fn noted(&self, games: Option<u64>, generation: Option<u64>) {
+    pub fn noted(&self, games: Option<u64>, generation: Option<u64>) {
         if let Some(k) = &self.marker {
             k.note(games, generation);
         }

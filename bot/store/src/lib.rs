@@ -1,3 +1,5 @@
+//! # tokar-store
+//!
 //! The store: what Tokar keeps, and where, in one main keyspace whose keys
 //! are prefixed by what they hold. It speaks to its database through
 //! [`kv::Kv`]: sled in the data folder (the default), or PostgreSQL.
@@ -12,21 +14,21 @@
 //! | `u` user | [`UserRecord`] |
 //! | `N` kind name | a console name's id (`kind`: `u` user, `c` channel; the name in UTF-8) |
 //! | `o` id | [`OutboxEntry`]: a message to deliver |
-//! | `p` id n | the raw PNG bytes of the entry's n-th picture, when it has no scene (see [`crate::scene`]) |
+//! | `p` id n | the raw PNG bytes of the entry's n-th picture, when it has no scene (see [`tokar_model::scene`]) |
 //! | `next-game` | the next game number |
 //! | `store-id` | the store's identity, drawn when it was created |
 //! | `writes` | the store's generation on sled ([`kv::Kv::generation`]; PostgreSQL: a sequence) |
-//! | `with-marker` | present once a data folder's marker names the store (`storage/marker_check.rs`) |
+//! | `with-marker` | present once a data folder's marker names the store (`marker_check.rs`) |
 //! | `R` ... | ratings ([`ratings`]) |
 //! | `q` ... | leases, when processes share the store ([`leases`]) |
 //! | `i` / `I` ... | interaction claims, each interaction run once ([`claims`]) |
 //!
-//! Leagues live in a tree of their own (`storage/leagues.rs`).
+//! Leagues live in a tree of their own (`leagues.rs`).
 //!
-//! Beside the database, `store.json` ([`crate::marker`]) records which store
+//! Beside the database, `store.json` ([`marker`]) records which store
 //! lives in the data folder, how many games it numbered and its generation,
 //! so that a lost, emptied, swapped or older database is refused at start
-//! instead of used without a word (`storage/open.rs`, `storage/marker_check.rs`).
+//! instead of used without a word (`open.rs`, `marker_check.rs`).
 //!
 //! Every write of a game is one transaction on this tree (record, log entries,
 //! schedule and index keys, and the outbox entries announcing the change
@@ -38,18 +40,20 @@
 //! read is cheaper than that hand-off.
 
 mod claims;
+pub mod marker;
 pub use claims::{Claim, CLAIM_KEPT};
 mod dump;
 mod leases;
 pub use leases::Lease;
 mod delivered;
+pub mod folder;
 mod gate;
 mod group_flush;
 pub mod kv;
 mod marker_check;
 mod marker_keeper;
 mod open;
-pub(crate) use open::open_db_at;
+pub use open::open_db_at;
 pub mod postgres;
 pub mod private;
 mod server_games;
@@ -57,17 +61,17 @@ mod servers;
 mod sled_kv;
 pub use servers::{decode_server, encode_server, ServerRecord};
 
-use crate::clock::Millis;
-use crate::outbox::{decode_entry, NewEntry, OutboxEntry};
-use crate::record::{
-    decode_game, decode_log, decode_user, encode, GameRecord, LogEntry, UserRecord,
-};
-use crate::table::Image;
 use kv::{transaction, Kv, KvTx, TxError, MAIN};
 pub use sled_kv::REOPEN_EVERY;
 use std::path::PathBuf;
 use std::sync::Arc;
 use thiserror::Error;
+use tokar_model::api::Image;
+use tokar_model::clock::Millis;
+use tokar_model::outbox::{decode_entry, NewEntry, OutboxEntry};
+use tokar_model::record::{
+    decode_game, decode_log, decode_user, encode, GameRecord, LogEntry, UserRecord,
+};
 
 mod ratings;
 mod rerate;
@@ -256,7 +260,7 @@ fn next_game(kv: &dyn Kv) -> Result<u64, StoreError> {
 impl Store {
     /// The sled database of a store opened from a data folder, for the
     /// folder's own tools (backup, check, restore), which read every key.
-    pub(crate) fn db(&self) -> Result<sled::Db, StoreError> {
+    pub fn db(&self) -> Result<sled::Db, StoreError> {
         self.kv.sled().unwrap_or_else(|| {
             Err(StoreError::Database(format!(
                 "{} is not a data folder: this works on sled stores only",
@@ -285,10 +289,10 @@ impl Store {
         &self,
         game: u64,
         from: u64,
-        to: Option<&crate::record::Named>,
-        until: crate::clock::Millis,
+        to: Option<&tokar_model::record::Named>,
+        until: tokar_model::clock::Millis,
     ) -> Result<usize, StoreError> {
-        use crate::outbox::Target;
+        use tokar_model::outbox::Target;
         let mut n = 0;
         for (k, v) in self.kv.scan(MAIN, b"o", usize::MAX)? {
             let Ok(mut e) = decode_entry(&v) else {
@@ -625,13 +629,13 @@ impl Store {
     pub fn games_in_play(&self) -> Result<usize, StoreError> {
         #[derive(serde::Deserialize)]
         struct PhaseOnly {
-            phase: crate::record::Phase,
+            phase: tokar_model::record::Phase,
         }
         let mut n = 0;
         for (_, v) in self.kv.scan(MAIN, b"g", usize::MAX)? {
             // An unreadable record is `tokar check`'s business, not a metric's.
             if serde_json::from_slice::<PhaseOnly>(&v)
-                .is_ok_and(|r| r.phase == crate::record::Phase::Playing)
+                .is_ok_and(|r| r.phase == tokar_model::record::Phase::Playing)
             {
                 n += 1;
             }
@@ -641,18 +645,18 @@ impl Store {
 }
 
 /// The key of a game record.
-pub(crate) fn game_key(id: u64) -> Vec<u8> {
+pub fn game_key(id: u64) -> Vec<u8> {
     key(b'g', &[id])
 }
 
 /// The prefix of a game's log entries.
-pub(crate) fn log_prefix(id: u64) -> Vec<u8> {
+pub fn log_prefix(id: u64) -> Vec<u8> {
     key(b'l', &[id])
 }
 
 /// The game number in a game record's, log entry's or index key (`None`
 /// for other keys).
-pub(crate) fn game_of_key(k: &[u8]) -> Option<u64> {
+pub fn game_of_key(k: &[u8]) -> Option<u64> {
     match (k.first(), k.len()) {
         (Some(b'g'), 9) => Some(tail_u64(k)),
         (Some(b'l'), 17) => Some(tail_u64(&k[..9])),
@@ -663,13 +667,13 @@ pub(crate) fn game_of_key(k: &[u8]) -> Option<u64> {
 
 /// Whether a key is an index derived from the game records (schedule, games
 /// of a user, games of a channel): rebuilt from the records, never copied.
-pub(crate) fn is_index_key(k: &[u8]) -> bool {
+pub fn is_index_key(k: &[u8]) -> bool {
     matches!(k.first(), Some(b's' | b'm' | b'c')) && k.len() == 17
 }
 
 /// The index keys a game record implies: its schedule entry and the
 /// user and channel indexes.
-pub(crate) fn index_keys(rec: &GameRecord) -> Vec<Vec<u8>> {
+pub fn index_keys(rec: &GameRecord) -> Vec<Vec<u8>> {
     let id = rec.id;
     let mut out = Vec::new();
     for m in &rec.members {
@@ -686,10 +690,10 @@ pub(crate) fn index_keys(rec: &GameRecord) -> Vec<Vec<u8>> {
 }
 
 /// The key holding the next game number.
-pub(crate) const NEXT_GAME_KEY: &[u8] = NEXT_GAME;
+pub const NEXT_GAME_KEY: &[u8] = NEXT_GAME;
 /// The key holding the store's identity.
-pub(crate) const IDENTITY_KEY: &[u8] = IDENTITY;
+pub const IDENTITY_KEY: &[u8] = IDENTITY;
 
-pub(crate) fn be_u64(b: &[u8]) -> Option<u64> {
+pub fn be_u64(b: &[u8]) -> Option<u64> {
     (b.len() >= 8).then(|| tail_u64(b))
 }

@@ -14,9 +14,9 @@
 
 use super::kv::{transaction, TxError};
 use super::{key, put_entry, tail_u64, Store, StoreError};
-use crate::league::{decode_league, LeagueRecord};
-use crate::outbox::NewEntry;
-use crate::record::encode;
+use tokar_model::league::{decode_league, LeagueRecord};
+use tokar_model::outbox::NewEntry;
+use tokar_model::record::encode;
 
 pub(super) const TREE: &str = "leagues";
 const NEXT: &[u8] = b"next-league";

@@ -19,9 +19,9 @@ use super::ratings::{
     apply, assess_in, corrupt, decode_rated_game, game_key, prefixed, RatedGame, TxResult,
 };
 use super::{key, StoreError};
-use crate::record::{decode_game, Phase};
 use std::collections::BTreeSet;
 use tokar_engine::catalog::GameKind;
+use tokar_model::record::{decode_game, Phase};
 use tracing::info;
 
 /// A recompute of the ratings of some game kinds, planned before its

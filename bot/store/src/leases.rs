@@ -23,7 +23,7 @@
 
 use super::kv::{transaction, MAIN};
 use super::{key, Store, StoreError};
-use crate::clock::Millis;
+use tokar_model::clock::Millis;
 
 /// What a lease covers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -31,7 +31,7 @@ pub enum Lease {
     /// A game's schedule sweeps and the bot's moves in it.
     Game(u64),
     /// The delivery of one outbox lane: `(direct, id)`, as
-    /// [`crate::outbox::OutboxEntry::lane`] gives it.
+    /// [`tokar_model::outbox::OutboxEntry::lane`] gives it.
     Lane(bool, u64),
 }
 

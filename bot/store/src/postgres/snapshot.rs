@@ -5,8 +5,8 @@
 //! (writers go on; only the old row versions are kept until it ends).
 
 use super::{one_line, Failure, PgKv, GET, KEYS_FROM, KEYS_TO, RANGE_FROM, RANGE_TO};
-use crate::storage::kv::Tree;
-use crate::storage::{RawItem, StoreError};
+use crate::kv::Tree;
+use crate::{RawItem, StoreError};
 use deadpool_postgres::Object;
 use std::sync::Arc;
 

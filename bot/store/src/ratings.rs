@@ -22,14 +22,14 @@
 
 use super::kv::{KvTx, TxError, MAIN};
 use super::{key, tail_u64, Store, StoreError};
-use crate::clock::Millis;
-pub use crate::rating::records::{
-    pair_of, HistoryEntry, PairGames, RatedGame, Standing, GLOBAL, PAIR_GAMES, RATINGS_FORMAT,
-};
-use crate::rating::{assess, update, Placing, Rating, Score};
-use crate::record::{decode_log, encode, GameRecord, LogEntry, Phase};
 use serde::Deserialize;
 use tokar_engine::catalog::GameKind;
+use tokar_model::clock::Millis;
+pub use tokar_model::rating::records::{
+    pair_of, HistoryEntry, PairGames, RatedGame, Standing, GLOBAL, PAIR_GAMES, RATINGS_FORMAT,
+};
+use tokar_model::rating::{assess, update, Placing, Rating, Score};
+use tokar_model::record::{decode_log, encode, GameRecord, LogEntry, Phase};
 use tracing::info;
 
 /// The key of two people's [`PairGames`] in a kind, in either order.
@@ -252,13 +252,13 @@ impl Store {
     }
 
     /// The leaderboard of a kind and scope at `now` (T47): everyone rated
-    /// there, sorted and sorted out by [`crate::rating::board::board`].
+    /// there, sorted and sorted out by [`tokar_model::rating::board::board`].
     pub fn leaderboard(
         &self,
         kind: GameKind,
         scope: u64,
         now: Millis,
-    ) -> Result<crate::rating::board::Board, StoreError> {
+    ) -> Result<tokar_model::rating::board::Board, StoreError> {
         let standings = self
             .kv()
             .scan(MAIN, &prefixed(b'r', kind, &[scope]), usize::MAX)?
@@ -266,7 +266,7 @@ impl Store {
             .map(|(_, v)| decode_standing(v))
             .collect::<Result<Vec<_>, _>>()?;
         let games = self.rated_games()?;
-        Ok(crate::rating::board::board(
+        Ok(tokar_model::rating::board::board(
             standings, &games, kind, scope, now,
         ))
     }

@@ -31,7 +31,7 @@
 
 use super::kv::{transaction, MAIN};
 use super::{key, tail_u64, Store, StoreError};
-use crate::clock::Millis;
+use tokar_model::clock::Millis;
 
 /// How long a claim is kept: a day, far past an interaction token's 15 minutes.
 pub const CLAIM_KEPT: Millis = 24 * 60 * 60 * 1000;

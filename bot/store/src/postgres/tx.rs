@@ -2,8 +2,8 @@
 //! SERIALIZABLE`, the closure's steps each sent and awaited, `COMMIT`.
 
 use super::{one_line, Failure, PgKv, DELETE, GET, NEXT_GENERATION, NEXT_ID, UPSERT};
-use crate::storage::kv::{BackendError, KvTx, Tree, TxError};
-use crate::storage::StoreError;
+use crate::kv::{BackendError, KvTx, Tree, TxError};
+use crate::StoreError;
 use deadpool_postgres::Object;
 use std::future::Future;
 use std::sync::Arc;

@@ -3,7 +3,7 @@
 
 use super::kv::{transaction, TxError, MAIN};
 use super::{index_keys, key, RawItem, Store, StoreError, NEXT_GAME};
-use crate::record::decode_game;
+use tokar_model::record::decode_game;
 
 impl Store {
     /// Every stored key and value of one game (record and log), for fixtures

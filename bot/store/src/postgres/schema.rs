@@ -9,7 +9,7 @@
 //! Tokar than this one is refused: this binary would not know its tables.
 
 use super::Failure;
-use crate::storage::StoreError;
+use crate::StoreError;
 
 /// The migrations, numbered from 1 in the order they are applied. A released
 /// migration is never changed: a change of tables is a new one at the end.

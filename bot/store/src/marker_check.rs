@@ -137,17 +137,17 @@ pub fn judge(
 /// What in `dir` shows that a store lived there, one phrase each.
 pub fn leftovers(dir: &Path, kind: Kind) -> Vec<String> {
     let mut seen = Vec::new();
-    let backups = crate::backup::service::list(&crate::backup::service::backups_dir(dir));
+    let backups = super::folder::list(&super::folder::backups_dir(dir));
     if !backups.is_empty() {
         seen.push(format!("backups/ holds {} Tokar backup(s)", backups.len()));
     }
-    if dir.join(crate::backup::service::SOCKET).exists() {
+    if dir.join(super::folder::SOCKET).exists() {
         seen.push(format!(
             "the control socket {} is there",
-            crate::backup::service::SOCKET
+            super::folder::SOCKET
         ));
     }
-    for partial in crate::backup::restore::partial_folders(dir) {
+    for partial in super::folder::partial_folders(dir) {
         seen.push(format!(
             "an interrupted restore left {}",
             partial.file_name().unwrap_or_default().to_string_lossy()

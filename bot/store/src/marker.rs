@@ -9,8 +9,8 @@
 //! without a word. The marker beside the database says that a store lived
 //! here, which one (its identity, key `store-id`), how many games it had
 //! numbered and its generation (how many game writes it had stored, see
-//! [`crate::storage::kv::Kv::generation`]), so that
-//! [`crate::storage::Store::open_with`] can refuse such a start instead.
+//! [`crate::kv::Kv::generation`]), so that
+//! [`crate::Store::open_with`] can refuse such a start instead.
 //!
 //! The marker never claims more than the database holds: it is written from
 //! values the database had already stored durably (after the write's flush or

@@ -9,12 +9,12 @@ pub mod backup;
 pub mod check;
 pub mod console;
 pub mod discord;
-pub mod metrics;
 pub mod migrate;
-pub mod table;
 
 pub use tokar_store as storage;
 pub use tokar_store::marker;
+pub use tokar_table as table;
+pub use tokar_table::metrics;
 
 pub use tokar_model::{
     api, clock, duration, entropy, league, outbox, quote, rating, record, replay, scene, vacation,

@@ -9,7 +9,7 @@
 //! colour (source-over); a rectangle on whole pixels needs one sample a
 //! pixel. Thick lines are polygons (`shape.rs`). This costs more than a
 //! scanline rasteriser, but it runs once per look, never per picture (tables
-//! and charts, drawn per call, are the exception; see the README).
+//! and charts, drawn per call, are the exception; see docs/render.md).
 
 // Drawing calls take a position, a size, a colour and what to draw: spelled out
 // at each call rather than bundled into one-use structs.

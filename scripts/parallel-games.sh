@@ -1,6 +1,6 @@
 #!/bin/sh
 # Commands a second through the console with pictures, for GAMES parallel Arcana
-# games of up to ACTIONS actions each (render/README.md, "50 parallel games").
+# games of up to ACTIONS actions each (docs/bench/render.md, "50 parallel games").
 # Usage: scripts/parallel-games.sh [GAMES] [ACTIONS] [SEED] [PARALLEL]   (defaults 50 60 1 1)
 # PARALLEL: how many commands of different games the console runs at once
 # (`tokar console --parallel`; 1 is one at a time).

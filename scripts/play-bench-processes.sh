@@ -1,6 +1,6 @@
 #!/bin/sh
 # One /play end to end from PROCESSES bench processes at once on one PostgreSQL
-# database (bot/README.md, "Speed"). Usage:
+# database (docs/bench/play.md). Usage:
 #   TOKAR_DATABASE_URL=postgres://... scripts/play-bench-processes.sh [PROCESSES] [SECONDS]
 # (defaults 2 and 5). The database should be empty: the first process makes the
 # schema. Each process is the `play` bench with players of its own

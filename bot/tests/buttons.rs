@@ -1,4 +1,4 @@
-//! Buttons for every answer (rulings T23, T24 in bot/README.md): an invitation accepted or
+//! Buttons for every answer (rulings T23, T24 in docs/rulings.md): an invitation accepted or
 //! declined by button, a seat joined by button, an offer answered by button, a resignation
 //! confirmed by button and one whose confirmation expired, and stale or foreign clicks refused
 //! privately with the reason. Also the move deadline and reminder interval chosen per game at

@@ -1,4 +1,4 @@
-//! The end of a game is announced to every player (ruling T39, bot/README.md): the
+//! The end of a game is announced to every player (ruling T39, docs/rulings.md): the
 //! result message mentions each person seated in the game exactly once (never the bot's
 //! own seats), whether the game ended by a resignation, a claim at the move deadline or a
 //! win on the board, in a duel and in games of four.

@@ -1,4 +1,4 @@
-//! Ruling T13 (bot/README.md): a record's seed serves only to replay the
+//! Ruling T13 (docs/rulings.md): a record's seed serves only to replay the
 //! actions it carries. From the first action not in it, the game's chance
 //! comes from a secret seed, and what the record's seed already decided but
 //! nobody was shown (Magic Chess's hands and draw pile, an Arachne turn's

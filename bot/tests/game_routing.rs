@@ -1,5 +1,5 @@
 //! Where a game's commands are taken and where their answers go (ruling T38,
-//! bot/README.md): in the game's thread, in the channel it was created in, and with
+//! docs/rulings.md): in the game's thread, in the channel it was created in, and with
 //! `game:N` anywhere on its server; never from another server or a direct message.
 //! Without `game:` the player's only game here, else on the server, is meant. Public
 //! answers go to the game's thread; the player who typed elsewhere is told where.

@@ -3,7 +3,7 @@
 //! once, a player leaving, Magic Chess tables and Gladiator teams, restarts,
 //! the rules chosen per league (tie-breaks, withdrawals, pairing numbers) and
 //! a league not yet started (who said yes, expiry, cancelling).
-//! Rulings T32-T36, T43-T45 (bot/README.md).
+//! Rulings T32-T36, T43-T45 (docs/rulings.md).
 
 mod common;
 use common::*;

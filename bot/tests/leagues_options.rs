@@ -1,7 +1,7 @@
 //! The options a league is made with that its games carry: `rated:no` (T28,
 //! T49) and `vacation:off` (T50), stored in the league record (format 3),
 //! said in its invitation and description, and given to every game it
-//! starts (bot/README.md, Leagues).
+//! starts (docs/rulings.md, Leagues).
 
 mod common;
 use common::*;

@@ -1,5 +1,5 @@
 //! Ratings through the table: which games count (rulings T28-T31, T46-T48 in
-//! the README), what they count as, /leaderboard and /stats, and ratings kept
+//! docs/rulings.md), what they count as, /leaderboard and /stats, and ratings kept
 //! across a restart.
 
 mod common;

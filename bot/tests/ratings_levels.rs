@@ -1,4 +1,4 @@
-//! Tokar's rating per level (ruling T52 in the README), through the table: where a server
+//! Tokar's rating per level (ruling T52 in docs/rulings.md), through the table: where a server
 //! rates games against Tokar, each level is a player of its own, shown as "Tokar (hard)" on
 //! /leaderboard, /stats and the result message; and the rating the bot held before levels
 //! (rating records of version 2) still loads.

@@ -1,5 +1,5 @@
-//! `tokar restore FILE --game N` recomputes the ratings the game touches (README,
-//! "Backups" and "Ratings"): a game restored to before its end no longer counts, and a
+//! `tokar restore FILE --game N` recomputes the ratings the game touches (docs/backups.md
+//! and docs/ratings.md): a game restored to before its end no longer counts, and a
 //! restored finished game counts once, with every later rating as if the games had ended as
 //! the store then holds them.
 

@@ -1,4 +1,4 @@
-//! Who a team game rates, through the table (ruling T46 in the README): the requests a
+//! Who a team game rates, through the table (ruling T46 in docs/rulings.md): the requests a
 //! server sends, the store's ratings after.
 
 mod common;

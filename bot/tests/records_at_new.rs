@@ -1,4 +1,4 @@
-//! `/new record:` replays the whole record when it is given (ruling T14, bot/README.md): a record that cannot be replayed,
+//! `/new record:` replays the whole record when it is given (ruling T14, docs/rulings.md): a record that cannot be replayed,
 //! or one cut from a game in play whose dice or cards decide its actions, is refused at /new,
 //! not when the invitee accepts. On the console a record with spaces is quoted, so that it
 //! pastes back whole.

@@ -1,5 +1,5 @@
 //! Reminders and move deadlines on the virtual clock, across restarts.
-//! Ruling T1 (bot/README.md): in two-sided games the deadline lets the
+//! Ruling T1 (docs/rulings.md): in two-sided games the deadline lets the
 //! waiting player /claim the win; nobody is pinged twice for one thing.
 
 mod common;

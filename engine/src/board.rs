@@ -66,8 +66,26 @@ impl Dir {
         Dir(3 + spoke)
     }
 
+    /// Grid: the (file, rank) offsets of [`Dir::ORTHOGONAL`], in its order, for the
+    /// games' move generators, which step by offsets.
+    pub const ORTHOGONAL_STEPS: [(i32, i32); 4] = Dir::steps(Dir::ORTHOGONAL);
+    /// Grid: the (file, rank) offsets of [`Dir::DIAGONAL`], in its order.
+    pub const DIAGONAL_STEPS: [(i32, i32); 4] = Dir::steps(Dir::DIAGONAL);
+    /// Grid: the (file, rank) offsets of [`Dir::ALL`], in its order (a King's steps).
+    pub const ALL_STEPS: [(i32, i32); 8] = Dir::steps(Dir::ALL);
+
+    const fn steps<const N: usize>(dirs: [Dir; N]) -> [(i32, i32); N] {
+        let mut out = [(0, 0); N];
+        let mut i = 0;
+        while i < N {
+            out[i] = dirs[i].grid_delta();
+            i += 1;
+        }
+        out
+    }
+
     /// Grid: the (file, rank) offset of one step.
-    pub fn grid_delta(self) -> (i32, i32) {
+    pub const fn grid_delta(self) -> (i32, i32) {
         match self.0 {
             0 => (0, 1),
             1 => (1, 1),
@@ -90,6 +108,19 @@ impl Dir {
         self.0 % 2 == 1
     }
 }
+
+/// Grid: the eight L-shaped (file, rank) jumps of a chess knight, clockwise from
+/// (1, 2). Not a [`Dir`]: a jump has no square in between.
+pub const KNIGHT_JUMPS: [(i32, i32); 8] = [
+    (1, 2),
+    (2, 1),
+    (2, -1),
+    (1, -2),
+    (-1, -2),
+    (-2, -1),
+    (-2, 1),
+    (-1, 2),
+];
 
 /// The shape of a board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -437,6 +468,41 @@ impl fmt::Display for Shape {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The games list their moves in the order of these tables, and that order reaches
+    /// players (`/moves`) and the computer player's seeded choices: it stays as the
+    /// move generators were first written with their own copies.
+    #[test]
+    fn step_tables_keep_their_order() {
+        assert_eq!(Dir::ORTHOGONAL_STEPS, [(0, 1), (1, 0), (0, -1), (-1, 0)]);
+        assert_eq!(Dir::DIAGONAL_STEPS, [(1, 1), (1, -1), (-1, -1), (-1, 1)]);
+        assert_eq!(
+            Dir::ALL_STEPS,
+            [
+                (0, 1),
+                (1, 1),
+                (1, 0),
+                (1, -1),
+                (0, -1),
+                (-1, -1),
+                (-1, 0),
+                (-1, 1)
+            ]
+        );
+        assert_eq!(
+            KNIGHT_JUMPS,
+            [
+                (1, 2),
+                (2, 1),
+                (2, -1),
+                (1, -2),
+                (-1, -2),
+                (-2, -1),
+                (-2, 1),
+                (-1, 2)
+            ]
+        );
+    }
 
     #[test]
     fn grid_names_round_trip() {

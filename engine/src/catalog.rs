@@ -51,6 +51,10 @@ pub trait Variant: Game {
     /// The rules for people: an overview without a topic, or one unit's card.
     fn rules(topic: Option<&str>) -> Result<String, String>;
 
+    /// The stable id of every unit the game has (`Glyph::unit`: the name of its icon,
+    /// kept in stored pictures), in the game's own order.
+    fn unit_ids() -> Vec<&'static str>;
+
     /// Checks one free-text option value (an option whose `choices` is
     /// empty) when a player gives it, so that a bad value is refused at once
     /// rather than when the game starts. By default every value passes.
@@ -170,6 +174,15 @@ macro_rules! catalog {
             pub fn named_values(self, name: &str) -> Vec<&'static str> {
                 match self {
                     $(GameKind::$variant => <$ty as Variant>::named_values(name),)*
+                    #[allow(unreachable_patterns)]
+                    _ => Vec::new(),
+                }
+            }
+
+            /// [`Variant::unit_ids`].
+            pub fn unit_ids(self) -> Vec<&'static str> {
+                match self {
+                    $(GameKind::$variant => <$ty as Variant>::unit_ids(),)*
                     #[allow(unreachable_patterns)]
                     _ => Vec::new(),
                 }

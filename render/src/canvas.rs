@@ -231,28 +231,17 @@ impl Surface for Picture {
     fn blend_mask(&mut self, mask: &AlphaMask, x: i32, y: i32, colour: Rgb) {
         let c = self.palette.index(colour);
         let palette = self.palette;
-        let (cw, ch) = (self.width() as i32, self.height() as i32);
+        let size = (self.width(), self.height());
         let data: &mut [u8] = &mut self.image;
-        for my in 0..mask.height as i32 {
-            let py = y + my;
-            if py < 0 || py >= ch {
-                continue;
+        mask.for_each_covered(x, y, size, |pixel, a| {
+            let l = ((a as u32 * OPAQUE as u32 + 127) / 255) as u8;
+            let d = &mut data[pixel];
+            if l == OPAQUE {
+                *d = c;
+            } else if l != 0 {
+                *d = palette.blend(c, l, *d);
             }
-            let row = &mask.alpha[(my as u32 * mask.width) as usize..][..mask.width as usize];
-            for (mx, &a) in row.iter().enumerate() {
-                let px = x + mx as i32;
-                if a == 0 || px < 0 || px >= cw {
-                    continue;
-                }
-                let l = ((a as u32 * OPAQUE as u32 + 127) / 255) as u8;
-                let d = &mut data[(py * cw + px) as usize];
-                if l == OPAQUE {
-                    *d = c;
-                } else if l != 0 {
-                    *d = palette.blend(c, l, *d);
-                }
-            }
-        }
+        });
     }
 
     fn note_text(&mut self, px: u16, x: f32, y: f32, w: f32, h: f32, text: &str) {

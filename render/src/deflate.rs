@@ -8,7 +8,7 @@
 //! once. Each band of [`ROWS_PER_BLOCK`] rows is a block with its own dynamic
 //! Huffman codes ([`crate::huffman`]).
 //!
-//! Why Tokar has its own deflate (render/README.md, "Measurements"): zlib-rs
+//! Why Tokar has its own deflate (docs/bench/render.md): zlib-rs
 //! at level 2, the fastest kept deflater that brings the 8x8 picture under
 //! 50 KB, took longer by itself than the whole picture's time target; the
 //! faster settings (fdeflate, zlib-rs level 1) are 63-68 KB; and libflate,

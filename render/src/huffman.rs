@@ -5,7 +5,7 @@
 //!
 //! Hand-written because no kept crate exposes this step on its own: libflate
 //! takes a match finder of ours, but its symbols and Huffman codes took about
-//! 0.9 ms of the 8x8 picture's 1.2 ms target (render/README.md), and zlib-rs,
+//! 0.9 ms of the 8x8 picture's 1.2 ms target (docs/bench/render.md), and zlib-rs,
 //! miniz_oxide and fdeflate keep theirs private.
 
 /// Literal and length symbols (0-255 literals, 256 the end of a block,

@@ -15,6 +15,31 @@
 //! 256) is fixed at start-up, and everything that does not change between
 //! pictures (the board, piece art, badges, glyphs) is prepared in its indices,
 //! so that drawing a picture is mostly copying.
+//!
+//! # Drawing a position
+//!
+//! ```
+//! use tokar_engine::{AnyGame, GameKind, Options, Seed, Viewer};
+//! use tokar_render::{Highlights, Renderer, MAX_BYTES};
+//!
+//! // A game one action in.
+//! let mut game = AnyGame::setup(GameKind::Arcana, &Options::new(), Seed::ChaCha20([7; 32]))?;
+//! let seat = game.to_act()[0];
+//! let action = game.legal_actions(seat)[0].clone();
+//! let events = game.play(seat, &action)?;
+//!
+//! // One renderer for the process: it keeps the prepared art, and is Send + Sync.
+//! let renderer = Renderer::new();
+//! let highlights = Highlights {
+//!     marks: events.iter().flat_map(|event| event.marks.clone()).collect(),
+//!     ..Highlights::default()
+//! };
+//! // The spectators' view: what anyone may see, without a hand.
+//! let png = renderer.render(&game.view(Viewer::Spectator), &highlights)?;
+//! assert!(png.starts_with(b"\x89PNG\r\n\x1a\n"));
+//! assert!(png.len() <= MAX_BYTES);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 mod board;
 mod canvas;

@@ -9,7 +9,7 @@
 //! colour (source-over); a rectangle on whole pixels needs one sample a
 //! pixel. Thick lines are polygons (`shape.rs`). This costs more than a
 //! scanline rasteriser, but it runs once per look, never per picture (tables
-//! and charts, drawn per call, are the exception; see the README).
+//! and charts, drawn per call, are the exception; see docs/render.md).
 
 // Drawing calls take a position, a size, a colour and what to draw: spelled out
 // at each call rather than bundled into one-use structs.
@@ -46,6 +46,36 @@ pub struct AlphaMask {
     pub width: u32,
     pub height: u32,
     pub alpha: Vec<u8>,
+}
+
+impl AlphaMask {
+    /// Calls `f` for each pixel of a `width` by `height` surface that the mask covers
+    /// when its top-left corner lands on (x, y), with the pixel's index (row by row) and
+    /// its coverage, never 0; what falls outside the surface is skipped. One walk for the
+    /// sketch's blend and the picture's, which differ only in what they do with a pixel.
+    pub(crate) fn for_each_covered(
+        &self,
+        x: i32,
+        y: i32,
+        (width, height): (u32, u32),
+        mut f: impl FnMut(usize, u8),
+    ) {
+        let (cw, ch) = (width as i32, height as i32);
+        for my in 0..self.height as i32 {
+            let py = y + my;
+            if py < 0 || py >= ch {
+                continue;
+            }
+            let row = &self.alpha[(my as u32 * self.width) as usize..][..self.width as usize];
+            for (mx, &a) in row.iter().enumerate() {
+                let px = x + mx as i32;
+                if a == 0 || px < 0 || px >= cw {
+                    continue;
+                }
+                f((py * cw + px) as usize, a);
+            }
+        }
+    }
 }
 
 /// One drawing call's coverage: a mask of `samples` by `samples` a pixel
@@ -449,23 +479,12 @@ pub trait Surface {
 
 impl Surface for Sketch {
     fn blend_mask(&mut self, mask: &AlphaMask, x: i32, y: i32, colour: Rgb) {
-        let (cw, ch) = (self.width() as i32, self.height() as i32);
+        let size = (self.width(), self.height());
         let data: &mut [u8] = &mut self.image;
-        for my in 0..mask.height as i32 {
-            let py = y + my;
-            if py < 0 || py >= ch {
-                continue;
-            }
-            let row = &mask.alpha[(my as u32 * mask.width) as usize..][..mask.width as usize];
-            for (mx, &a) in row.iter().enumerate() {
-                let px = x + mx as i32;
-                if a == 0 || px < 0 || px >= cw {
-                    continue;
-                }
-                let i = ((py * cw + px) * 4) as usize;
-                over(&mut data[i..i + 4], colour, a as u32);
-            }
-        }
+        mask.for_each_covered(x, y, size, |pixel, a| {
+            let i = pixel * 4;
+            over(&mut data[i..i + 4], colour, a as u32);
+        });
     }
 }
 

@@ -239,54 +239,19 @@ fn tint(shape: &Shape, colour: SeatColour) -> Option<Sketch> {
 mod tests {
     use super::*;
 
-    /// Every unit id the games use.
-    const UNITS: [&str; 39] = [
-        "imperial-warrior",
-        "blue-knight",
-        "wind-mage",
-        "priest-of-the-winds",
-        "alchemist",
-        "duelist",
-        "battle-mage",
-        "skeleton",
-        "zombie",
-        "mummy",
-        "tomb-keeper",
-        "dark-priest",
-        "necromancer",
-        "ghoul",
-        "ghost",
-        "cultist",
-        "wraith",
-        "vampire",
-        "lich",
-        "magic-king",
-        "magic-wizard",
-        "magic-fairy",
-        "magic-frog",
-        "magic-pawn",
-        "gladiator-king",
-        "gladiator-queen",
-        "mounted-knight",
-        "footman",
-        "champion",
-        "warrior",
-        "black-knight",
-        "scout",
-        "kings-knight",
-        "squire",
-        "matron",
-        "priestess",
-        "arachne-wizard",
-        "blademaster",
-        "grunt",
-    ];
+    /// Every unit id the games use, from the engine's catalog.
+    fn units() -> Vec<&'static str> {
+        tokar_engine::GameKind::ALL
+            .into_iter()
+            .flat_map(|kind| kind.unit_ids())
+            .collect()
+    }
 
     #[test]
     fn every_unit_has_an_icon_that_draws() {
         // A silhouette that fills less than a tenth of its square reads badly on a phone.
         let mut thin = Vec::new();
-        for unit in UNITS {
+        for unit in units() {
             let svg = icon_svg(unit).unwrap_or_else(|| panic!("no icon for {unit}"));
             let shape =
                 rasterise(svg, 64).unwrap_or_else(|| panic!("icon for {unit} draws nothing"));
@@ -297,6 +262,15 @@ mod tests {
             assert!(shape.outline.alpha.iter().filter(|&&a| a > 128).count() > covered);
         }
         assert!(thin.is_empty(), "icons too thin: {}", thin.join(", "));
+    }
+
+    /// An icon no game uses is art nobody sees, or a unit renamed in the engine.
+    #[test]
+    fn every_icon_is_a_games_unit() {
+        let units = units();
+        for (unit, _) in ICONS {
+            assert!(units.contains(unit), "the icon {unit} is no game's unit");
+        }
     }
 
     #[test]

@@ -1,4 +1,4 @@
-//! Answering by button against the fake Discord (rulings T23, T24 in bot/README.md): an
+//! Answering by button against the fake Discord (rulings T23, T24 in docs/rulings.md): an
 //! invitation accepted with its button, a draw offer accepted with its button, a resignation
 //! confirmed with its button, all as real component interactions.
 //!

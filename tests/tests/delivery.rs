@@ -294,7 +294,7 @@ async fn every_ping_arrives_once_when_discord_answers() {
     println!("delivery latency without faults: {}", median_p99(&l));
 }
 
-/// Ruling T12 (bot/README.md). A channel deleted mid-game: the players are told privately (a player whose DMs are closed
+/// Ruling T12 (docs/rulings.md). A channel deleted mid-game: the players are told privately (a player whose DMs are closed
 /// gets a line where the game goes on), and the game goes on, to its end, in the channel where
 /// one of them resumes it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

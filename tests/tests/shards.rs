@@ -343,7 +343,7 @@ impl<'a> Played<'a> {
     }
 }
 
-/// Leases across processes (bot/README.md, "Several processes on one store: leases"): two
+/// Leases across processes (docs/storage.md, "Several processes on one store: leases"): two
 /// processes, one shard of two each, on one PostgreSQL store. Both guilds' games are played;
 /// the process of shard 0 is killed with SIGKILL just after a move there. A day later (the
 /// processes share a clock file, so the table's time jumps for both), both games are reminded

@@ -660,6 +660,10 @@ impl Arachne {
 impl Variant for Arachne {
     const KIND: GameKind = GameKind::Arachne;
 
+    fn unit_ids() -> Vec<&'static str> {
+        layout::Kind::ALL.iter().map(|k| k.unit()).collect()
+    }
+
     fn options() -> &'static [OptionSpec] {
         &*OPTIONS
     }

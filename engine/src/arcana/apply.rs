@@ -466,20 +466,7 @@ impl Arcana {
         self.graves[p.owner.index()].push(p.unit);
         self.quiet_reset();
         if p.rank() == Rank::General {
-            let winner = Arcana::other(p.owner);
-            let reason = format!(
-                "{} killed the {} General, the {} on {}.",
-                self.seat_label(winner),
-                self.seat_label(p.owner),
-                p.unit.name(),
-                n(cell)
-            );
-            ev.push(Event::new(format!("Game over: {reason}")).mark(cell, Mark::Hit));
-            self.outcome = Outcome::Won {
-                winners: vec![winner],
-                reason,
-            };
-            self.pending.clear();
+            self.general_lost(&p, cell, "killed", ev);
             return;
         }
         if p.unit == Unit::PriestOfTheWinds && !p.revived {
@@ -488,6 +475,31 @@ impl Arcana {
                 piece: p,
             });
         }
+    }
+
+    /// The end of the game when `general`, taken off `cell`, was a side's General: the
+    /// other side wins. `how` is what was done to him ("killed", "buried").
+    pub(super) fn general_lost(
+        &mut self,
+        general: &Piece,
+        cell: Cell,
+        how: &str,
+        ev: &mut Vec<Event>,
+    ) {
+        let winner = Arcana::other(general.owner);
+        let reason = format!(
+            "{} {how} the {} General, the {} on {}.",
+            self.seat_label(winner),
+            self.seat_label(general.owner),
+            general.unit.name(),
+            n(cell)
+        );
+        ev.push(Event::new(format!("Game over: {reason}")).mark(cell, Mark::Hit));
+        self.outcome = Outcome::Won {
+            winners: vec![winner],
+            reason,
+        };
+        self.pending.clear();
     }
 
     fn answer_pending(&mut self, to: Cell, unit: Option<Unit>, ev: &mut Vec<Event>) {

@@ -302,6 +302,10 @@ impl Game for Arcana {
 impl Variant for Arcana {
     const KIND: GameKind = GameKind::Arcana;
 
+    fn unit_ids() -> Vec<&'static str> {
+        unit::Unit::ALL.iter().map(|u| u.id()).collect()
+    }
+
     fn options() -> &'static [OptionSpec] {
         OPTIONS
     }

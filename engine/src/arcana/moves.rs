@@ -5,32 +5,8 @@ use super::action::Action;
 use super::ruleset::Variation;
 use super::state::{Arcana, Pending, Piece, BOARD};
 use super::unit::{Rank, Unit};
-use crate::board::Cell;
+use crate::board::{Cell, Dir, KNIGHT_JUMPS};
 use crate::seat::Seat;
-
-/// The eight L-shaped jumps of the Blue Knight.
-const KNIGHT: [(i32, i32); 8] = [
-    (1, 2),
-    (2, 1),
-    (2, -1),
-    (1, -2),
-    (-1, -2),
-    (-2, -1),
-    (-2, 1),
-    (-1, 2),
-];
-const KING: [(i32, i32); 8] = [
-    (0, 1),
-    (1, 1),
-    (1, 0),
-    (1, -1),
-    (0, -1),
-    (-1, -1),
-    (-1, 0),
-    (-1, 1),
-];
-const ORTHO: [(i32, i32); 4] = [(0, 1), (1, 0), (0, -1), (-1, 0)];
-const DIAG: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, -1), (-1, 1)];
 
 /// Where a step leads: a square, or off the board.
 fn step(cell: Cell, df: i32, dr: i32) -> Option<Cell> {
@@ -150,10 +126,10 @@ impl Arcana {
                     }
                 }
             }
-            Unit::BlueKnight => self.landing_moves(from, seat, rank, &KNIGHT, out),
+            Unit::BlueKnight => self.landing_moves(from, seat, rank, &KNIGHT_JUMPS, out),
             Unit::WindMage => {
                 let mut jumps = Vec::with_capacity(8);
-                for (df, dr) in DIAG {
+                for (df, dr) in Dir::DIAGONAL_STEPS {
                     jumps.push((df, dr));
                     jumps.push((2 * df, 2 * dr));
                 }
@@ -185,9 +161,9 @@ impl Arcana {
                             }
                         }
                     };
-                self.step_moves(from, &KING, true, out);
+                self.step_moves(from, &Dir::ALL_STEPS, true, out);
                 soldier_kill(from, from, out, None);
-                for (df, dr) in KING {
+                for (df, dr) in Dir::ALL_STEPS {
                     if let Some(to) = step(from, df, dr) {
                         if self.is_empty(to) {
                             soldier_kill(to, from, out, Some(to));
@@ -202,7 +178,7 @@ impl Arcana {
             Unit::Duelist => {
                 let mut dests = Vec::new();
                 let mut exits = false;
-                for (df, dr) in KING {
+                for (df, dr) in Dir::ALL_STEPS {
                     let mut at = from;
                     loop {
                         match step(at, df, dr) {
@@ -231,7 +207,7 @@ impl Arcana {
             }
             Unit::BattleMage => {
                 let mut dests = Vec::new();
-                for (df, dr) in KING {
+                for (df, dr) in Dir::ALL_STEPS {
                     if let Some(to) = step(from, df, dr) {
                         if self.is_empty(to) {
                             dests.push(to);
@@ -275,12 +251,12 @@ impl Arcana {
             Unit::Zombie => {
                 let mut dests: Vec<Cell> = Vec::new();
                 let mut exits = false;
-                for (df, dr) in ORTHO {
+                for (df, dr) in Dir::ORTHOGONAL_STEPS {
                     match step(from, df, dr) {
                         None => exits = true,
                         Some(a) if self.is_empty(a) => {
                             dests.push(a);
-                            for (df2, dr2) in ORTHO {
+                            for (df2, dr2) in Dir::ORTHOGONAL_STEPS {
                                 match step(a, df2, dr2) {
                                     None => exits = true,
                                     Some(b) if b == from => {}
@@ -308,14 +284,14 @@ impl Arcana {
                     out.push(Action::Exit { from });
                 }
             }
-            Unit::Mummy => self.landing_moves(from, seat, rank, &ORTHO, out),
+            Unit::Mummy => self.landing_moves(from, seat, rank, &Dir::ORTHOGONAL_STEPS, out),
             Unit::TombKeeper => {
-                self.step_moves(from, &KING, true, out);
+                self.step_moves(from, &Dir::ALL_STEPS, true, out);
                 self.adjacent_kills(from, seat, rank, from, None, out);
             }
             Unit::DarkPriest => self.dark_priest_actions(from, seat, out),
             Unit::Necromancer => {
-                self.step_moves(from, &KING, false, out);
+                self.step_moves(from, &Dir::ALL_STEPS, false, out);
                 self.adjacent_kills(from, seat, rank, from, None, out);
                 self.revive_actions(from, seat, out);
                 self.trade_actions(from, seat, out);

@@ -8,25 +8,13 @@ use super::army::Army;
 use super::ruleset::Variation;
 use super::state::{Arcana, Pending, Piece, BOARD};
 use super::unit::{Rank, Unit};
-use crate::board::Cell;
+use crate::board::{Cell, Dir};
 use crate::event::{Event, Mark};
-use crate::seat::{Outcome, Seat};
+use crate::seat::Seat;
 
 fn n(cell: Cell) -> String {
     BOARD.name(cell)
 }
-
-const KING: [(i32, i32); 8] = [
-    (0, 1),
-    (1, 1),
-    (1, 0),
-    (1, -1),
-    (0, -1),
-    (-1, -1),
-    (-1, 0),
-    (-1, 1),
-];
-const DIAG: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, -1), (-1, 1)];
 
 /// The six ranks of an army in Undead Arcana's words and Tokar's (U1):
 /// (rank, its words, how many the army fields, the two Undead options).
@@ -375,15 +363,15 @@ impl Arcana {
         let seat = p.owner;
         let rank = p.rank();
         match p.unit {
-            Unit::Ghoul => self.landing_moves(from, seat, rank, &DIAG, out),
+            Unit::Ghoul => self.landing_moves(from, seat, rank, &Dir::DIAGONAL_STEPS, out),
             Unit::Ghost => {
-                self.landing_moves(from, seat, rank, &KING, out);
+                self.landing_moves(from, seat, rank, &Dir::ALL_STEPS, out);
                 if !self.scare_moves(from).is_empty() {
                     out.push(Action::Scare { from });
                 }
             }
             Unit::Cultist => {
-                self.landing_moves(from, seat, rank, &KING, out);
+                self.landing_moves(from, seat, rank, &Dir::ALL_STEPS, out);
                 for t in self.occupied_neighbours(from) {
                     if self.at(t).is_some_and(|q| {
                         q.owner != seat
@@ -398,7 +386,7 @@ impl Arcana {
             Unit::Wraith => {
                 let mut exits = false;
                 let mut near = Vec::new();
-                for (df, dr) in KING {
+                for (df, dr) in Dir::ALL_STEPS {
                     for k in 1..=2 {
                         match BOARD.offset(from, df * k, dr * k) {
                             None => {
@@ -429,7 +417,7 @@ impl Arcana {
                 }
             }
             Unit::Vampire => {
-                self.step_moves(from, &KING, true, out);
+                self.step_moves(from, &Dir::ALL_STEPS, true, out);
                 self.adjacent_kills(from, seat, rank, from, None, out);
                 let dests = self.empty_neighbours(from);
                 for &to in &dests {
@@ -695,20 +683,7 @@ impl Arcana {
         self.buried[p.owner.index()].push(p.unit);
         self.quiet = 0;
         if p.rank() == Rank::General {
-            let winner = Arcana::other(p.owner);
-            let reason = format!(
-                "{} buried the {} General, the {} on {}.",
-                self.seat_label(winner),
-                self.seat_label(p.owner),
-                p.unit.name(),
-                n(cell)
-            );
-            ev.push(Event::new(format!("Game over: {reason}")).mark(cell, Mark::Hit));
-            self.outcome = Outcome::Won {
-                winners: vec![winner],
-                reason,
-            };
-            self.pending.clear();
+            self.general_lost(&p, cell, "buried", ev);
         }
     }
 

@@ -416,6 +416,10 @@ impl Game for Gladiator {
 impl Variant for Gladiator {
     const KIND: GameKind = GameKind::Gladiator;
 
+    fn unit_ids() -> Vec<&'static str> {
+        piece::Kind::ALL.iter().map(|k| k.unit_id()).collect()
+    }
+
     fn options() -> &'static [OptionSpec] {
         &[]
     }

@@ -7,32 +7,9 @@ use super::piece::{
     FROZEN_DICE,
 };
 use super::{cell_at, name, seat_of, team_of, Action, Gladiator, BOARD};
-use crate::board::Cell;
+use crate::board::{Cell, Dir, KNIGHT_JUMPS};
 use crate::error::ActionError;
 use crate::seat::Seat;
-
-const KNIGHT: [(i32, i32); 8] = [
-    (1, 2),
-    (2, 1),
-    (2, -1),
-    (1, -2),
-    (-1, -2),
-    (-2, -1),
-    (-2, 1),
-    (-1, 2),
-];
-const ORTHO: [(i32, i32); 4] = [(0, 1), (1, 0), (0, -1), (-1, 0)];
-const DIAG: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, -1), (-1, 1)];
-const ALL8: [(i32, i32); 8] = [
-    (0, 1),
-    (1, 1),
-    (1, 0),
-    (1, -1),
-    (0, -1),
-    (-1, -1),
-    (-1, 0),
-    (-1, 1),
-];
 
 /// What a move onto its target square does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -124,14 +101,20 @@ impl Gladiator {
             }
         };
         match p.kind {
-            Kind::King if self.king_as_queen(p.team) => slide(&ALL8, &mut out),
-            Kind::King => out.extend(ALL8.iter().filter_map(|&(df, dr)| at(f + df, r + dr))),
-            Kind::Queen => slide(&ALL8, &mut out),
-            Kind::Warrior => slide(&ORTHO, &mut out),
-            Kind::Scout => slide(&DIAG, &mut out),
-            Kind::MountedKnight | Kind::BlackKnight | Kind::KingsKnight => {
-                out.extend(KNIGHT.iter().filter_map(|&(df, dr)| at(f + df, r + dr)))
-            }
+            Kind::King if self.king_as_queen(p.team) => slide(&Dir::ALL_STEPS, &mut out),
+            Kind::King => out.extend(
+                Dir::ALL_STEPS
+                    .iter()
+                    .filter_map(|&(df, dr)| at(f + df, r + dr)),
+            ),
+            Kind::Queen => slide(&Dir::ALL_STEPS, &mut out),
+            Kind::Warrior => slide(&Dir::ORTHOGONAL_STEPS, &mut out),
+            Kind::Scout => slide(&Dir::DIAGONAL_STEPS, &mut out),
+            Kind::MountedKnight | Kind::BlackKnight | Kind::KingsKnight => out.extend(
+                KNIGHT_JUMPS
+                    .iter()
+                    .filter_map(|&(df, dr)| at(f + df, r + dr)),
+            ),
             Kind::Champion => {
                 let far = CHAMPION_STEPS.iter().copied().max().unwrap_or(0);
                 for df in -far..=far {
@@ -206,7 +189,7 @@ impl Gladiator {
             Kind::Warrior => line(true, false),
             Kind::Scout => line(false, true),
             Kind::MountedKnight | Kind::BlackKnight | Kind::KingsKnight => {
-                KNIGHT.contains(&(df, dr))
+                KNIGHT_JUMPS.contains(&(df, dr))
             }
             Kind::Champion => {
                 CHAMPION_STEPS.contains(&(df.abs() + dr.abs())) && self.champion_path(f, r, df, dr)

@@ -664,6 +664,10 @@ impl Variant for MagicChess {
 
     const KIND: GameKind = GameKind::MagicChess;
 
+    fn unit_ids() -> Vec<&'static str> {
+        pieces::Kind::ALL.iter().map(|k| k.unit()).collect()
+    }
+
     fn options() -> &'static [OptionSpec] {
         &*deck::OPTIONS
     }

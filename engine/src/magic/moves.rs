@@ -3,7 +3,7 @@
 
 use super::pieces::{seat_name, Kind, Piece};
 use super::MagicChess;
-use crate::board::Cell;
+use crate::board::{Cell, Dir};
 use crate::seat::Seat;
 use serde::{Deserialize, Serialize};
 
@@ -18,19 +18,6 @@ pub struct Move {
 /// How far a Frog moves in one straight line: it jumps the squares between
 /// (the rule text: "one or two squares in any direction").
 pub const FROG_REACH: i32 = 2;
-
-const ORTHOGONAL: [(i32, i32); 4] = [(0, 1), (1, 0), (0, -1), (-1, 0)];
-const DIAGONAL: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, -1), (-1, 1)];
-const ALL8: [(i32, i32); 8] = [
-    (0, 1),
-    (1, 1),
-    (1, 0),
-    (1, -1),
-    (0, -1),
-    (-1, -1),
-    (-1, 0),
-    (-1, 1),
-];
 
 /// The 8x8 square at zero-based (file, rank), if on the board.
 pub(super) fn at(file: i32, rank: i32) -> Option<Cell> {
@@ -133,7 +120,7 @@ impl MagicChess {
         let slow = piece.slowed();
         match piece.kind {
             Kind::King => {
-                for (df, dr) in ALL8 {
+                for (df, dr) in Dir::ALL_STEPS {
                     if let Some(c) = offset(from, df, dr) {
                         if self.may_land(me, c) {
                             out.push(c);
@@ -141,11 +128,11 @@ impl MagicChess {
                     }
                 }
             }
-            Kind::Wizard => self.slide(me, from, &ORTHOGONAL, slow, out),
+            Kind::Wizard => self.slide(me, from, &Dir::ORTHOGONAL_STEPS, slow, out),
             Kind::Fairy => {
-                self.slide(me, from, &DIAGONAL, slow, out);
+                self.slide(me, from, &Dir::DIAGONAL_STEPS, slow, out);
                 if !slow {
-                    for (df, dr) in ORTHOGONAL {
+                    for (df, dr) in Dir::ORTHOGONAL_STEPS {
                         for (pf, pr) in [(-dr, df), (dr, -df)] {
                             let (Some(s1), Some(s2)) =
                                 (offset(from, df, dr), offset(from, 2 * df, 2 * dr))
@@ -167,7 +154,7 @@ impl MagicChess {
             }
             Kind::Frog => {
                 let reach = if slow { 1 } else { FROG_REACH };
-                for (df, dr) in ALL8 {
+                for (df, dr) in Dir::ALL_STEPS {
                     for k in 1..=reach {
                         let Some(c) = offset(from, k * df, k * dr) else {
                             break;

@@ -29,7 +29,7 @@ pub enum Purpose {
     Reseed = 2,
     /// The key an old game (a SplitMix64 seed) goes on with (engine/rules/chance.md).
     Rekey = 3,
-    /// A league's seed, for its lots (bot/README.md, T43).
+    /// A league's seed, for its lots (docs/rulings.md, T43).
     League = 4,
 }
 

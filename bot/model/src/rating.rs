@@ -1,5 +1,5 @@
 //! Ratings: which finished games count (rulings T28-T30, T46-T48 in the
-//! README, in [`places`]), the places they give, the new ratings, and how a
+//! docs/rulings.md, in [`places`]), the places they give, the new ratings, and how a
 //! rating ages while its player is away ([`aging`]). The mathematics is the
 //! `skillratings` crate's: Glicko-2 for the duels of Arcana (Undead Arcana
 //! included) and Arachne, Weng-Lin (OpenSkill) for Magic Chess and
@@ -200,7 +200,7 @@ pub fn update(kind: GameKind, players: &[(Placing, Rating)]) -> Vec<Rating> {
 }
 
 /// Weng-Lin for sides of any size, a side's strength being its members'
-/// average (T46 in the README). The crate sums a side's members
+/// average (T46 in docs/rulings.md). The crate sums a side's members
 /// (its rating is the sum of theirs, its variance the sum of theirs), so one
 /// player against a pair would be a heavy underdog on an even board. A side
 /// that plays as the average of its `n` members is the crate's sum over

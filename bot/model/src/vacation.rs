@@ -1,4 +1,4 @@
-//! The vacation budget (ruling T50 in bot/README.md), in the manner of chess.com's Daily
+//! The vacation budget (ruling T50 in docs/rulings.md), in the manner of chess.com's Daily
 //! chess: a player starts with [`START`] of vacation time, earns [`EARNED`] on the 1st and
 //! on the 15th of every month (UTC), never holds more than [`CAP`], and each vacation costs
 //! at least [`MINIMUM`], charged when it starts. A vacation ends at `/vacation off`, at the

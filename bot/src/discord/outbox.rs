@@ -9,7 +9,7 @@
 //!   records, flushed, that a request for it may be under way ([`crate::outbox::Sending`]);
 //!   a part in that state whose first request is older than a safe part of the nonce window
 //!   ([`NonceWindow`]) is looked for among the channel's messages since then, and sent only
-//!   when it is not there (see `README.md`, "How every ping arrives", for the argument and
+//!   when it is not there (see `docs/discord.md`, "How every ping arrives", for the argument and
 //!   its limits). An entry an interaction may have carried as its first response is checked
 //!   against that response first (while its token is valid), by what the message carries
 //!   rather than by its text.

@@ -1,6 +1,6 @@
 //! Recomputing the ratings of a game kind from its rated games, in the order
 //! they ended: what `tokar restore FILE --game N` does with the restore, in
-//! the same transaction (README, "Backups" and "Ratings").
+//! the same transaction (docs/backups.md and docs/ratings.md).
 //!
 //! A restored game may have been rated in the live store and not be finished
 //! in the backup, or the other way round, and every rating after its end was

@@ -1,4 +1,4 @@
-//! /league: round-robin leagues of a server (rulings T32-T36 in bot/README.md).
+//! /league: round-robin leagues of a server (rulings T32-T36 in docs/rulings.md).
 //! `new` invites the players, `accept` and `decline` answer, the games start
 //! when the last one says yes; `table` shows the standings (before the start,
 //! who said yes), `list` the server's leagues, `leave` gives up the games

@@ -20,7 +20,7 @@
 //! | `tokar_discord_session_starts_remaining` | gauge | session starts Discord had left at this process's start (`session_start_limit.remaining`) |
 //! | `tokar_discord_start_refusals_total{reason}` | counter | starts refused before any IDENTIFY (`token`, `registration`, `session_starts`, `gateway`) |
 //! | `tokar_discord_invalid_requests_total{status}` | counter | the bot's own requests (start-up, answers, delivery) Discord answered 401, 403 or 429: Discord bans an IP for a while past 10,000 of them in 10 minutes |
-//! | `tokar_replays_drawn_total` | counter | `/replay` GIFs drawn (`src/table/replay_cache.rs`) |
+//! | `tokar_replays_drawn_total` | counter | `/replay` GIFs drawn (`table/src/replay_cache.rs`) |
 //! | `tokar_replay_cache_hits_total` | counter | `/replay` of a finished game answered with its kept GIF |
 //!
 //! A scrape that answers is the health check: the process is up; `tokar_gateway_ready` and the

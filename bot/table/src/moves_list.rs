@@ -1,7 +1,7 @@
 //! /moves as a person reads it: one line a piece (where it may go, then what else it may do),
 //! the actions no piece of one's own makes (a spell card, a placement, `pass`) grouped by their
 //! word, and pages that each fit one Discord message. Nothing is ever left out: a list longer
-//! than a message says which page it is and how to see the rest (ruling T15 in bot/README.md).
+//! than a message says which page it is and how to see the rest (ruling T15 in docs/rulings.md).
 
 use tokar_engine::{Cell, View};
 

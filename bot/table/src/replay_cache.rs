@@ -20,7 +20,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 /// The most bytes of GIF kept: about a dozen replays of the longest games, or hundreds of
-/// ordinary ones, a small part of the memory Tokar budgets (bot/README.md, Memory).
+/// ordinary ones, a small part of the memory Tokar budgets (docs/bench/memory.md).
 pub const CACHE_BYTES: u64 = 64 * 1024 * 1024;
 
 /// Which replay: the game, its record's version and its log's length when drawn.

@@ -1,4 +1,4 @@
-//! Who a leaderboard lists, and in what order (ruling T47 in the README):
+//! Who a leaderboard lists, and in what order (ruling T47 in docs/rulings.md):
 //! settled players ranked, provisional ones apart, and nobody who has not yet
 //! met [`MIN_OPPONENTS`] different people in rated games of the kind.
 

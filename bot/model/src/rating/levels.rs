@@ -1,4 +1,4 @@
-//! Tokar's rating per level (ruling T52 in the README).
+//! Tokar's rating per level (ruling T52 in docs/rulings.md).
 //!
 //! Where a server rates games against Tokar (T28), each of its levels (easy,
 //! normal, hard) is a player of its own for the ratings: its seats are rated

@@ -1,5 +1,5 @@
 //! Who a finished game places where, and who it leaves out (rulings T29, T30,
-//! T46, T48 in the README). The replay of the game finds the winners and the
+//! T46, T48 in docs/rulings.md). The replay of the game finds the winners and the
 //! order in which seats fell; [`place`] then turns seats into people.
 
 use super::levels::level_player;

@@ -1,7 +1,7 @@
 //! Exactly once past Discord's nonce window: a part whose request may have reached Discord
 //! longer ago than the nonce can be relied on is looked for among its channel's messages
 //! before it is sent again, and an entry an interaction may have carried is checked against
-//! that interaction's response. See the delivery worker ([`super`]) and `README.md`, "How
+//! that interaction's response. See the delivery worker ([`super`]) and `docs/discord.md`, "How
 //! every ping arrives", for the argument and its limits.
 
 use std::collections::{HashSet, VecDeque};

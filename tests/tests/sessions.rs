@@ -48,7 +48,10 @@ fn command(dir: &Path, fake: &FakeDiscord, log: &Path, env: &[(&str, &str)]) -> 
     cmd.arg(dir)
         .arg(fake.api_base())
         .env("TOKAR_DRAIN_SECONDS", "5")
-        .env("RUST_LOG", "warn,tokar_bot=info")
+        .env(
+            "RUST_LOG",
+            "warn,tokar_bot=info,tokar_table=info,tokar_store=info",
+        )
         .env_remove("TOKAR_ON_FAKE_COMMANDS")
         .env_remove("TOKAR_SHARDS")
         .env_remove("TOKAR_SHARD_RANGE")

@@ -483,7 +483,7 @@ impl Table {
         game: &AnyGame,
         version: u64,
         append: Vec<LogEntry>,
-    ) -> Res<super::outbox::Staged> {
+    ) -> Res<super::staging::Staged> {
         rec.log_len += append.len() as u64;
         rec.draw_offer = None;
         rec.undo_offer = None;

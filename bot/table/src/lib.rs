@@ -29,7 +29,6 @@ pub mod metrics;
 mod moves_list;
 mod names;
 mod offers;
-mod outbox;
 mod paging;
 mod rating_line;
 mod replay;
@@ -37,6 +36,7 @@ mod replay_cache;
 pub mod robot;
 mod schedule;
 mod server_games;
+mod staging;
 mod standings;
 mod text;
 mod threads;
@@ -133,7 +133,7 @@ struct Inner {
     /// Whether the store's reads run on the executor (see [`Table::read`]).
     local_reads: bool,
     /// Interactions that may still carry their command's announcement (see
-    /// `outbox.rs`): the delivery worker leaves their entries alone.
+    /// `staging.rs`): the delivery worker leaves their entries alone.
     claims: std::sync::Mutex<std::collections::HashSet<String>>,
     /// Pictures of entries just stored, for their delivery (see `drawn.rs`).
     drawn: std::sync::Mutex<drawn::Drawn>,

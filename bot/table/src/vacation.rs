@@ -3,7 +3,7 @@
 //!
 //! The user record is written (flushed) first; each game's notice is then stored with a
 //! write of that game, under its lock, as every message to other players is (the outbox,
-//! `table/outbox.rs`). That write also moves the game's schedule entry, since its clock
+//! `staging.rs`). That write also moves the game's schedule entry, since its clock
 //! now runs or stands still. A game whose write fails keeps running by the user record
 //! (its clock reads the vacations from there); the missed notice is in the operator's log.
 

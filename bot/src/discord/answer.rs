@@ -2,12 +2,12 @@
 //!
 //! The invoker's own answers (private replies, refusals, what a read-only command shows) are
 //! sent directly: the interaction's first response, then follow-ups. What the command
-//! announces to others is already stored in the outbox (see `crate::table`'s `outbox.rs`);
+//! announces to others is already stored in the outbox (see the table's `staging.rs`);
 //! of that, at most one entry is sent here: the public announcement in the invoker's channel,
 //! as the interaction's first response when the table answered in time, because a first
 //! response notifies the users it mentions and the move then costs one message. Everything else
 //! announced, and that entry too when the interaction was deferred or its response failed, is
-//! the delivery worker's (`super::outbox`), which sends pings only in new messages: Discord
+//! the delivery worker's (`super::delivery`), which sends pings only in new messages: Discord
 //! never notifies mentions added by an edit.
 //!
 //! Commands whose answer is private are deferred ephemerally, so no public "thinking…" is ever

@@ -186,6 +186,10 @@ pub struct GameWrite {
     pub truncate_from: Option<u64>,
     /// What the change says to others, delivered after it is stored.
     pub outbox: Vec<NewEntry>,
+    /// The rated game this write finishes, as the table assessed it from the
+    /// record and the whole log: counted in this same transaction (T28-T30),
+    /// once. `None` for any other write, and for a game that is not rated.
+    pub rated: Option<RatedGame>,
 }
 
 #[derive(Clone)]
@@ -499,7 +503,7 @@ impl Store {
             }
             tx.insert(MAIN, &key(b'c', &[record.channel.id, id]), &[])?;
             tx.insert(MAIN, &gkey, &encode(&record))?;
-            ratings::rate_on_finish(tx, stored.as_ref(), &record, &w.append)?;
+            ratings::rate_on_finish(tx, stored.as_ref(), &record, w.rated.as_ref())?;
             let mut ids = Vec::with_capacity(w.outbox.len());
             for e in &w.outbox {
                 ids.push(put_entry(tx, e)?);

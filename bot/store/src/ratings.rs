@@ -28,8 +28,8 @@ use tokar_model::clock::Millis;
 pub use tokar_model::rating::records::{
     pair_of, HistoryEntry, PairGames, RatedGame, Standing, GLOBAL, PAIR_GAMES, RATINGS_FORMAT,
 };
-use tokar_model::rating::{assess, update, Placing, Rating, Score};
-use tokar_model::record::{decode_log, encode, GameRecord, LogEntry, Phase};
+use tokar_model::rating::{update, Placing, Rating, Score};
+use tokar_model::record::{encode, GameRecord, Phase};
 use tracing::info;
 
 /// The key of two people's [`PairGames`] in a kind, in either order.
@@ -91,66 +91,31 @@ pub(super) fn corrupt<T>(r: Result<T, StoreError>) -> TxResult<T> {
     r.map_err(TxError::Abort)
 }
 
-/// Rates a game in the transaction that stores it, when this write is the
-/// one that finishes it (`old` is the record before). Games that are not
-/// rated (T28, T29) are logged and left alone.
+/// Counts the table's assessment of a game in the transaction that stores
+/// it, when this write is the one that finishes it (`old` is the record
+/// before) and the game was not counted already (`R g`). The store replays
+/// nothing: which games are rated and their places are the table's to say
+/// ([`RatedGame::of`](tokar_model::rating::records::RatedGame::of)), and a
+/// game it found not rated (T28, T29) comes without one.
 pub(super) fn rate_on_finish(
     tx: &mut dyn KvTx,
     old: Option<&GameRecord>,
     rec: &GameRecord,
-    append: &[LogEntry],
+    rated: Option<&RatedGame>,
 ) -> TxResult<()> {
+    let Some(rated) = rated else {
+        return Ok(());
+    };
     if rec.phase != Phase::Finished
         || old.is_some_and(|o| o.phase == Phase::Finished)
         || rec.rated != Some(true)
+        || rated.game != rec.id
         || tx.get(MAIN, &game_key(rec.id))?.is_some()
     {
         return Ok(());
     }
-    if let Some(rated) = assess_in(tx, rec, append)? {
-        apply(tx, &rated)?;
-    }
+    apply(tx, rated)?;
     Ok(())
-}
-
-/// The places a finished rated game gives, from its log as the transaction
-/// holds it (with `append`, the entries this write adds); `None` for a game
-/// that is not rated, with the reason logged.
-pub(super) fn assess_in(
-    tx: &mut dyn KvTx,
-    rec: &GameRecord,
-    append: &[LogEntry],
-) -> TxResult<Option<RatedGame>> {
-    let mut log = Vec::with_capacity(rec.log_len as usize);
-    for seq in 0..rec.log_len {
-        match append.iter().find(|e| e.seq == seq) {
-            Some(e) => log.push(e.clone()),
-            None => {
-                let bytes = tx.get(MAIN, &key(b'l', &[rec.id, seq]))?.ok_or_else(|| {
-                    TxError::Abort(StoreError::Corrupt(format!(
-                        "game #{} has no log entry {seq}",
-                        rec.id
-                    )))
-                })?;
-                log.push(corrupt(decode_log(&bytes).map_err(StoreError::Corrupt))?);
-            }
-        }
-    }
-    let placings = match assess(rec, &log) {
-        Ok(p) => p,
-        Err(why) => {
-            info!(game = rec.id, why, "not rated");
-            return Ok(None);
-        }
-    };
-    Ok(Some(RatedGame {
-        v: RATINGS_FORMAT,
-        game: rec.id,
-        kind: rec.kind,
-        at: log.last().map_or(0, |e| e.at).max(rec.turn.since),
-        guild: rec.guild,
-        placings,
-    }))
 }
 
 /// Counts a rated game: its pair of people (T48), then everyone's standing

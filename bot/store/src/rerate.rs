@@ -9,19 +9,17 @@
 //! history entry and pair count of the kind (each scope) is rebuilt from the
 //! rated games (`R g`) as the store then holds them: each other game with
 //! the places it was rated with, the restored game as its restored record and
-//! log give (rated once if it is finished and rated, not at all otherwise),
+//! log give (the restore assesses it with `RatedGame::of` before the
+//! transaction: rated once if it is finished and rated, not at all otherwise),
 //! each counted by the same code as a game's end ([`super::ratings::apply`]),
 //! so the limit on games between the same two people (T48) and aging (T47)
 //! apply in order, as if the games had ended as the store now holds them.
 
 use super::kv::{Kv, KvTx, MAIN};
-use super::ratings::{
-    apply, assess_in, corrupt, decode_rated_game, game_key, prefixed, RatedGame, TxResult,
-};
-use super::{key, StoreError};
+use super::ratings::{apply, corrupt, decode_rated_game, game_key, prefixed, RatedGame, TxResult};
+use super::StoreError;
 use std::collections::BTreeSet;
 use tokar_engine::catalog::GameKind;
-use tokar_model::record::{decode_game, Phase};
 use tracing::info;
 
 /// A recompute of the ratings of some game kinds, planned before its
@@ -64,9 +62,15 @@ impl Rerate {
     }
 
     /// Rebuilds the ratings of the planned kinds in `tx`, after game
-    /// `restored` was written there: its own result comes from its record
-    /// and log as `tx` holds them. Returns how many games are rated.
-    pub fn run(&self, tx: &mut dyn KvTx, restored: u64) -> TxResult<usize> {
+    /// `restored` was written there: its own result is `restored_rated`, the
+    /// restore's assessment of its restored record and log (`None`: not
+    /// rated). Returns how many games are rated.
+    pub fn run(
+        &self,
+        tx: &mut dyn KvTx,
+        restored: u64,
+        restored_rated: Option<&RatedGame>,
+    ) -> TxResult<usize> {
         let mut games: Vec<RatedGame> = Vec::new();
         for id in self.games.iter().filter(|id| **id != restored) {
             if let Some(bytes) = tx.get(MAIN, &game_key(*id))? {
@@ -80,12 +84,11 @@ impl Rerate {
             tx.remove(MAIN, &game_key(g.game))?;
         }
         tx.remove(MAIN, &game_key(restored))?;
-        if let Some(bytes) = tx.get(MAIN, &key(b'g', &[restored]))? {
-            let rec = corrupt(decode_game(&bytes).map_err(StoreError::Corrupt))?;
-            if rec.phase == Phase::Finished && rec.rated == Some(true) {
-                games.extend(assess_in(tx, &rec, &[])?.filter(|g| self.kinds.contains(&g.kind)));
-            }
-        }
+        games.extend(
+            restored_rated
+                .filter(|g| g.game == restored && self.kinds.contains(&g.kind))
+                .cloned(),
+        );
         games.sort_by_key(|g| (g.at, g.game));
         let mut rated = 0;
         for g in &games {

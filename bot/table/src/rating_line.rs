@@ -1,18 +1,20 @@
 //! The line a rated game's result carries: each player's rating before and after the game
 //! (ruling T39).
 //!
-//! Ratings are updated in the storage write that stores the end (`storage/ratings.rs`), after
-//! the result message is built, since the message is stored in that same write. The line is
-//! therefore computed here the same way, from the same log and the ratings as they stand just
-//! before the write: the two agree unless another game of the same player is stored in
-//! between, which `/stats` then shows.
+//! The table assesses a game that ends ([`Table::rated_game`]: who is rated, their places, when
+//! it ended) and hands that to the store with the write that stores the end, which counts it in
+//! the same transaction. The result message is stored in that same write, so its line is
+//! computed here from the same assessment and the ratings as they stand just before the write:
+//! the two agree unless another game of the same player is stored in between, which `/stats`
+//! then shows.
 
 use super::{Res, Table};
 use tokar_model::rating::levels::level_of;
-use tokar_model::rating::{assess, update, Placing, Rating};
-use tokar_model::record::{GameRecord, LogEntry};
+use tokar_model::rating::records::RatedGame;
+use tokar_model::rating::{update, Placing, Rating};
+use tokar_model::record::{GameRecord, LogEntry, Phase};
 use tokar_store::{pair_of, GLOBAL};
-use tracing::warn;
+use tracing::{info, warn};
 
 impl Table {
     /// Names the bot in a game stored before records did (`PlayOptions::robot`), as the
@@ -36,30 +38,21 @@ impl Table {
         }
     }
 
-    /// `Rating (Arcana, this server): alice 1500? → 1662?, bob 1500? → 1338?` for a rated
-    /// game ended by the write that appends `append`; `None` for a game that is not rated
-    /// (T28, T29). A read that fails leaves the line out: the result still goes out.
-    pub(super) async fn rating_line(
+    /// The rated game a write that ends `rec` and appends `append` gives: its places from the
+    /// whole log (the stored entries and `append`), assessed once, here, for the store to count
+    /// and the result message to show. `None` for a game that is not rated (the reason is
+    /// logged, T28, T29).
+    pub(super) async fn rated_game(
         &self,
         rec: &GameRecord,
         append: &[LogEntry],
-    ) -> Option<String> {
-        match self.rating_change(rec, append).await {
-            Ok(line) => line,
-            Err(e) => {
-                warn!(game = rec.id, error = %e, "result sent without its rating line");
-                None
-            }
-        }
-    }
-
-    async fn rating_change(&self, rec: &GameRecord, append: &[LogEntry]) -> Res<Option<String>> {
-        if rec.rated != Some(true) {
+    ) -> Res<Option<RatedGame>> {
+        if rec.rated != Some(true) || rec.phase != Phase::Finished {
             return Ok(None);
         }
         let id = rec.id;
         let stored = self.read(move |s| s.log(id)).await?;
-        // The log as the write will store it, as the storage's rating reads it.
+        // The log as the write will store it.
         let log: Vec<LogEntry> = (0..rec.log_len)
             .filter_map(|seq| {
                 append
@@ -69,16 +62,36 @@ impl Table {
                     .cloned()
             })
             .collect();
-        let Ok(placings) = assess(rec, &log) else {
-            return Ok(None);
-        };
+        match RatedGame::of(rec, &log) {
+            Ok(rated) => Ok(Some(rated)),
+            Err(why) => {
+                info!(game = id, why, "not rated");
+                Ok(None)
+            }
+        }
+    }
+
+    /// `Rating (Arcana, this server): alice 1500? → 1662?, bob 1500? → 1338?` for the rated
+    /// game `rated` that `rec`'s end gives; `None` when the pair limit leaves it unrated
+    /// (T48). A line that cannot be worked out is logged and left out: the result is sent
+    /// without it.
+    pub(super) async fn rating_line(&self, rec: &GameRecord, rated: &RatedGame) -> Option<String> {
+        match self.rating_change(rec, rated).await {
+            Ok(line) => line,
+            Err(e) => {
+                warn!(game = rec.id, error = %e, "result sent without its rating line");
+                None
+            }
+        }
+    }
+
+    async fn rating_change(&self, rec: &GameRecord, rated: &RatedGame) -> Res<Option<String>> {
+        let (placings, at) = (&rated.placings, rated.at);
         let (kind, scope) = (
             rec.kind,
             rec.guild.filter(|g| *g != GLOBAL).unwrap_or(GLOBAL),
         );
-        // The end's time as the storage takes it (T47, T48).
-        let at = log.last().map_or(0, |e| e.at).max(rec.turn.since);
-        if let Some((a, b)) = pair_of(&placings) {
+        if let Some((a, b)) = pair_of(placings) {
             let pair = self.read(move |s| s.pair_games(kind, a, b)).await?;
             if pair.full(at) {
                 return Ok(None);

@@ -83,8 +83,21 @@ impl Table {
         // ending announcement.
         if staged.ended {
             self.mark_robot(&mut staged.rec);
+        }
+        // The rating of a game this write finishes, decided here and counted by the store in
+        // the same transaction. A write that finishes a game appends its last action or is an
+        // agreed end (`ended`); later writes to a finished game are not assessed again.
+        let finishing = staged.ended || !staged.change.append.is_empty();
+        let rated = match finishing {
+            true => self.rated_game(&staged.rec, &staged.change.append).await?,
+            false => None,
+        };
+        if staged.ended {
             super::follow::ping_players(&staged.rec, &mut replies, |u| self.is_robot(u));
-            let line = self.rating_line(&staged.rec, &staged.change.append).await;
+            let line = match &rated {
+                Some(rated) => self.rating_line(&staged.rec, rated).await,
+                None => None,
+            };
             if let (Some(line), Some(i)) = (line, super::follow::ending(&staged.rec, &replies)) {
                 replies[i].content.push('\n');
                 replies[i].content.push_str(&line);
@@ -137,6 +150,7 @@ impl Table {
             append: staged.change.append,
             truncate_from: staged.change.truncate_from,
             outbox: entries,
+            rated,
         };
         // The claim is taken before the entry exists, so the worker can never
         // pick the carried entry up before the adapter had its chance.

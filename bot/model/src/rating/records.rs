@@ -3,9 +3,10 @@
 //! the count of rated games between two people (T48). The store keeps them
 //! under the keys its `ratings` area lists.
 
-use super::{Placing, Rating, Score};
+use super::{assess, Placing, Rating, Score};
 use crate::clock::Millis;
 use crate::duration::DAY;
+use crate::record::{GameRecord, LogEntry};
 use serde::{Deserialize, Serialize};
 use tokar_engine::catalog::GameKind;
 
@@ -100,4 +101,24 @@ pub struct RatedGame {
     pub at: u64,
     pub guild: Option<u64>,
     pub placings: Vec<Placing>,
+}
+
+impl RatedGame {
+    /// The rated game that a finished game's record and whole log give: the
+    /// places of [`assess`] and the time the game ended (its last action, or
+    /// the moment its clock last changed hands when that is later: a draw
+    /// agreed or a game ended at its deadline), which T47's ageing and T48's
+    /// window read. `Err` says why the game is not rated. The table decides
+    /// this before the write that ends the game, and `tokar restore` before it
+    /// writes a game back; the store only counts what it is given.
+    pub fn of(rec: &GameRecord, log: &[LogEntry]) -> Result<RatedGame, &'static str> {
+        Ok(RatedGame {
+            v: RATINGS_FORMAT,
+            game: rec.id,
+            kind: rec.kind,
+            at: log.last().map_or(0, |e| e.at).max(rec.turn.since),
+            guild: rec.guild,
+            placings: assess(rec, log)?,
+        })
+    }
 }

@@ -10,6 +10,7 @@ pub mod check;
 pub mod console;
 pub mod discord;
 pub mod migrate;
+pub mod verify;
 
 pub use tokar_store as storage;
 pub use tokar_store::marker;

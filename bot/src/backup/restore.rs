@@ -10,15 +10,17 @@
 //! bound).
 //! Both formats are read: format 1 as one without named trees.
 
-use super::{checksum, trees, verify, verify_game, End, GameItems, Header, Line, FORMAT};
+use super::{checksum, verify_game, End, GameItems, Header, Line, FORMAT};
 use crate::rating::records::RatedGame;
 use crate::record::{decode_game, decode_log, GameRecord, Phase};
 use crate::storage::folder::{partial_folders, partial_pid};
 use crate::storage::kv::{transaction, Kv, TxError, MAIN, NAMED};
+use crate::storage::trees;
 use crate::storage::{
     be_u64, game_key, game_of_key, index_keys, log_prefix, open_db_at, RawItem, Rerate, Store,
     StoreError, StoreSettings,
 };
+use crate::verify;
 use std::path::Path;
 use std::sync::Arc;
 use tokar_engine::catalog::GameKind;

@@ -53,6 +53,7 @@ pub mod kv;
 mod marker_check;
 mod marker_keeper;
 mod open;
+pub mod trees;
 pub use open::open_db_at;
 pub mod postgres;
 pub mod private;

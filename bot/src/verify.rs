@@ -1,5 +1,5 @@
 //! What "verified" means for a backup's lines and a store's records: the
-//! rules shared by restore's verify pass ([`super::restore::verify`]) and
+//! rules shared by restore's verify pass ([`crate::backup::restore::verify`]) and
 //! `tokar check` ([`crate::check`]).
 //!
 //! # A game

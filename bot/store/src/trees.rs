@@ -12,7 +12,7 @@
 //! in bursts); Tokar's trees are small and rarely written, so this settles at
 //! once in practice.
 
-use crate::storage::{RawItem, StoreError};
+use crate::{RawItem, StoreError};
 use sled::transaction::{ConflictableTransactionError, TransactionError};
 
 /// How often a tree is read again while keys keep changing under the read.

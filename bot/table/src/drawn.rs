@@ -128,6 +128,20 @@ impl Table {
     }
 }
 
+/// A scene's picture, as PNG bytes: its view with the marks, targets,
+/// selection, side and clock line it holds.
+pub(crate) fn draw_scene(scene: &Scene, renderer: &Renderer) -> Result<Vec<u8>, RenderError> {
+    let highlights = Highlights {
+        marks: scene.marks.clone(),
+        targets: scene.targets.clone(),
+        selected: scene.selected,
+    };
+    let mut options = RenderOptions::default();
+    options.side = scene.side;
+    options.clock = scene.clock.clone();
+    renderer.render_with(&scene.view, &highlights, &options)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -148,18 +162,4 @@ mod tests {
         assert_eq!(drawn.images.len(), KEPT - 1);
         assert_eq!(drawn.order.len(), KEPT - 1);
     }
-}
-
-/// A scene's picture, as PNG bytes: its view with the marks, targets,
-/// selection, side and clock line it holds.
-pub(crate) fn draw_scene(scene: &Scene, renderer: &Renderer) -> Result<Vec<u8>, RenderError> {
-    let highlights = Highlights {
-        marks: scene.marks.clone(),
-        targets: scene.targets.clone(),
-        selected: scene.selected,
-    };
-    let mut options = RenderOptions::default();
-    options.side = scene.side;
-    options.clock = scene.clock.clone();
-    renderer.render_with(&scene.view, &highlights, &options)
 }

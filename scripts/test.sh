@@ -19,4 +19,7 @@ if ! compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null; then
 fi
 
 echo "test.sh: cargo test --workspace --all-targets --locked $*"
-exec "${CARGO:-cargo}" test --workspace --all-targets --locked "$@"
+"${CARGO:-cargo}" test --workspace --all-targets --locked "$@"
+# `--all-targets` leaves out the examples in doc comments; they run here.
+echo "test.sh: cargo test --workspace --doc --locked"
+exec "${CARGO:-cargo}" test --workspace --doc --locked

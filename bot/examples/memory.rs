@@ -1,6 +1,5 @@
 //! The resident memory of a large store: run by hand, not in CI (the store
-//! takes minutes to build). Figures and how they were taken: bot/README.md,
-//! "Memory".
+//! takes minutes to build). Figures and how they were taken: docs/bench/memory.md.
 //!
 //! ```sh
 //! cargo run -p tokar-bot --example memory -- build --data /tmp/tokar-mem --games 100000

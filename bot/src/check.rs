@@ -2,13 +2,13 @@
 //! cannot be read or does not agree, changing nothing.
 //!
 //! Every game is verified as a restore verifies a backup's
-//! ([`crate::backup::verify::game`]): its record and log decode and agree,
+//! ([`crate::verify::game`]): its record and log decode and agree,
 //! it replays, its stored position is the replay's, its log's actions were
 //! made by the seats' owners. Every member has the game in the index of
 //! their games, the channel's index and the schedule hold it. Log entries
 //! without a game, users, outbox entries, console names and counters
-//! ([`crate::backup::verify::main_record`]), and every key of every named
-//! tree (leagues, server settings: [`crate::backup::verify::tree_key`]) are
+//! ([`crate::verify::main_record`]), and every key of every named
+//! tree (leagues, server settings: [`crate::verify::tree_key`]) are
 //! decoded; the data folder's marker is compared with the store. A game
 //! listed as unreadable can be brought back alone from a backup with
 //! `tokar restore FILE --game N`.
@@ -19,7 +19,7 @@
 //! error from an iterator again and again, on some it panics, on some it may
 //! loop. So every sled iterator here stops at its first error (which is
 //! reported) and where its keys stop growing (a loop), a game's log is read
-//! to at most [`crate::backup::verify::MAX_LOG`] entries, and every value is
+//! to at most [`crate::verify::MAX_LOG`] entries, and every value is
 //! bounded before it is decoded. sled's panics are caught
 //! (`std::panic::catch_unwind` around each call into sled) and reported as
 //! "the database files are damaged: ..." with what was being read: the check
@@ -34,8 +34,8 @@
 //! reports what it found so far, and that the database stopped answering and
 //! where, and returns; the stuck thread ends with the process.
 
-use crate::backup::verify::{self, key_text, panic_text};
 use crate::storage::{be_u64, game_key, log_prefix, Store, StoreError, StoreSettings};
+use crate::verify::{self, key_text, panic_text};
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
@@ -592,7 +592,7 @@ fn indexes(p: &Progress, indexed: &HashMap<u64, Indexed>, index: &Index) {
 /// Every key of every named tree, decoded as its tree's record.
 fn named_trees(db: &sled::Db, p: &Progress) {
     p.set_stage("the named trees");
-    let trees = match guarded(p, "the named trees", || crate::backup::trees::named(db)) {
+    let trees = match guarded(p, "the named trees", || crate::storage::trees::named(db)) {
         Ok(Ok(t)) => t,
         Ok(Err(e)) => return p.problem(format!("the named trees cannot be listed: {e}")),
         Err(problem) => return p.problem(problem),

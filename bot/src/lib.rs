@@ -7,23 +7,19 @@
 
 pub mod backup;
 pub mod check;
-pub mod clock;
 pub mod console;
 pub mod discord;
-pub mod duration;
-pub mod entropy;
-pub mod league;
-pub mod marker;
-pub mod metrics;
 pub mod migrate;
-pub mod outbox;
-pub mod quote;
-pub mod rating;
-pub mod record;
-pub mod scene;
-pub mod storage;
-pub mod table;
-pub mod vacation;
+pub mod verify;
+
+pub use tokar_store as storage;
+pub use tokar_store::marker;
+pub use tokar_table as table;
+pub use tokar_table::metrics;
+
+pub use tokar_model::{
+    api, clock, duration, entropy, league, outbox, quote, rating, record, replay, scene, vacation,
+};
 
 pub use table::{
     Button, ChannelRef, Image, Reply, Request, Table, TableConfig, TableError, UserRef,

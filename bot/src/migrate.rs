@@ -52,7 +52,7 @@ pub fn migrate(from: &Path, to: &dyn Kv) -> Result<Moved, String> {
     let source = Store::open_existing(from, &StoreSettings::default())
         .map_err(|e| format!("cannot open the store in {}: {e}", from.display()))?;
     let db = &source.db().map_err(|e| e.to_string())?;
-    for (name, _) in crate::backup::trees::named(db).map_err(|e| e.to_string())? {
+    for (name, _) in crate::storage::trees::named(db).map_err(|e| e.to_string())? {
         if !NAMED.contains(&name.as_str()) {
             return Err(format!(
                 "the store in {} has a keyspace {name} that this Tokar does not know: migrate with the Tokar that wrote it",

@@ -49,9 +49,9 @@ fn help_lists_every_command_and_setting_one_line_each() {
     let sources = [
         main,
         include_str!("../src/discord/settings.rs"),
-        include_str!("../src/storage.rs"),
+        include_str!("../store/src/lib.rs"),
         include_str!("../src/backup/service.rs"),
-        include_str!("../src/marker.rs"),
+        include_str!("../store/src/marker.rs"),
         include_str!("../src/check.rs"),
     ];
     for src in sources {

@@ -440,7 +440,7 @@ async fn moves_are_one_line_a_piece_and_never_cut() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_page_that_does_not_exist_is_refused() {
     // Ruling T15; the pages themselves: `a_long_list_comes_in_pages_that_fit_a_message`
-    // (bot/src/table/moves_list.rs).
+    // (bot/table/src/moves_list.rs).
     let e = env("lists-pages").await;
     start_fresh(&e, GameKind::Gladiator, "", &TWO).await;
     let who = mover(&e, &TWO).await;

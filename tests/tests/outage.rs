@@ -1,7 +1,7 @@
 //! End-to-end: an outage longer than Discord's nonce window, during which every message the
 //! delivery worker sends is created but its answer is lost, ends with every message delivered
 //! exactly once: the worker finds the messages its earlier requests created (reconciliation,
-//! `bot/src/discord/outbox/reconcile.rs`) instead of sending them again.
+//! `bot/src/discord/delivery/reconcile.rs`) instead of sending them again.
 //!
 //! Both nonce windows are shortened to two seconds: the bot's (`NonceWindow`, reckoned on the
 //! machine's clock, a look in the channel past one second) and the fake's
@@ -70,7 +70,7 @@ fn logging() -> Looks {
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn,fake_discord=info"));
     let counted = tracing_subscriber::filter::filter_fn(|meta| {
         (meta.target() == "fake_discord" && *meta.level() <= tracing::Level::DEBUG)
-            || (meta.target().starts_with("tokar_bot::discord::outbox")
+            || (meta.target().starts_with("tokar_bot::discord::delivery")
                 && *meta.level() <= tracing::Level::INFO)
     });
     tracing_subscriber::registry()

@@ -3,7 +3,7 @@
 //! - Two Tokar processes (`tokar-on-fake`) run the same shard at once on one PostgreSQL store,
 //!   as a blue/green deploy or overlapping `TOKAR_SHARD_RANGE`s do: Discord sends every
 //!   interaction to both sessions, and each command still runs once (the interaction claims of
-//!   `bot/src/storage/claims.rs`).
+//!   `bot/store/src/claims.rs`).
 //! - Starts that cannot work stop before the gateway (`bot/src/discord/startup.rs`): a refused
 //!   token, started again and again, exits non-zero each time having sent no IDENTIFY and one
 //!   request; too few session starts left today is refused without an IDENTIFY.
@@ -48,7 +48,10 @@ fn command(dir: &Path, fake: &FakeDiscord, log: &Path, env: &[(&str, &str)]) -> 
     cmd.arg(dir)
         .arg(fake.api_base())
         .env("TOKAR_DRAIN_SECONDS", "5")
-        .env("RUST_LOG", "warn,tokar_bot=info")
+        .env(
+            "RUST_LOG",
+            "warn,tokar_bot=info,tokar_table=info,tokar_store=info",
+        )
         .env_remove("TOKAR_ON_FAKE_COMMANDS")
         .env_remove("TOKAR_SHARDS")
         .env_remove("TOKAR_SHARD_RANGE")

@@ -27,7 +27,10 @@ fn start(dir: &Path, fake: &FakeDiscord, log: &Path, env: &[(&str, &str)]) -> Ru
         .arg(fake.api_base())
         .env("TOKAR_ON_FAKE_COMMANDS", "global")
         .env("TOKAR_DRAIN_SECONDS", "5")
-        .env("RUST_LOG", "warn,tokar_bot=info")
+        .env(
+            "RUST_LOG",
+            "warn,tokar_bot=info,tokar_table=info,tokar_store=info",
+        )
         .env_remove("TOKAR_SHARDS")
         .env_remove("TOKAR_SHARD_RANGE")
         .env_remove("TOKAR_METRICS_ADDR")

@@ -36,11 +36,11 @@
 //!
 //! # Limits and what a restore verifies
 //!
-//! Both formats: a line is at most [`verify::MAX_LINE`] bytes (16 MiB), a
-//! game's log at most [`verify::MAX_LOG`] entries; key lines hold no game's
+//! Both formats: a line is at most [`crate::verify::MAX_LINE`] bytes (16 MiB), a
+//! game's log at most [`crate::verify::MAX_LOG`] entries; key lines hold no game's
 //! record, log entry or index key; no game, key or tree key comes twice;
 //! every game replays to its stored snapshot, with each seat's actions by
-//! its owner; every named tree's key decodes as its record. [`verify`] says
+//! its owner; every named tree's key decodes as its record. [`crate::verify`] says
 //! it whole; a file that breaks any of it is refused before anything is
 //! written.
 //!
@@ -74,8 +74,6 @@ pub mod files;
 pub mod restore;
 pub mod service;
 mod sources;
-pub mod trees;
-pub mod verify;
 
 use crate::storage::{be_u64, RawItem, Store, StoreError};
 use serde::{Deserialize, Serialize};
@@ -352,8 +350,8 @@ fn write_from(src: &mut dyn sources::Source, to: &Path) -> Result<Summary, Backu
 /// agree: the record decodes and is game `id`, the log is this game's
 /// entries 0, 1, 2... as many as the record counts, the game replays from
 /// its options, seed and log, its stored position is the replay's, and the
-/// log's actions were made by the seats' owners ([`verify::game`] says it
+/// log's actions were made by the seats' owners ([`crate::verify::game`] says it
 /// whole).
 pub fn verify_game(id: u64, items: &[RawItem]) -> Result<(), String> {
-    verify::game(id, items)
+    crate::verify::game(id, items)
 }

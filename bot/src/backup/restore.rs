@@ -10,14 +10,18 @@
 //! bound).
 //! Both formats are read: format 1 as one without named trees.
 
-use super::{checksum, trees, verify, verify_game, End, GameItems, Header, Line, FORMAT};
-use crate::record::decode_game;
+use super::{checksum, verify_game, End, GameItems, Header, Line, FORMAT};
+use crate::rating::records::RatedGame;
+use crate::record::{decode_game, decode_log, GameRecord, Phase};
+use crate::storage::folder::{partial_folders, partial_pid};
 use crate::storage::kv::{transaction, Kv, TxError, MAIN, NAMED};
+use crate::storage::trees;
 use crate::storage::{
     be_u64, game_key, game_of_key, index_keys, log_prefix, open_db_at, RawItem, Rerate, Store,
     StoreError, StoreSettings,
 };
-use std::path::{Path, PathBuf};
+use crate::verify;
+use std::path::Path;
 use std::sync::Arc;
 use tokar_engine::catalog::GameKind;
 use tracing::warn;
@@ -291,29 +295,6 @@ fn load(file: &Path, put: &mut Put<'_>) -> Result<Read, String> {
 /// The next game number of a restored store: above every game restored.
 fn next_game_after(header: &Header, read: &Read) -> u64 {
     header.next_game.max(read.highest_game + 1)
-}
-
-/// The partial folders of restores in `dir` (see [`restore_into`]).
-pub(crate) fn partial_folders(dir: &Path) -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| partial_pid(p).is_some())
-        .collect();
-    out.sort();
-    out
-}
-
-/// The process id in a partial folder's name.
-fn partial_pid(p: &Path) -> Option<u32> {
-    p.file_name()?
-        .to_str()?
-        .strip_prefix("restore-")?
-        .strip_suffix(".partial")?
-        .parse()
-        .ok()
 }
 
 /// Removes the partial folders that interrupted restores left in `dir`;
@@ -648,6 +629,7 @@ pub fn restore_game_with(
     kinds.extend(store.rated_game(id).ok().flatten().map(|g| g.kind));
     let rerate = Rerate::plan(kv, kinds)
         .map_err(|e| format!("the ratings cannot be recomputed, so nothing was restored: {e}"))?;
+    let restored_rated = restored_rating(&rec, &items)?;
     let mut rated = 0;
     let generation = transaction(kv, |tx| {
         for k in &old {
@@ -666,7 +648,7 @@ pub fn restore_game_with(
         if next <= id {
             tx.insert(MAIN, crate::storage::NEXT_GAME_KEY, &(id + 1).to_be_bytes())?;
         }
-        rated = rerate.run(tx, id)?;
+        rated = rerate.run(tx, id, restored_rated.as_ref())?;
         // A game write like any other: the marker's generation moves on.
         tx.bump_generation()
     })
@@ -676,4 +658,42 @@ pub fn restore_game_with(
         kinds: rerate.kinds.iter().copied().collect(),
         rated,
     })
+}
+
+/// The restored game's rated result as its record and log in the backup give
+/// (`None`: not rated), worked out before the restore's transaction so that
+/// the store only counts it. A finished rated game whose log in the backup is
+/// incomplete or does not read stops the restore: its result would otherwise
+/// quietly leave everyone's rating.
+fn restored_rating(rec: &GameRecord, items: &[RawItem]) -> Result<Option<RatedGame>, String> {
+    if rec.phase != Phase::Finished || rec.rated != Some(true) {
+        return Ok(None);
+    }
+    let prefix = log_prefix(rec.id);
+    let mut log = Vec::new();
+    for (_, v) in items.iter().filter(|(k, _)| k.starts_with(&prefix)) {
+        let entry = decode_log(v).map_err(|e| {
+            format!(
+                "game #{}: a log entry in the backup does not read: {e}",
+                rec.id
+            )
+        })?;
+        log.push(entry);
+    }
+    log.sort_by_key(|e| e.seq);
+    let whole =
+        log.len() as u64 == rec.log_len && log.iter().enumerate().all(|(i, e)| e.seq == i as u64);
+    if !whole {
+        return Err(format!(
+            "game #{} has not all its log entries in the backup, so its rating cannot be worked out; nothing was restored",
+            rec.id
+        ));
+    }
+    match RatedGame::of(rec, &log) {
+        Ok(g) => Ok(Some(g)),
+        Err(why) => {
+            tracing::info!(game = rec.id, why, "restored game not rated");
+            Ok(None)
+        }
+    }
 }

@@ -6,14 +6,12 @@
 //! only for the reads of one game at a time (see the module above).
 
 use super::{file_name, write, Summary};
+pub use crate::storage::folder::{backups_dir, list, SOCKET};
 use crate::Table;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt};
 use tracing::{error, info, warn};
-
-/// The control socket's file name in the data folder.
-pub const SOCKET: &str = "tokar.sock";
 
 /// How many daily backups are kept when `TOKAR_BACKUPS_KEEP` is not set.
 pub const DEFAULT_KEEP: usize = 7;
@@ -33,29 +31,6 @@ pub fn keep_from_env() -> Result<usize, String> {
             })
         }
     }
-}
-
-/// Where Tokar puts its own backups.
-pub fn backups_dir(data: &Path) -> PathBuf {
-    data.join("backups")
-}
-
-/// Tokar's own backups in `dir` (named by [`file_name`]), oldest first.
-pub fn list(dir: &Path) -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| {
-            p.file_name()
-                .and_then(|n| n.to_str())
-                .is_some_and(|n| n.starts_with("tokar-") && n.ends_with(".backup"))
-        })
-        .collect();
-    // The names hold the UTC time: their order is the time order.
-    out.sort();
-    out
 }
 
 /// Removes Tokar's own backups in `dir` but the newest `keep`.

@@ -4,9 +4,10 @@
 //! Both give the same lines in the same order, so a backup's format does not
 //! depend on the database it was taken from.
 
-use super::{trees, BackupError};
+use super::BackupError;
 use crate::storage::kv::{prefix_end, Tree, NAMED};
 use crate::storage::postgres::Snapshot;
+use crate::storage::trees;
 use crate::storage::{be_u64, game_key, is_index_key, log_prefix, RawItem, StoreError};
 use sled::transaction::{ConflictableTransactionError, TransactionError};
 

@@ -8,8 +8,8 @@ use poise::serenity_prelude as serenity;
 use serenity::{AutocompleteChoice, CreateAutocompleteResponse};
 use tracing::warn;
 
+use super::answer::truncate;
 use super::data::{channel_ref, user_ref, Context};
-use super::deliver::truncate;
 
 /// Discord's limits on autocomplete answers.
 const MAX_CHOICES: usize = 25;

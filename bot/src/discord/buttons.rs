@@ -4,8 +4,8 @@
 
 use poise::serenity_prelude as serenity;
 
+use super::answer::{serve, Responder};
 use super::data::{channel_ref, user_ref, CommandError, Data};
-use super::deliver::{serve, Responder};
 use super::errors::{fresh_flag, report};
 use crate::table::Request;
 

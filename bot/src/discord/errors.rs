@@ -6,8 +6,8 @@ use std::sync::atomic::AtomicBool;
 use poise::FrameworkError;
 use tracing::{error, warn};
 
+use super::answer::{claim, truncate, Responder};
 use super::data::{channel_ref, user_ref, CommandError, Context, Data};
-use super::deliver::{claim, truncate, Responder};
 
 /// poise's error hook: everything that fails in or around a command lands here.
 pub(crate) async fn on_error(err: FrameworkError<'_, Data, CommandError>) {

@@ -8,7 +8,7 @@
 //!
 //! All of them come with the non-privileged GUILDS intent.
 //!
-//! Autocomplete requests are not claimed (see `deliver::claim`): an autocomplete answer reads
+//! Autocomplete requests are not claimed (see `answer::claim`): an autocomplete answer reads
 //! the table and changes nothing, so two sessions answering one is harmless; Discord keeps the
 //! first answer and refuses the second ("Interaction has already been acknowledged", code
 //! 40060, a 400: not one of the 401, 403 and 429 answers that count as invalid requests). A
@@ -20,9 +20,9 @@
 use poise::serenity_prelude as serenity;
 use tracing::info;
 
+use super::answer::claim;
 use super::buttons::on_click;
 use super::data::{CommandError, Data};
-use super::deliver::claim;
 
 /// poise's event hook.
 pub(crate) async fn on_event(
@@ -31,7 +31,7 @@ pub(crate) async fn on_event(
 ) -> Result<(), CommandError> {
     let table = &framework.user_data.table;
     match event {
-        // Claimed first, as a slash command is (see `deliver::claim`): a click that another
+        // Claimed first, as a slash command is (see `answer::claim`): a click that another
         // session of the shard claimed is left to it, unanswered here (the last arm).
         serenity::FullEvent::InteractionCreate {
             interaction: serenity::Interaction::Component(click),

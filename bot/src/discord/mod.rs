@@ -3,17 +3,17 @@
 //! The adapter holds no game logic. A slash command or a button click becomes one table
 //! [`Request`]; the table's [`Reply`]s become the interaction's response (ephemeral when
 //! private) and follow-ups; what a change announces to others (turn pings, reminders, notices,
-//! private notes, results) is stored in the table's outbox and delivered by [`outbox`]'s
+//! private notes, results) is stored in the table's outbox and delivered by [`delivery`]'s
 //! worker, which retries until Discord accepts it.
 
+mod answer;
 mod autocomplete;
 mod buttons;
 mod commands;
 mod data;
-mod deliver;
+mod delivery;
 mod errors;
 mod events;
-mod outbox;
 mod outgoing;
 mod restarts;
 mod settings;
@@ -29,7 +29,7 @@ use poise::serenity_prelude as serenity;
 use tracing::{error, info, warn};
 
 use crate::table::Table;
-pub use outbox::NonceWindow;
+pub use delivery::NonceWindow;
 pub use settings::DiscordSettings;
 pub use shards::Shards;
 
@@ -182,8 +182,8 @@ pub async fn run(
     // This process's share of Discord's global request limit: its share of the shards.
     let pace = settings
         .shards
-        .map_or(outbox::requests_per_second(1, 1), |s| {
-            outbox::requests_per_second(s.count(), s.total)
+        .map_or(delivery::requests_per_second(1, 1), |s| {
+            delivery::requests_per_second(s.count(), s.total)
         });
     let embedder_stop = settings.stop.clone();
     let mut lifecycle = tokio::spawn(async move {
@@ -206,7 +206,7 @@ pub async fn run(
             pruner = Some(AbortOnDrop(tokio::spawn(prune_claims_hourly(
                 table.clone(),
             ))));
-            worker = Some(outbox::spawn(
+            worker = Some(delivery::spawn(
                 table.clone(),
                 http.clone(),
                 stop_rx.clone(),

@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use super::outbox::NonceWindow;
+use super::delivery::NonceWindow;
 use super::shards::Shards;
 use super::DiscordError;
 

@@ -14,8 +14,8 @@
 use poise::serenity_prelude as serenity;
 use tracing::{error, info};
 
+use super::answer::{count_invalid, invalid_status};
 use super::data::{CommandError, Data};
-use super::deliver::{count_invalid, invalid_status};
 use super::DiscordError;
 
 /// The IDENTIFYs a start needs left: one per shard it starts, and as many again (at least 10)

@@ -92,7 +92,7 @@ pub(super) async fn open(table: &Table, http: &serenity::Http, entry: &OutboxEnt
 fn refusal(e: serenity::Error) -> Opened {
     if let serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r)) = &e {
         let status = r.status_code.as_u16();
-        super::outbox::count_invalid(status);
+        super::delivery::count_invalid(status);
         if let Some(why) = ThreadRefusal::from_answer(status, r.error.code as i64) {
             return Opened::Refused(why);
         }

@@ -2,9 +2,9 @@
 
 use poise::serenity_prelude as serenity;
 
+use super::super::answer::Prepare;
 use super::super::autocomplete as ac;
 use super::super::data::{CommandError, Context};
-use super::super::deliver::Prepare;
 use super::{invoke, invoke_prepared, GameKind, Options};
 
 /// Challenge players to a new game in this channel.

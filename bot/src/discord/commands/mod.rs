@@ -10,8 +10,8 @@ mod turns;
 
 use poise::serenity_prelude as serenity;
 
+use super::answer::{claim, serve_prepared, Prepare, Responder};
 use super::data::{channel_ref, user_ref, CommandError, Context, Data};
-use super::deliver::{claim, serve_prepared, Prepare, Responder};
 use super::errors::report;
 use crate::table::{Request, ThreadRefusal, ThreadSupport};
 

@@ -1,0 +1,165 @@
+//! The pictures of outbox entries: kept in memory for a while after the
+//! command that drew them, and drawn again from their scenes when an entry is
+//! delivered later than that (after a restart, or once the few kept here gave
+//! way to newer ones).
+//!
+//! A game picture is stored in its entry as a scene, not as bytes (see
+//! [`tokar_model::scene`]), so a command writes a few kilobytes instead of forty and
+//! more. The command's own answer and the entry it carries use the picture
+//! drawn for the command; the Discord delivery worker, which sends the other
+//! entries a moment later, finds theirs here.
+
+use super::{Image, Table};
+use std::collections::{HashMap, VecDeque};
+use std::sync::Arc;
+use tokar_model::outbox::{NewEntry, OutboxEntry};
+use tokar_model::scene::Scene;
+use tokar_render::{Highlights, RenderError, RenderOptions, Renderer};
+use tracing::warn;
+
+/// How many entries' pictures are kept. The delivery worker takes an entry
+/// within moments of its command; a few dozen cover a burst of commands.
+const KEPT: usize = 32;
+
+/// The pictures of recently stored entries, by entry id, oldest first out.
+#[derive(Default)]
+pub(super) struct Drawn {
+    images: HashMap<u64, Vec<Image>>,
+    order: VecDeque<u64>,
+}
+
+impl Drawn {
+    fn keep(&mut self, id: u64, images: Vec<Image>) {
+        if self.images.insert(id, images).is_none() {
+            self.order.push_back(id);
+        }
+        while self.order.len() > KEPT {
+            if let Some(old) = self.order.pop_front() {
+                self.images.remove(&old);
+            }
+        }
+    }
+
+    fn take(&mut self, id: u64) -> Option<Vec<Image>> {
+        let images = self.images.remove(&id)?;
+        self.order.retain(|&k| k != id);
+        Some(images)
+    }
+}
+
+impl Table {
+    fn drawn(&self) -> std::sync::MutexGuard<'_, Drawn> {
+        self.inner.drawn.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Keeps the pictures of entries just stored under their ids, for their
+    /// delivery. Entries without a scene to draw again need nothing kept:
+    /// their bytes are stored.
+    pub(super) fn keep_drawn(&self, stored: impl IntoIterator<Item = (u64, NewEntry)>) {
+        let mut drawn = self.drawn();
+        for (id, new) in stored {
+            if new.entry.scenes.iter().any(Option::is_some) {
+                drawn.keep(id, new.images);
+            }
+        }
+    }
+
+    /// An entry's pictures, in order: those kept since its command, else the
+    /// stored ones with the others drawn again from their scenes. A picture
+    /// that cannot be read or drawn is logged and left out: the text of the
+    /// message still says everything.
+    pub async fn outbox_images(&self, entry: &OutboxEntry) -> Vec<Image> {
+        if let Some(images) = self.drawn().take(entry.id) {
+            return images;
+        }
+        let e = entry.clone();
+        let mut pictures = match self.read(move |s| s.outbox_images(&e)).await {
+            Ok(v) => v,
+            Err(e) => {
+                warn!(entry = entry.id, error = %e, "outbox pictures unreadable; sent without");
+                Vec::new()
+            }
+        };
+        let scenes: Vec<_> = (0..entry.images.len())
+            .filter_map(|n| {
+                let scene = entry.scene(n)?;
+                Some((n, entry.images[n].clone(), Arc::new(scene.clone())))
+            })
+            .collect();
+        if !scenes.is_empty() {
+            pictures.extend(self.draw(scenes).await);
+            pictures.sort_by_key(|(n, _)| *n);
+        }
+        pictures.into_iter().map(|(_, image)| image).collect()
+    }
+
+    /// Draws pictures from their scenes off the async executor, each given
+    /// with its place and name and returned with its place. A picture that
+    /// cannot be drawn is logged and left out.
+    pub(super) async fn draw(
+        &self,
+        scenes: Vec<(usize, String, Arc<Scene>)>,
+    ) -> Vec<(usize, Image)> {
+        let renderer = self.inner.renderer.clone();
+        let drawn = tokio::task::spawn_blocking(move || {
+            scenes
+                .into_iter()
+                .filter_map(|(n, name, scene)| match draw_scene(&scene, &renderer) {
+                    Ok(png) => Some((
+                        n,
+                        Image {
+                            name,
+                            png,
+                            scene: Some(scene),
+                        },
+                    )),
+                    Err(e) => {
+                        warn!(picture = %name, error = %e, "picture not drawn");
+                        None
+                    }
+                })
+                .collect()
+        })
+        .await;
+        drawn.unwrap_or_else(|e| {
+            warn!(error = %e, "picture task failed");
+            Vec::new()
+        })
+    }
+}
+
+/// A scene's picture, as PNG bytes: its view with the marks, targets,
+/// selection, side and clock line it holds.
+pub(crate) fn draw_scene(scene: &Scene, renderer: &Renderer) -> Result<Vec<u8>, RenderError> {
+    let highlights = Highlights {
+        marks: scene.marks.clone(),
+        targets: scene.targets.clone(),
+        selected: scene.selected,
+    };
+    let mut options = RenderOptions::default();
+    options.side = scene.side;
+    options.clock = scene.clock.clone();
+    renderer.render_with(&scene.view, &highlights, &options)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn image(n: u64) -> Vec<Image> {
+        vec![Image::png(format!("{n}.png"), vec![n as u8])]
+    }
+
+    #[test]
+    fn the_oldest_pictures_give_way_and_a_taken_one_is_gone() {
+        let mut drawn = Drawn::default();
+        for id in 1..=(KEPT as u64 + 2) {
+            drawn.keep(id, image(id));
+        }
+        assert!(drawn.take(1).is_none() && drawn.take(2).is_none());
+        assert_eq!(drawn.take(3), Some(image(3)));
+        assert!(drawn.take(3).is_none());
+        assert_eq!(drawn.images.len(), KEPT - 1);
+        assert_eq!(drawn.order.len(), KEPT - 1);
+    }
+}

@@ -1,0 +1,414 @@
+//! What a user reads and sets: /games, /history, /export, /rules, /settings (/vacation is
+//! in `vacation.rs`).
+
+use super::args::Args;
+use super::commands::{describe_entry, Pick};
+use super::export::{self, GameExport};
+use super::paging::{self, Item, MESSAGE_LIMIT};
+use super::text::{self, seats_label};
+use super::{ChannelRef, Reply, Request, Res, Table};
+use tokar_engine::catalog::GameKind;
+use tokar_engine::spelling::did_you_mean;
+use tokar_engine::Seat;
+use tokar_model::duration;
+use tokar_model::record::{GameRecord, Phase};
+
+/// How many finished games /games lists, the last ended first.
+const FINISHED_SHOWN: usize = 10;
+
+/// The parts of a user's /games, in this order.
+const WAITING_FOR_YOU: &str = "Waiting for you:";
+const WAITING_FOR_OTHERS: &str = "Waiting for others:";
+
+impl Table {
+    /// How many games are being played, for the operator (`tokar_games_in_play`); a scan of
+    /// every record, so it is asked now and then.
+    pub async fn games_in_play(&self) -> Option<usize> {
+        match self.blocking(|s| s.games_in_play()).await {
+            Ok(n) => Some(n),
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot count the games in play");
+                None
+            }
+        }
+    }
+
+    pub(super) async fn cmd_games(&self, req: &Request) -> Res<Vec<Reply>> {
+        let mut args = Args::new(&req.options, Some("scope"))?;
+        let scope = args.take("scope").map(|s| s.to_ascii_lowercase());
+        let page = paging::page_number(args.take("page"))?;
+        args.finish("games")?;
+        match scope.as_deref() {
+            None | Some("mine") => {}
+            Some("server") => return self.server_games(req, page).await,
+            Some(other) => {
+                return Err(format!(
+                    "scope:{} must be mine or server.",
+                    tokar_model::quote::excerpt(other)
+                ))
+            }
+        }
+        let user = req.user.id;
+        let mut recs = self.records_of_user(user).await?;
+        // Those waiting longest first, in each part.
+        recs.sort_by_key(|r| (r.turn.since, r.id));
+        let now = self.now();
+        // What waits for the user comes first: their turns, their invitations, their games
+        // that lost their channel (which only a /resume moves on); then what waits for others.
+        let mut mine = Vec::new();
+        let mut others = Vec::new();
+        let mut finished = Vec::new();
+        for r in &recs {
+            match r.phase {
+                Phase::Cancelled => {}
+                Phase::Finished => finished.push(r),
+                Phase::Lobby => {
+                    let invited = r.invited.iter().any(|i| i.id == user);
+                    let line = format!(
+                        "#{} {} in #{}: {}{}",
+                        r.id,
+                        r.kind.title(),
+                        r.channel.name,
+                        if invited {
+                            format!("you are invited (/accept game:{}). ", r.id)
+                        } else {
+                            String::new()
+                        },
+                        text::lobby_status(r)
+                    );
+                    match invited {
+                        true => mine.push(Item::new(WAITING_FOR_YOU, line)),
+                        false => others.push(Item::new(WAITING_FOR_OTHERS, line)),
+                    }
+                }
+                Phase::Playing if r.channel_lost.is_some() => {
+                    mine.push(Item::new(WAITING_FOR_YOU, format!(
+                        "#{} {} lost its channel #{}: its clock is stopped; /resume game:{} where it should go on.",
+                        r.id,
+                        r.kind.title(),
+                        r.channel.name,
+                        r.id
+                    )));
+                }
+                Phase::Playing => {
+                    let l = self.load(r.id).await?;
+                    let Some(game) = &l.game else { continue };
+                    let yours = r.turn.waiting.contains(&user);
+                    let whose = if yours {
+                        "your turn".to_string()
+                    } else {
+                        format!("{} to act", seats_label(r, game, &game.to_act()))
+                    };
+                    let left = self.effective_deadline(r).await?.describe(now);
+                    let line = format!(
+                        "#{} {} in #{}, move {}: {whose} ({left}).",
+                        r.id,
+                        r.kind.title(),
+                        r.channel.name,
+                        game.move_number()
+                    );
+                    match yours {
+                        true => mine.push(Item::new(WAITING_FOR_YOU, line)),
+                        false => others.push(Item::new(WAITING_FOR_OTHERS, line)),
+                    }
+                }
+            }
+        }
+        let mut items = mine;
+        items.extend(others);
+        // The finished games that ended last, each with its result; /board, /history and
+        // /export take their number.
+        finished.sort_by_key(|r| std::cmp::Reverse((r.turn.since, r.id)));
+        let earlier = finished.len().saturating_sub(FINISHED_SHOWN);
+        finished.truncate(FINISHED_SHOWN);
+        for line in self.finished_lines(&finished).await? {
+            items.push(Item::new("Finished:", line));
+        }
+        if earlier > 0 {
+            items.push(Item::new(
+                "Finished:",
+                format!(
+                "({earlier} earlier finished game{}; /history game:<number> reads any of them.)",
+                if earlier == 1 { "" } else { "s" }
+            ),
+            ));
+        }
+        if items.is_empty() {
+            items.push(Item::new(
+                "",
+                "You have no games. /new game:arcana opponent:@someone starts one.".into(),
+            ));
+        }
+        let pages = paging::paginate(items);
+        let (content, _) = paging::page_text(None, &pages, page, "/games")?;
+        Ok(vec![Reply::private(&req.channel, &req.user, content)])
+    }
+
+    pub(super) async fn cmd_history(&self, req: &Request) -> Res<Vec<Reply>> {
+        let mut args = Args::new(&req.options, Some("game"))?;
+        let given = args.game()?;
+        args.finish("history")?;
+        let id = self.pick(req, given, Pick::View).await?;
+        let l = self.load(id).await?;
+        let Some(game) = &l.game else {
+            return Ok(vec![Reply::public(
+                &req.channel,
+                text::lobby_status(&l.rec),
+            )]);
+        };
+        let log = self.blocking(move |s| s.log(id)).await?;
+        let mut lines = vec![format!(
+            "Game #{id} ({}): {}.",
+            l.rec.kind.title(),
+            text::lineup(&l.rec, game)
+        )];
+        const LAST: usize = 50;
+        if log.len() > LAST {
+            lines.push(format!(
+                "({} earlier actions; /export has them all)",
+                log.len() - LAST
+            ));
+        }
+        for e in log.iter().skip(log.len().saturating_sub(LAST)) {
+            lines.push(format!(
+                "{}. {}: {}",
+                e.seq + 1,
+                text::seat_label(&l.rec, game, Seat(e.seat)),
+                describe_entry(&l.rec, e)
+            ));
+        }
+        if log.is_empty() {
+            lines.push("Nothing played yet.".into());
+        }
+        lines.push(text::status(&l.rec, game));
+        Ok(vec![Reply::public(&req.channel, lines.join("\n"))])
+    }
+
+    pub(super) async fn cmd_export(&self, req: &Request) -> Res<Vec<Reply>> {
+        let mut args = Args::new(&req.options, Some("game"))?;
+        let given = args.game()?;
+        args.finish("export")?;
+        let id = self.pick(req, given, Pick::View).await?;
+        let l = self.load(id).await?;
+        if l.game.is_none() {
+            return Err(text::lobby_status(&l.rec));
+        }
+        let log = self.blocking(move |s| s.log(id)).await?;
+        let over = l.rec.phase == Phase::Finished;
+        let record = export::write(&GameExport {
+            kind: l.rec.kind,
+            options: l.rec.options.clone(),
+            seed: over.then_some(l.rec.seed),
+            reseeds: if over {
+                l.rec.reseeds.clone()
+            } else {
+                Vec::new()
+            },
+            actions: log.iter().map(|e| (e.seat, e.action.clone())).collect(),
+        });
+        Ok(vec![export_reply(&req.channel, id, over, record)])
+    }
+
+    pub(super) async fn cmd_rules(&self, req: &Request) -> Res<Vec<Reply>> {
+        let mut args = Args::new(&req.options, Some("game"))?;
+        let game = args.take("game");
+        let mut unit = args.take("unit");
+        args.finish("rules")?;
+        let kind = match game {
+            Some(g) => {
+                let (kind, topic) = game_and_topic(&g)?;
+                if let Some(t) = topic {
+                    if let Some(u) = &unit {
+                        return Err(format!(
+                            "Name one topic: /rules {} {t} or /rules {} {u}.",
+                            kind.slug(),
+                            kind.slug()
+                        ));
+                    }
+                    unit = Some(t);
+                }
+                kind
+            }
+            None => {
+                let list: Vec<String> = GameKind::ALL
+                    .iter()
+                    .map(|k| {
+                        format!(
+                            "{} ({}){}",
+                            k.title(),
+                            k.slug(),
+                            if k.available() {
+                                ""
+                            } else {
+                                ", not playable yet"
+                            }
+                        )
+                    })
+                    .collect();
+                return Ok(vec![Reply::private(
+                    &req.channel,
+                    &req.user,
+                    format!(
+                        "Games: {}. /rules game:<name> [unit:<unit>] shows one.",
+                        list.join(", ")
+                    ),
+                )]);
+            }
+        };
+        let text = kind.rules(unit.as_deref())?;
+        Ok(vec![Reply::private(&req.channel, &req.user, text)])
+    }
+
+    pub(super) async fn cmd_settings(&self, req: &Request) -> Res<Vec<Reply>> {
+        let mut args = Args::new(&req.options, None)?;
+        let reminder = args.take("reminder");
+        let deadline = args.take("deadline");
+        args.finish("settings")?;
+        let mut me = self.user_record(&req.user).await?;
+        if let Some(r) = reminder {
+            me.reminder = if r.eq_ignore_ascii_case("off") {
+                None
+            } else {
+                let d = duration::parse(&r)?;
+                if d < duration::HOUR {
+                    return Err("reminder must be at least 1h (or off).".into());
+                }
+                Some(d)
+            };
+        }
+        if let Some(d) = deadline {
+            let d = duration::parse(&d)?;
+            if !(duration::DAY..=90 * duration::DAY).contains(&d) {
+                return Err("deadline must be from 1d to 90d.".into());
+            }
+            me.deadline = d;
+        }
+        let show = format!(
+            "Reminders while a game waits for you: {}. Move deadline of games you create: {}. Vacation: {}.",
+            me.reminder.map_or("off".to_string(), |r| format!("every {}", duration::format(r))),
+            duration::format(me.deadline),
+            if me.on_vacation() { "on" } else { "off" }
+        );
+        let rec = me.clone();
+        self.blocking(move |s| s.put_user(&rec)).await?;
+        Ok(vec![Reply::private(&req.channel, &req.user, show)])
+    }
+}
+
+/// Reads a game kind, as `/new game:` and `/rules` take it: its slug or
+/// title, or a refusal with the nearest name.
+pub(super) fn game_kind(text: &str) -> Result<GameKind, String> {
+    GameKind::parse(text).ok_or_else(|| {
+        let slugs = GameKind::ALL.map(|k| k.slug());
+        format!(
+            "There is no game called '{}'.{} Choose {}.",
+            tokar_model::quote::excerpt(text),
+            did_you_mean(text, slugs),
+            slugs.join(", ")
+        )
+    })
+}
+
+/// `/rules arcana blue-knight`: the words typed without option names name
+/// the game and then the topic (T17). The game is the longest run of first
+/// words that names one (`magic chess king`), the topic the rest.
+fn game_and_topic(text: &str) -> Result<(GameKind, Option<String>), String> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    for n in (1..=words.len()).rev() {
+        if let Some(kind) = GameKind::parse(&words[..n].join(" ")) {
+            let topic = words[n..].join(" ");
+            return Ok((kind, (!topic.is_empty()).then_some(topic)));
+        }
+    }
+    // Refused: quote the words that come nearest a game's name.
+    let slugs = GameKind::ALL.map(|k| k.slug());
+    let named = (1..=words.len().min(2))
+        .rev()
+        .map(|n| words[..n].join(" "))
+        .find(|w| tokar_engine::spelling::nearest(w, slugs).is_some())
+        .unwrap_or_else(|| words.first().copied().unwrap_or(text).to_string());
+    game_kind(&named).map(|k| (k, None))
+}
+
+/// /export's answer: the record in the message, or as a `.txt` file when the message would be
+/// longer than Discord takes (a record cut across messages cannot be pasted back whole).
+fn export_reply(channel: &ChannelRef, id: u64, over: bool, record: String) -> Reply {
+    let secret = if over {
+        ""
+    } else {
+        " (the seed stays secret until the game ends)"
+    };
+    // A record with spaces in its actions is quoted, so that it pastes back whole into a
+    // console line (which splits on spaces outside quotes); /new takes it quoted or not.
+    let (shown, how) = match record.contains(char::is_whitespace) {
+        true if record.contains('"') => (format!("'{record}'"), "<the record, quotes included>"),
+        true => (format!("\"{record}\""), "<the record, quotes included>"),
+        false => (record.clone(), "<the record>"),
+    };
+    let inline = format!(
+        "Game #{id} record{secret}:\n`{shown}`\nStart a new game from it: /new record:{how}."
+    );
+    if inline.chars().count() <= MESSAGE_LIMIT {
+        return Reply::public(channel, inline);
+    }
+    let name = format!("game-{id}-record.txt");
+    let mut reply = Reply::public(
+        channel,
+        format!(
+            "Game #{id} record{secret}: attached as {name} ({} characters, too long for a message). \
+             Start a new game from it: /new record_file:<the file>.",
+            record.chars().count()
+        ),
+    );
+    reply
+        .images
+        .push(super::Image::png(name, record.into_bytes()));
+    reply
+}
+
+impl Table {
+    /// One line per finished game, with its number and result, for /games (the
+    /// user's and the server's): `/board`, `/history` and `/export` take the number.
+    pub(super) async fn finished_lines(&self, finished: &[&GameRecord]) -> Res<Vec<String>> {
+        let mut lines = Vec::new();
+        for r in finished {
+            let l = self.load(r.id).await?;
+            let Some(game) = &l.game else { continue };
+            let result = text::outcome_text(r, game, &super::outcome(r, game));
+            lines.push(format!(
+                "#{} {} in #{}: {result}.",
+                r.id,
+                r.kind.title(),
+                r.channel.name
+            ));
+        }
+        Ok(lines)
+    }
+}
+
+#[cfg(test)]
+mod export_tests {
+    use super::*;
+
+    #[test]
+    pub(super) fn a_long_record_is_a_file_and_a_short_one_a_message() {
+        let ch = ChannelRef::new(1, "t");
+        let short = export_reply(&ch, 3, true, "tokar1|arcana||seed=1|0:b1-c3".into());
+        assert!(short.content.contains("`tokar1|arcana"));
+        assert!(short.images.is_empty());
+        let long_record = format!("tokar1|arcana||{}", "0:b1-c3|1:b8-c6|".repeat(150));
+        let long = export_reply(&ch, 3, false, long_record.clone());
+        assert!(long.content.chars().count() <= MESSAGE_LIMIT);
+        assert!(
+            long.content.contains("game-3-record.txt"),
+            "{}",
+            long.content
+        );
+        assert_eq!(long.images.len(), 1);
+        assert_eq!(
+            long.images[0].png,
+            long_record.into_bytes(),
+            "the whole record, uncut"
+        );
+    }
+}

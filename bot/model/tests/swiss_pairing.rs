@@ -3,8 +3,9 @@
 //! BieremaBoyzProgramming/bbpPairings, commit
 //! 16a000f9811de322b0e835d5643198226165b5a9, `test/tests/*.input` with the
 //! program's expected `*.output.expected`), transcribed here by hand from
-//! their TRF lines (pairing number n is entrant n - 1), and round 1 as the
-//! Dutch rules (C.04.3) lay it out.
+//! their TRF lines (pairing number n is entrant n - 1); and inputs of our
+//! own given to bbpPairings built from that commit (`--dutch`, initial
+//! colour white for player 1: `XXC white1`), its output copied into the test.
 
 use tokar_model::event::swiss::{pair_round, PairingError};
 use tokar_model::event::{Board, Outcome, Round, Side};
@@ -33,6 +34,7 @@ fn shown(r: &Round) -> (Vec<(usize, usize)>, Option<usize>) {
 fn round_one_pairs_the_top_half_against_the_bottom_half_and_the_last_has_the_bye() {
     // Seven players: the lowest-ranked (7) has the bye; S1 = 1, 2, 3 meets
     // S2 = 4, 5, 6; player 1 opens and the sides alternate down the boards.
+    // bbpPairings gives the same: 1-4, 5-2, 3-6, 7 bye.
     let r = pair_round(7, &[false; 7], &[]).unwrap();
     assert_eq!(shown(&r), (vec![(1, 4), (5, 2), (3, 6)], Some(7)));
 }
@@ -90,9 +92,13 @@ fn bbp_dutch_2025_c9_the_bye_avoids_a_player_who_already_missed_a_round() {
 #[test]
 fn nobody_takes_the_same_side_a_third_time_when_it_can_be_avoided() {
     // Four players after two rounds: 1 and 3 opened twice, 2 and 4 never.
-    // By score 1 (2 wins) meets 3 (2 wins)... but both must have Second:
-    // the pairing keeps them apart (absolute colour rule) and every player
-    // gets the side they must have.
+    // Only 1-3 and 2-4 have not met, and in each pair both must have the
+    // same side. Here Tokar differs from bbpPairings, which refuses the
+    // round ("No valid pairing exists": for FIDE the colour rule is
+    // absolute). Tokar pairs it without the rule (docs/events.md: a
+    // correspondence event should not stop), and the higher-ranked player's
+    // wish wins (1 and 2; neither pair ever had different sides to
+    // alternate from).
     let rounds = vec![
         Round {
             boards: vec![game(1, 2, Outcome::FirstWon), game(3, 4, Outcome::FirstWon)],
@@ -103,16 +109,13 @@ fn nobody_takes_the_same_side_a_third_time_when_it_can_be_avoided() {
             ..Round::default()
         },
     ];
-    // 1-3 is the only pair not yet played among the leaders, and 2-4 among
-    // the others: the rematch rule leaves no choice but 1-3 and 2-4, with
-    // one of 1 and 3 opening a third time. Check it pairs, and that the one
-    // who opens again is the lower-ranked (the higher-ranked's wish wins).
     let r = pair_round(4, &[false; 4], &rounds).unwrap();
     let (boards, bye) = shown(&r);
     assert_eq!(bye, None);
     assert_eq!(boards, vec![(3, 1), (2, 4)]);
 
-    // With a third pair free (six players) the clash is avoided.
+    // With a third pair free (six players) the clash is avoided: everyone
+    // gets the side they must have. bbpPairings: 6-1, 5-3, 4-2, the same.
     let rounds = vec![
         Round {
             boards: vec![
@@ -132,6 +135,7 @@ fn nobody_takes_the_same_side_a_third_time_when_it_can_be_avoided() {
         },
     ];
     let r = pair_round(6, &[false; 6], &rounds).unwrap();
+    assert_eq!(shown(&r), (vec![(6, 1), (5, 3), (4, 2)], None));
     for b in &r.boards {
         let before = |e: usize| {
             rounds

@@ -479,7 +479,7 @@ pub fn pair_round(n: usize, withdrawn: &[bool], rounds: &[Round]) -> Result<Roun
 /// The bye, for an odd count: `Some(None)` for an even one, `None` when no
 /// eligible player leaves the others pairable.
 fn choose_bye(p: &Pairer, active: &[usize]) -> Option<Option<usize>> {
-    if active.len() % 2 == 0 {
+    if active.len().is_multiple_of(2) {
         return p.pairable(active).then_some(None);
     }
     let mut eligible: Vec<usize> = active

@@ -4,7 +4,8 @@
 //! a game's: a game's record and its replay ([`record`], [`replay`]), the
 //! types the adapters exchange with the table ([`api`]), outbox entries
 //! ([`outbox`]), the scene a picture is drawn from ([`scene`]), ratings
-//! ([`rating`]) and leagues ([`league`]), vacations ([`vacation`]), clocks
+//! ([`rating`]), leagues ([`league`]) and Swiss and knockout events
+//! ([`event`]), vacations ([`vacation`]), clocks
 //! and durations ([`clock`], [`duration`]) and where seeds come from
 //! ([`entropy`]). It depends on the engine only: the store and the table
 //! build on it, never the other way.
@@ -13,6 +14,7 @@ pub mod api;
 pub mod clock;
 pub mod duration;
 pub mod entropy;
+pub mod event;
 pub mod league;
 pub mod outbox;
 pub mod quote;

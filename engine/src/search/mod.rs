@@ -63,6 +63,8 @@ impl Level {
                 widening: 0.0,
                 win_check: false,
                 first_play: false,
+                chance: false,
+                guard: false,
             },
             // Scores each new leaf with the heuristic directly: on a
             // Breakthrough test game this beat the one-ply greedy player 40
@@ -78,6 +80,8 @@ impl Level {
                 widening: 0.0,
                 win_check: false,
                 first_play: false,
+                chance: true,
+                guard: true,
             },
             // The caller's budget bounds the work; the cap only bounds the
             // tree's memory (a node per iteration).
@@ -160,7 +164,22 @@ pub struct Settings {
     /// First-play urgency: an untried move counts as tried once with the
     /// mean of the tried ones, instead of being tried before any revisit.
     pub first_play: bool,
+    /// Chance scored by its odds (ruling S12): an action whose result a roll
+    /// decides ([`Game::chance`]) gets one child per outcome, and its value is
+    /// the mean of theirs weighted by the exact odds; a new leaf reached
+    /// through it is scored by the expectation over all its outcomes.
+    #[serde(default)]
+    pub chance: bool,
+    /// The root keeps its losing piece (ruling S13): an action after which the
+    /// other side's next action wins at once with odds of at least
+    /// [`EXPOSED`] is refused when another keeps them lower.
+    #[serde(default)]
+    pub guard: bool,
 }
+
+/// The odds of losing the game to the other side's next action at which the
+/// guard (ruling S13) calls an action exposed.
+pub const EXPOSED: f64 = 0.25;
 
 /// How much work one decision may take. The search checks `should_stop`
 /// before every iteration (after the first), so a deadline closure bounds the

@@ -784,8 +784,10 @@ fn looks_only_at_redealt_copies() {
 
 #[test]
 fn never_plays_an_illegal_action_in_dice_nim_and_beats_random() {
+    // About 79% is the level's rate here (400 games: 315 with the guard of
+    // S13, 317 without); 100 games keep a 70% bound clear of seed luck.
     let mut won_games = 0;
-    let games = 30;
+    let games = 100;
     for n in 0..games {
         let me = Seat((n % 2) as u8);
         let outcome = play_game(DiceNim::new(17, n), &[me], Level::Normal, 400, 1000 + n);

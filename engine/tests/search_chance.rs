@@ -148,3 +148,67 @@ fn a_battle_is_listed_by_its_distinct_results() {
     assert!(close(killed, killed_by_odds), "{killed} {killed_by_odds}");
     assert!(g.chance(seat, &g.parse(seat, "e4-e5").unwrap()).is_empty());
 }
+
+/// S13: the root keeps its losing piece. In this game (seed 0, the
+/// original dice), after six actions the normal level as it was, without the
+/// guard, captures on k5 and leaves its Matron to an attack that wins the game
+/// with odds of about one in three; with the guard (the level as it is) it
+/// plays an action that keeps those odds below one in four.
+#[test]
+fn s13_the_root_keeps_its_matron_out_of_likely_reach() {
+    use tokar_engine::arachne::WebLayout;
+    use tokar_engine::search::{self, Budget, Level, EXPOSED};
+    use tokar_engine::AnyGame;
+    let mut g = Arachne::new(CaptureRules::Original, &WebLayout::STANDARD, 0).unwrap();
+    for text in [
+        "h5-h4-i4-j4 xk4",
+        "l4-k4 xj4",
+        "end",
+        "g5-j5 xk5",
+        "k5 xj5",
+        "j5 xk5",
+    ] {
+        let seat = g.to_move();
+        let a = g.parse(seat, text).unwrap();
+        g.play(seat, &a).unwrap();
+    }
+    let seat = g.to_move();
+    let settings = search::settings_for(&AnyGame::Arachne(g.clone()), Level::Normal);
+    assert!(settings.guard && settings.chance);
+    let budget = Budget::iterations(3000);
+    let today = search::choose_with(
+        &g,
+        seat,
+        &search::Settings {
+            guard: false,
+            ..settings
+        },
+        &budget,
+        6,
+    )
+    .unwrap();
+    assert_eq!(today.notation, "l5 xk5");
+    let exposed = search::exposure(&g, seat, &today.action, 1);
+    assert!(exposed >= EXPOSED, "{exposed}");
+    let guarded = search::choose_with(&g, seat, &settings, &budget, 6).unwrap();
+    assert_ne!(guarded.notation, today.notation);
+    let kept = search::exposure(&g, seat, &guarded.action, 1);
+    assert!(kept < EXPOSED, "{}: {kept}", guarded.notation);
+    // What "exposed" means, on the same position: some legal action of the
+    // other side after it wins the game by a capture roll.
+    let mut after = g.clone();
+    after.play(seat, &today.action).unwrap();
+    let other = after.to_move();
+    let winning: Vec<String> = after
+        .legal_actions(other)
+        .iter()
+        .filter(|a| {
+            (0..2).any(|i| {
+                let mut next = after.clone();
+                next.play_chance(other, a, i).is_ok() && next.outcome().is_over()
+            })
+        })
+        .map(|a| after.format(a))
+        .collect();
+    assert!(!winning.is_empty());
+}

@@ -23,12 +23,14 @@
 
 mod any;
 mod explain;
+mod guard;
 mod players;
 mod reward;
 mod tree;
 
 pub use any::{choose_any, settings_for};
 pub use explain::{explain, explain_any};
+pub use guard::exposure_of as exposure;
 pub use players::{greedy, greedy_by, random};
 pub use reward::material_share;
 
@@ -291,7 +293,21 @@ pub fn choose_with<G: Game>(
         search.iterate(guess, &mut rng);
         iterations += 1;
     }
-    let (action, visits, expected) = search.best()?;
+    let ranked = search.ranked();
+    let (mut action, mut visits, mut expected) = ranked.first().cloned()?;
+    if settings.guard {
+        let guesses: Vec<G> = (0..guard::GUESSES)
+            .map(|_| game.redeal(seat, rng.next_u64()))
+            .collect();
+        if guard::is_exposed(guard::exposure(&guesses, seat, &action)) {
+            let safer = ranked[1..]
+                .iter()
+                .find(|(a, _, _)| !guard::is_exposed(guard::exposure(&guesses, seat, a)));
+            if let Some(safer) = safer.cloned() {
+                (action, visits, expected) = safer;
+            }
+        }
+    }
     let notation = first.format(&action);
     Some(Choice {
         why: format!(

@@ -233,7 +233,7 @@ impl<G: Game> Search<G> {
             // The last edge's outcomes were each scored when it was first
             // taken (`chance_step`); the others collect this playout.
             if let Some(b) = branch {
-                if !(i == last && !scored.is_empty()) {
+                if i != last || scored.is_empty() {
                     edge.branches[b].visits += 1;
                     edge.branches[b].reward += reward;
                 }
@@ -476,17 +476,19 @@ impl<G: Game> Search<G> {
         }
     }
 
-    /// The most visited root action, its visits and its mean reward.
-    pub fn best(&self) -> Option<(G::Action, u32, f32)> {
-        self.nodes[0]
-            .edges
-            .iter()
-            .filter(|e| !e.broken)
-            .max_by(|a, b| {
-                a.visits
-                    .cmp(&b.visits)
-                    .then(a.value().total_cmp(&b.value()))
-            })
+    /// The root actions, most visited first (ties: the better value), with
+    /// their visits and values: the first is the search's answer.
+    pub fn ranked(&self) -> Vec<(G::Action, u32, f32)> {
+        let mut edges: Vec<&Edge<G::Action>> =
+            self.nodes[0].edges.iter().filter(|e| !e.broken).collect();
+        edges.sort_by(|a, b| {
+            b.visits
+                .cmp(&a.visits)
+                .then(b.value().total_cmp(&a.value()))
+        });
+        edges
+            .into_iter()
             .map(|e| (e.action.clone(), e.visits, e.value() as f32))
+            .collect()
     }
 }

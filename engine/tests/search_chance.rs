@@ -212,3 +212,22 @@ fn s13_the_root_keeps_its_matron_out_of_likely_reach() {
         .collect();
     assert!(!winning.is_empty());
 }
+
+/// S13: the guard is on only in the games whose captures a roll decides;
+/// chance scoring (S12) is on wherever a level searches, and easy does neither.
+#[test]
+fn s13_the_guard_keeps_to_the_games_of_rolls() {
+    use tokar_engine::catalog::{AnyGame, GameKind, Options};
+    use tokar_engine::search::{settings_for, Level};
+    for kind in GameKind::ALL {
+        let game = AnyGame::setup(kind, &Options::new(), 1).unwrap();
+        let rolls = matches!(kind, GameKind::Gladiator | GameKind::Arachne);
+        for level in [Level::Normal, Level::Hard] {
+            let s = settings_for(&game, level);
+            assert_eq!(s.guard, rolls, "{kind:?} {level:?}");
+            assert!(s.chance, "{kind:?} {level:?}");
+        }
+        let easy = settings_for(&game, Level::Easy);
+        assert!(!easy.guard && !easy.chance, "{kind:?}");
+    }
+}

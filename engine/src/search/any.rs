@@ -62,8 +62,8 @@ pub fn choose_any(
 /// The root guard (S13) keeps to the same two games, the ones whose captures a
 /// roll decides: there a losing reply hides among forty in the tree's mean.
 /// In Arcana and Magic Chess a capture is certain, the tree sees it as it is,
-/// and the guard's look at every reply to every answer only costs time (in
-/// Undead Arcana, where a seat places twice, more than the search itself).
+/// and the guard's look at every reply to every answer has not been measured
+/// to pay for its time.
 pub fn settings_for(game: &AnyGame, level: Level) -> Settings {
     let mut settings = level.settings();
     let rolls = matches!(game, AnyGame::Gladiator(_) | AnyGame::Arachne(_));

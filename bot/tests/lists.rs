@@ -526,7 +526,10 @@ async fn a_hint_explains_in_words_then_numbers() {
                 "wins ",
                 "uses the ",
                 "targets the ",
-                "attacks the "
+                "attacks the ",
+                // S9: a hint names what its action gives up (Arachne's answer since S13's
+                // guard, which keeps the Matron out of a likely capture).
+                "gives up "
             ]
             .iter()
             .any(|w| words.contains(w)),

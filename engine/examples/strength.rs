@@ -7,7 +7,7 @@
 //!     [--opponent random|greedy|material|both] [--game NAME]... [--option KEY=VALUE]... \
 //!     [--plies N] [--playout random|best:N] [--prior none|events|heuristic] \
 //!     [--c X] [--prior-weight W] [--widening W] [--win-check on|off] \
-//!     [--first-play on|off]
+//!     [--first-play on|off] [--chance on|off] [--guard on|off]
 //! ```
 //!
 //! The last flags change the level's settings (for trying alternatives).
@@ -168,6 +168,8 @@ fn parse_args() -> Result<Args, String> {
             }
             "--win-check" => args.settings.win_check = value()? == "on",
             "--first-play" => args.settings.first_play = value()? == "on",
+            "--chance" => args.settings.chance = value()? == "on",
+            "--guard" => args.settings.guard = value()? == "on",
             "--widening" => {
                 let v = value()?;
                 args.settings.widening = v.parse().map_err(|_| format!("not a number: {v}"))?;

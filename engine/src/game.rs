@@ -81,4 +81,34 @@ pub trait Game: Clone + Debug + Serialize + DeserializeOwned + Send + Sync + 'st
     fn heuristic(&self, seat: Seat) -> f32 {
         crate::search::material_share(&self.view(Viewer::Spectator), seat)
     }
+
+    /// The exact odds of the chance outcomes of `action` for `seat` when a
+    /// roll with a known distribution decides its result (an Arachne capture
+    /// roll, a Gladiator battle): one probability per outcome, in a fixed
+    /// order, summing to 1. Empty when nothing the action does is decided by
+    /// such a roll, or the game does not enumerate it (the default).
+    ///
+    /// The odds are computed from the position and the rules alone, never
+    /// from the generator: the search scores an action by the expectation
+    /// over these outcomes instead of one guessed roll (ruling S12 of
+    /// engine/rules/search.md), and that must stay true on the real game too.
+    fn chance(&self, seat: Seat, action: &Self::Action) -> Vec<f64> {
+        let _ = (seat, action);
+        Vec::new()
+    }
+
+    /// Plays `action` with its chance outcome number `outcome` (an index into
+    /// [`Game::chance`]) instead of a roll of the generator; other dice the
+    /// action throws (the next turn's) still come from the generator. The
+    /// search calls it on its own [`Game::redeal`] copies only; the table
+    /// never does. With no enumerated outcome it is [`Game::play`].
+    fn play_chance(
+        &mut self,
+        seat: Seat,
+        action: &Self::Action,
+        outcome: usize,
+    ) -> Result<Vec<Event>, ActionError> {
+        let _ = outcome;
+        self.play(seat, action)
+    }
 }

@@ -331,6 +331,10 @@ struct Guess {
     result: Option<Outcome>,
     /// A state built by the test rather than by `redeal`.
     original: bool,
+    /// Whether the bet's roll is listed with its odds (`Game::chance`).
+    odds: bool,
+    /// The bet wins on this face or higher.
+    pays: u8,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -351,6 +355,8 @@ impl Guess {
             dice_public: false,
             result: None,
             original: true,
+            odds: false,
+            pays: 6,
         }
     }
     fn next_die(&self) -> u8 {
@@ -405,7 +411,7 @@ impl Game for Guess {
             GuessAction::BetSix => {
                 let d = self.rng.die(6);
                 event = event.dice(seat, vec![d]);
-                win(d == 6)
+                win(d >= self.pays)
             }
             GuessAction::Safe => Outcome::Drawn {
                 reason: "safe".into(),
@@ -416,6 +422,28 @@ impl Game for Guess {
     fn format(&self, action: &GuessAction) -> String {
         self.touch();
         format!("{action:?}")
+    }
+    fn chance(&self, seat: Seat, action: &GuessAction) -> Vec<f64> {
+        self.touch();
+        if !self.odds || seat != Seat(0) || *action != GuessAction::BetSix {
+            return Vec::new();
+        }
+        let p = (7 - self.pays) as f64 / 6.0;
+        vec![p, 1.0 - p]
+    }
+    fn play_chance(
+        &mut self,
+        seat: Seat,
+        action: &GuessAction,
+        outcome: usize,
+    ) -> Result<Vec<Event>, ActionError> {
+        self.touch();
+        if self.chance(seat, action).is_empty() {
+            return self.play(seat, action);
+        }
+        check_turn(&self.to_act(), seat, self.result.is_some())?;
+        self.result = Some(won(&[if outcome == 0 { 0 } else { 1 }]));
+        Ok(vec![Event::new("played")])
     }
     fn parse(&self, _seat: Seat, _text: &str) -> Result<GuessAction, ActionError> {
         self.touch();
@@ -675,6 +703,50 @@ fn does_not_use_the_future_dice() {
     assert!(sixes >= 3, "too few sixes to test: {sixes}");
 }
 
+/// S12: with the bet's odds listed, the search scores it by them (1 in 6)
+/// and still never reads the true die: where it shows a 6, the safe draw is
+/// chosen, and only redealt copies are asked for odds.
+#[test]
+fn scoring_the_odds_does_not_use_the_future_dice() {
+    let mut sixes = 0;
+    let before = true_state_reads();
+    for seed in 0..60 {
+        let mut g = Guess::new(seed);
+        g.odds = true;
+        if g.next_die() != 6 {
+            continue;
+        }
+        sixes += 1;
+        let c = choose(&g, Seat(0), Level::Normal, &Budget::iterations(1500), seed).unwrap();
+        assert_eq!(c.action, GuessAction::Safe, "{}", c.why);
+    }
+    assert!(sixes >= 3, "too few sixes to test: {sixes}");
+    assert_eq!(true_state_reads(), before, "only redealt copies are read");
+}
+
+/// S12: an action decided by a roll is worth exactly its odds, not the share
+/// of wins among the rolls the guesses happened to throw: a bet paying on 2
+/// to 6 is chosen over the safe draw with its exact 5 in 6.
+#[test]
+fn a_roll_is_worth_its_exact_odds() {
+    for seed in 0..8 {
+        let mut g = Guess::new(seed);
+        g.odds = true;
+        g.pays = 2;
+        g.card_public = true;
+        let c = choose(&g, Seat(0), Level::Normal, &Budget::iterations(600), seed).unwrap();
+        // The card is known, so guessing it wins outright (1.0); the bet is
+        // compared through its exact value.
+        assert_eq!(c.action, GuessAction::Card(g.card), "{}", c.why);
+        let mut g = Guess::new(seed);
+        g.odds = true;
+        g.pays = 2;
+        let c = choose(&g, Seat(0), Level::Normal, &Budget::iterations(600), seed).unwrap();
+        assert_eq!(c.action, GuessAction::BetSix, "{}", c.why);
+        assert!((c.expected - 5.0 / 6.0).abs() < 1e-6, "{}", c.why);
+    }
+}
+
 #[test]
 fn uses_what_the_seat_may_see() {
     // The control for the two tests above: when the card or the die is known
@@ -712,8 +784,10 @@ fn looks_only_at_redealt_copies() {
 
 #[test]
 fn never_plays_an_illegal_action_in_dice_nim_and_beats_random() {
+    // About 79% is the level's rate here (400 games: 315 with the guard of
+    // S13, 317 without); 100 games keep a 70% bound clear of seed luck.
     let mut won_games = 0;
-    let games = 30;
+    let games = 100;
     for n in 0..games {
         let me = Seat((n % 2) as u8);
         let outcome = play_game(DiceNim::new(17, n), &[me], Level::Normal, 400, 1000 + n);

@@ -174,10 +174,11 @@ fn gladiator_and_arachne_search_with_first_play_urgency() {
             assert_eq!(
                 search::Settings {
                     first_play: false,
+                    guard: level.settings().guard,
                     ..s
                 },
                 level.settings(),
-                "only first_play differs"
+                "only first_play and the guard (S13, tested in search_chance.rs) differ"
             );
         }
     }

@@ -42,7 +42,16 @@ pub async fn wait_until(fake: &FakeDiscord, what: &str, probe: impl Fn(&[FakeMes
         if probe(&fake.messages()) {
             return;
         }
-        assert!(Instant::now() < until, "timed out waiting for {what}");
+        if Instant::now() >= until {
+            let messages = fake.messages();
+            let last: Vec<&str> = messages
+                .iter()
+                .rev()
+                .take(3)
+                .map(|m| m.content.as_str())
+                .collect();
+            panic!("timed out waiting for {what}; the last messages, newest first: {last:#?}");
+        }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }

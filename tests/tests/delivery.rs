@@ -86,19 +86,29 @@ async fn against_the_bot(name: &str, user: u64, faults: Option<Faults>) -> Vec<D
         ms.iter().any(|m| m.content.contains("begins"))
     })
     .await;
-    // Alice plays; each time she waits for the bot's answer pinging her.
-    let mut pings = 0;
+    // Alice plays; each time she waits for her turn: the bot's answer pinging her, or her
+    // own action's announcement when her turn goes on (a piece of hers the bot killed is
+    // revived, then she moves; she is not pinged for the turn she is already playing).
+    let alice_acts = |ms: &[FakeMessage]| {
+        ms.iter()
+            .filter(|m| m.content.contains("Human (alice) to act"))
+            .count()
+    };
+    let pings_of_alice =
+        |ms: &[FakeMessage]| ms.iter().filter(|m| m.notified.contains(&alice.id)).count();
+    let (mut pings, mut turns) = (0, 0);
     let mut plays = Vec::new();
     for _ in 0..8 {
         wait_until(&fake, "alice's turn", |ms| {
-            ms.iter().filter(|m| m.notified.contains(&alice.id)).count() > pings
+            pings_of_alice(ms) > pings || alice_acts(ms) > turns
         })
         .await;
-        pings = fake.notifications(&alice).len();
+        let messages = fake.messages();
+        (pings, turns) = (pings_of_alice(&messages), alice_acts(&messages));
         plays.push(play_first(&fake, &alice, ch).await);
     }
     wait_until(&fake, "the bot's last answer", |ms| {
-        ms.iter().filter(|m| m.notified.contains(&alice.id)).count() > pings
+        pings_of_alice(ms) > pings || alice_acts(ms) > turns
     })
     .await;
     // Alice thinks for two hours: two reminders, an hour apart.

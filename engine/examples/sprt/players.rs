@@ -43,7 +43,7 @@ impl Player {
     /// `material`, `random`, `seer`, `seer-greedy`) then comma-separated overrides
     /// `key=value`: `iterations`, `time` (`2s`, `500ms`), and the strength
     /// example's setting flags without their dashes (`plies`, `playout`,
-    /// `prior`, `c`, `prior-weight`, `widening`, `win-check`, `first-play`).
+    /// `prior`, `c`, `prior-weight`, `widening`, `win-check`, `first-play`, `chance`, `guard`).
     /// The settings start from the level's for `game` (`search::settings_for`:
     /// first-play urgency in Gladiator and Arachne, as the bot plays).
     pub fn parse(spec: &str, game: GameKind, defaults: &Defaults) -> Result<Player, String> {
@@ -116,6 +116,8 @@ impl Player {
             "widening" => s.widening = number(value)?,
             "win-check" => s.win_check = on(value)?,
             "first-play" => s.first_play = on(value)?,
+            "chance" => s.chance = on(value)?,
+            "guard" => s.guard = on(value)?,
             other => return Err(format!("unknown setting '{other}'")),
         }
         Ok(())

@@ -9,6 +9,7 @@
 //! second move depends on whether his first capture succeeded.
 
 mod apply;
+mod chance;
 mod estimate;
 pub mod layout;
 mod moves;
@@ -631,6 +632,20 @@ impl Game for Arachne {
     /// rank cut by the danger to one's own Matron (see `estimate.rs`).
     fn heuristic(&self, seat: Seat) -> f32 {
         self.estimate(seat)
+    }
+
+    /// A capture roll's two outcomes, captured and failed, by their exact odds.
+    fn chance(&self, seat: Seat, action: &Action) -> Vec<f64> {
+        self.capture_odds(seat, action)
+    }
+
+    fn play_chance(
+        &mut self,
+        seat: Seat,
+        action: &Action,
+        outcome: usize,
+    ) -> Result<Vec<Event>, ActionError> {
+        self.play_capture_outcome(seat, action, outcome)
     }
 
     fn redeal(&self, _seat: Seat, seed: u64) -> Arachne {

@@ -10,6 +10,7 @@
 //! * [`show`]: the view for each seat;
 //! * [`rules`]: the rules for people, by topic.
 
+mod chance;
 mod estimate;
 pub mod moves;
 pub mod notation;
@@ -103,6 +104,10 @@ pub struct Gladiator {
     last_rolls: Vec<crate::view::Roll>,
     outcome: Outcome,
     next_id: u16,
+    /// Battle dice to use before the generator's: the search's copies only
+    /// ([`Game::play_chance`]), never stored.
+    #[serde(skip)]
+    loaded: Vec<u8>,
 }
 
 impl Gladiator {
@@ -139,6 +144,7 @@ impl Gladiator {
             rng: Rng::from_seed(seed),
             last_dice: None,
             last_rolls: Vec::new(),
+            loaded: Vec::new(),
             outcome: Outcome::Ongoing,
             next_id: 1,
         }
@@ -405,10 +411,25 @@ impl Game for Gladiator {
         self.estimate(seat)
     }
 
+    /// A battle's distinct results by their exact odds.
+    fn chance(&self, seat: Seat, action: &Action) -> Vec<f64> {
+        self.battle_odds(seat, action)
+    }
+
+    fn play_chance(
+        &mut self,
+        seat: Seat,
+        action: &Action,
+        outcome: usize,
+    ) -> Result<Vec<Event>, ActionError> {
+        self.play_battle_outcome(seat, action, outcome)
+    }
+
     /// Nothing is hidden but the future dice: a fresh generator is the whole guess.
     fn redeal(&self, _seat: Seat, seed: u64) -> Gladiator {
         let mut copy = self.clone();
         copy.rng = Rng::new(seed);
+        copy.loaded.clear();
         copy
     }
 }

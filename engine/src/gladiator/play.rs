@@ -117,8 +117,8 @@ impl Gladiator {
                     }
                     Some(Fight::Stand) => (false, String::new()),
                     None => {
-                        let ar = self.rng.dice(an, DIE_SIDES);
-                        let dr = self.rng.dice(dn, DIE_SIDES);
+                        let ar = self.roll(an);
+                        let dr = self.roll(dn);
                         let (asum, dsum) = (
                             ar.iter().map(|&x| x as i32).sum::<i32>(),
                             dr.iter().map(|&x| x as i32).sum::<i32>(),

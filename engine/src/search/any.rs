@@ -58,10 +58,18 @@ pub fn choose_any(
 /// up before every quiet reply has been tried once. In Gladiator it lies deep
 /// (a team's turn is four commander moves); in Arachne it is one capture roll
 /// among forty replies, and averaged with the rest it would vanish.
+///
+/// The root guard (S13) keeps to the same two games, the ones whose captures a
+/// roll decides: there a losing reply hides among forty in the tree's mean.
+/// In Arcana and Magic Chess a capture is certain, the tree sees it as it is,
+/// and the guard's look at every reply to every answer has not been measured
+/// to pay for its time.
 pub fn settings_for(game: &AnyGame, level: Level) -> Settings {
     let mut settings = level.settings();
-    if matches!(game, AnyGame::Gladiator(_) | AnyGame::Arachne(_)) && level != Level::Easy {
+    let rolls = matches!(game, AnyGame::Gladiator(_) | AnyGame::Arachne(_));
+    if rolls && level != Level::Easy {
         settings.first_play = true;
     }
+    settings.guard &= rolls;
     settings
 }

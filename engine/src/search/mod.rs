@@ -23,12 +23,14 @@
 
 mod any;
 mod explain;
+mod guard;
 mod players;
 mod reward;
 mod tree;
 
 pub use any::{choose_any, settings_for};
 pub use explain::{explain, explain_any};
+pub use guard::exposure_of as exposure;
 pub use players::{greedy, greedy_by, random};
 pub use reward::material_share;
 
@@ -63,6 +65,8 @@ impl Level {
                 widening: 0.0,
                 win_check: false,
                 first_play: false,
+                chance: false,
+                guard: false,
             },
             // Scores each new leaf with the heuristic directly: on a
             // Breakthrough test game this beat the one-ply greedy player 40
@@ -78,6 +82,8 @@ impl Level {
                 widening: 0.0,
                 win_check: false,
                 first_play: false,
+                chance: true,
+                guard: true,
             },
             // The caller's budget bounds the work; the cap only bounds the
             // tree's memory (a node per iteration).
@@ -160,7 +166,22 @@ pub struct Settings {
     /// First-play urgency: an untried move counts as tried once with the
     /// mean of the tried ones, instead of being tried before any revisit.
     pub first_play: bool,
+    /// Chance scored by its odds (ruling S12): an action whose result a roll
+    /// decides ([`Game::chance`]) gets one child per outcome, and its value is
+    /// the mean of theirs weighted by the exact odds; a new leaf reached
+    /// through it is scored by the expectation over all its outcomes.
+    #[serde(default)]
+    pub chance: bool,
+    /// The root keeps its losing piece (ruling S13): an action after which the
+    /// other side's next action wins at once with odds of at least
+    /// [`EXPOSED`] is refused when another keeps them lower.
+    #[serde(default)]
+    pub guard: bool,
 }
+
+/// The odds of losing the game to the other side's next action at which the
+/// guard (ruling S13) calls an action exposed.
+pub const EXPOSED: f64 = 0.25;
 
 /// How much work one decision may take. The search checks `should_stop`
 /// before every iteration (after the first), so a deadline closure bounds the
@@ -272,7 +293,21 @@ pub fn choose_with<G: Game>(
         search.iterate(guess, &mut rng);
         iterations += 1;
     }
-    let (action, visits, expected) = search.best()?;
+    let ranked = search.ranked();
+    let (mut action, mut visits, mut expected) = ranked.first().cloned()?;
+    if settings.guard {
+        let guesses: Vec<G> = (0..guard::GUESSES)
+            .map(|_| game.redeal(seat, rng.next_u64()))
+            .collect();
+        if guard::is_exposed(guard::exposure(&guesses, seat, &action)) {
+            let safer = ranked[1..]
+                .iter()
+                .find(|(a, _, _)| !guard::is_exposed(guard::exposure(&guesses, seat, a)));
+            if let Some(safer) = safer.cloned() {
+                (action, visits, expected) = safer;
+            }
+        }
+    }
     let notation = first.format(&action);
     Some(Choice {
         why: format!(

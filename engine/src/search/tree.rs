@@ -23,6 +23,43 @@ struct Edge<A> {
     prior: f32,
     /// Listed but refused by `play` in some guess (a game bug): never tried again.
     broken: bool,
+    /// One per chance outcome of the action ([`Game::chance`]) when a roll
+    /// decides it and `Settings::chance` is on; empty otherwise.
+    branches: Vec<Branch>,
+}
+
+/// One chance outcome of an edge: its exact odds and the subtree after it.
+struct Branch {
+    odds: f64,
+    child: Option<usize>,
+    /// Playouts through this outcome, counting the one that scored it at its
+    /// edge's first visit.
+    visits: u32,
+    /// Summed reward of the edge's seat over them.
+    reward: f64,
+}
+
+impl<A> Edge<A> {
+    /// The edge's value for its seat: the mean reward, or for a chance edge
+    /// the outcomes' means weighted by their odds (ruling S12), so that a
+    /// lucky run of one outcome does not count for more than its odds.
+    fn value(&self) -> f64 {
+        if self.branches.is_empty() {
+            return self.reward / self.visits.max(1) as f64;
+        }
+        let (sum, odds) = self
+            .branches
+            .iter()
+            .filter(|b| b.visits > 0)
+            .fold((0.0, 0.0), |(s, o), b| {
+                (s + b.odds * b.reward / b.visits as f64, o + b.odds)
+            });
+        if odds > 0.0 {
+            sum / odds
+        } else {
+            self.reward / self.visits.max(1) as f64
+        }
+    }
 }
 
 /// A node's edges: every move seen legal at it so far, in the order the game
@@ -66,7 +103,8 @@ impl<G: Game> Search<G> {
     /// the tree among the edges legal in this guess, add one node, play out,
     /// and credit every edge on the path with its seat's reward.
     pub fn iterate(&mut self, mut state: G, rng: &mut Rng) {
-        let mut path: Vec<(usize, usize)> = Vec::new();
+        let mut path: Vec<(usize, usize, Option<usize>)> = Vec::new();
+        let mut leaf_outcomes: Vec<(f64, G)> = Vec::new();
         let mut node = 0;
         loop {
             if state.outcome().is_over() {
@@ -110,13 +148,47 @@ impl<G: Game> Search<G> {
                 self.pick_untried(node, &untried, rng)
             };
             let edge = &self.nodes[node].edges[pick];
+            let odds = if self.settings.chance {
+                state.chance(edge.seat, &edge.action)
+            } else {
+                Vec::new()
+            };
+            if odds.len() > 1 {
+                let fresh = edge.child.is_none() && edge.branches.is_empty();
+                let (b, outcomes) = match self.chance_step(node, pick, &mut state, &odds, fresh) {
+                    Some(step) => step,
+                    None => {
+                        self.nodes[node].edges[pick].broken = true;
+                        continue;
+                    }
+                };
+                path.push((node, pick, Some(b)));
+                let child = match self.nodes[node].edges[pick].branches[b].child {
+                    Some(child) => child,
+                    None => {
+                        let child = self.nodes.len();
+                        self.nodes.push(Node {
+                            edges: Vec::new(),
+                            visits: 0,
+                        });
+                        let edge = &mut self.nodes[node].edges[pick];
+                        edge.branches[b].child = Some(child);
+                        // Marks the edge as tried among the node's moves.
+                        edge.child.get_or_insert(child);
+                        leaf_outcomes = outcomes;
+                        break;
+                    }
+                };
+                node = child;
+                continue;
+            }
             if state.play(edge.seat, &edge.action).is_err() {
                 // A listed action must apply; if a game breaks that, the edge
                 // is dropped and the choice made again without it.
                 self.nodes[node].edges[pick].broken = true;
                 continue;
             }
-            path.push((node, pick));
+            path.push((node, pick, None));
             match edge.child {
                 Some(child) => node = child,
                 None => {
@@ -133,13 +205,103 @@ impl<G: Game> Search<G> {
                 }
             }
         }
-        self.play_out(&mut state, rng);
-        let mut rewards = Rewards::new(&state);
-        for (node, e) in path {
-            let edge = &mut self.nodes[node].edges[e];
-            edge.visits += 1;
-            edge.reward += rewards.of(edge.seat) as f64;
+        // A new leaf reached through a roll is scored by the expectation over
+        // every outcome of that roll, not by the one played (ruling S12).
+        let mut scored: Vec<(f64, Rewards<G>)> = Vec::new();
+        if self.settings.playout_plies == 0 && !leaf_outcomes.is_empty() {
+            scored = leaf_outcomes
+                .iter()
+                .map(|(odds, s)| (*odds, Rewards::new(s)))
+                .collect();
+        } else {
+            self.play_out(&mut state, rng);
         }
+        let mut rewards = Rewards::new(&state);
+        let last = path.len().saturating_sub(1);
+        for (i, (node, e, branch)) in path.into_iter().enumerate() {
+            let edge = &mut self.nodes[node].edges[e];
+            let reward = if scored.is_empty() {
+                rewards.of(edge.seat) as f64
+            } else {
+                scored
+                    .iter_mut()
+                    .map(|(odds, r)| *odds * r.of(edge.seat) as f64)
+                    .sum()
+            };
+            edge.visits += 1;
+            edge.reward += reward;
+            // The last edge's outcomes were each scored when it was first
+            // taken (`chance_step`); the others collect this playout.
+            if let Some(b) = branch {
+                if i != last || scored.is_empty() {
+                    edge.branches[b].visits += 1;
+                    edge.branches[b].reward += reward;
+                }
+            }
+        }
+    }
+
+    /// Takes the chance edge `pick` of `node` in `state`: lists its outcomes
+    /// by `odds` on its first visit (`fresh`), each scored by the heuristic
+    /// after it, and plays the outcome furthest behind its odds (the most
+    /// likely first), so that the outcomes are visited in proportion to their
+    /// odds rather than as this guess's dice would fall. Returns the outcome
+    /// and, when fresh, every outcome's position with its odds for scoring
+    /// the new leaf; `None` if the game refuses the action.
+    fn chance_step(
+        &mut self,
+        node: usize,
+        pick: usize,
+        state: &mut G,
+        odds: &[f64],
+        fresh: bool,
+    ) -> Option<(usize, Vec<(f64, G)>)> {
+        let edge = &mut self.nodes[node].edges[pick];
+        let (seat, action) = (edge.seat, edge.action.clone());
+        let mut outcomes = Vec::new();
+        if edge.branches.len() != odds.len() {
+            // First visit (or a game whose outcomes changed between guesses:
+            // start the edge's outcomes afresh).
+            edge.branches = odds
+                .iter()
+                .map(|&o| Branch {
+                    odds: o,
+                    child: None,
+                    visits: 0,
+                    reward: 0.0,
+                })
+                .collect();
+        }
+        for (branch, &o) in edge.branches.iter_mut().zip(odds) {
+            branch.odds = o;
+        }
+        if fresh {
+            for (i, &o) in odds.iter().enumerate() {
+                let mut next = state.clone();
+                next.play_chance(seat, &action, i).ok()?;
+                let r = Rewards::new(&next).of(seat) as f64;
+                let branch = &mut edge.branches[i];
+                branch.visits = 1;
+                branch.reward = r;
+                outcomes.push((o, next));
+            }
+        }
+        let b = edge
+            .branches
+            .iter()
+            .enumerate()
+            .max_by(|(i, x), (j, y)| {
+                let fx = x.odds / (x.visits + 1) as f64;
+                let fy = y.odds / (y.visits + 1) as f64;
+                fx.total_cmp(&fy).then(j.cmp(i))
+            })
+            .map(|(i, _)| i)?;
+        if fresh {
+            *state = outcomes[b].1.clone();
+        } else {
+            state.play_chance(seat, &action, b).ok()?;
+        }
+        Some((b, outcomes))
     }
 
     /// How many edges of `node` may be tried by now (progressive widening):
@@ -158,7 +320,7 @@ impl<G: Game> Search<G> {
         let w = self.settings.prior_weight as f64;
         let edge = &self.nodes[node].edges[e];
         let n = edge.visits.max(1) as f64;
-        edge.reward / n
+        edge.value()
             + c * ((edge.available as f64).ln() / n).sqrt()
             + w * edge.prior as f64 / (n + 1.0)
     }
@@ -218,6 +380,7 @@ impl<G: Game> Search<G> {
             reward: 0.0,
             prior,
             broken: false,
+            branches: Vec::new(),
         });
         (edges.len() - 1, wins)
     }
@@ -313,24 +476,19 @@ impl<G: Game> Search<G> {
         }
     }
 
-    /// The most visited root action, its visits and its mean reward.
-    pub fn best(&self) -> Option<(G::Action, u32, f32)> {
-        self.nodes[0]
-            .edges
-            .iter()
-            .filter(|e| !e.broken)
-            .max_by(|a, b| {
-                a.visits.cmp(&b.visits).then(
-                    (a.reward / a.visits.max(1) as f64)
-                        .total_cmp(&(b.reward / b.visits.max(1) as f64)),
-                )
-            })
-            .map(|e| {
-                (
-                    e.action.clone(),
-                    e.visits,
-                    (e.reward / e.visits.max(1) as f64) as f32,
-                )
-            })
+    /// The root actions, most visited first (ties: the better value), with
+    /// their visits and values: the first is the search's answer.
+    pub fn ranked(&self) -> Vec<(G::Action, u32, f32)> {
+        let mut edges: Vec<&Edge<G::Action>> =
+            self.nodes[0].edges.iter().filter(|e| !e.broken).collect();
+        edges.sort_by(|a, b| {
+            b.visits
+                .cmp(&a.visits)
+                .then(b.value().total_cmp(&a.value()))
+        });
+        edges
+            .into_iter()
+            .map(|e| (e.action.clone(), e.visits, e.value() as f32))
+            .collect()
     }
 }

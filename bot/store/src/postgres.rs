@@ -18,15 +18,19 @@
 
 mod schema;
 mod snapshot;
+mod trips;
 mod tx;
 
 pub use snapshot::Snapshot;
+pub use trips::Trips;
+use trips::{prepared, Counter};
 
 use super::kv::{Kv, KvTx, Tree, TxError};
 use super::{RawItem, StoreError};
 use backon::BackoffBuilder;
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
 use std::future::Future;
+use std::sync::Arc;
 use std::time::Duration;
 use tokio_postgres::error::SqlState;
 
@@ -48,6 +52,8 @@ pub struct PgKv {
     /// Runs the database calls; `None` only while dropping.
     runtime: Option<tokio::runtime::Runtime>,
     describe: String,
+    /// Round trips to the server so far ([`PgKv::trips`]).
+    count: Arc<Counter>,
 }
 
 /// A failed database call: whether running the transaction again may succeed,
@@ -138,6 +144,7 @@ impl PgKv {
             pool,
             runtime: Some(runtime),
             describe,
+            count: Arc::default(),
         };
         let pool = kv.pool.clone();
         let name = kv.describe.clone();
@@ -148,6 +155,12 @@ impl PgKv {
             schema::migrate(&mut client, &name).await
         })??;
         Ok(kv)
+    }
+
+    /// The round trips to the server and the statements sent since the store
+    /// was opened, by every thread (see `postgres/trips.rs`).
+    pub fn trips(&self) -> Trips {
+        self.count.now()
     }
 
     /// Runs `work` on this store's runtime and waits for it on the calling
@@ -202,9 +215,11 @@ impl PgKv {
         limit: Option<i64>,
     ) -> Result<Vec<tokio_postgres::Row>, StoreError> {
         let pool = self.pool.clone();
+        let count = self.count.clone();
         self.run(async move {
             let client = pool.get().await?;
-            let statement = client.prepare_cached(sql).await?;
+            let statement = prepared(&client, sql, &count).await?;
+            count.trip(1);
             let rows = match (to, limit) {
                 (None, None) => client.query(&statement, &[&tree, &from]).await?,
                 (Some(to), None) => client.query(&statement, &[&tree, &from, &to]).await?,
@@ -283,8 +298,10 @@ impl Kv for PgKv {
         let floor = i64::try_from(floor)
             .map_err(|_| StoreError::Database(format!("id {floor} is past PostgreSQL's bigint")))?;
         let pool = self.pool.clone();
+        let count = self.count.clone();
         self.run(async move {
             let client = pool.get().await?;
+            count.trip(1);
             client
                 .execute(
                     "SELECT setval('tokar_id', GREATEST($1::bigint, last_value)) FROM tokar_id",
@@ -302,8 +319,10 @@ impl Kv for PgKv {
 
     fn generation(&self) -> Result<u64, StoreError> {
         let pool = self.pool.clone();
+        let count = self.count.clone();
         self.run(async move {
             let client = pool.get().await?;
+            count.trip(1);
             let n: i64 = client.query_one(GENERATION, &[]).await?.get(0);
             Ok::<_, Failure>(n as u64)
         })?
@@ -318,8 +337,10 @@ impl Kv for PgKv {
             return Ok(());
         }
         let pool = self.pool.clone();
+        let count = self.count.clone();
         self.run(async move {
             let client = pool.get().await?;
+            count.trip(1);
             client
                 .execute(
                     "SELECT setval('tokar_generation', GREATEST($1::bigint, last_value)) \

@@ -1,7 +1,9 @@
 //! One transaction on one pooled connection: `BEGIN ISOLATION LEVEL
 //! SERIALIZABLE`, the closure's steps each sent and awaited, `COMMIT`.
 
-use super::{one_line, Failure, PgKv, DELETE, GET, NEXT_GENERATION, NEXT_ID, UPSERT};
+use super::{
+    one_line, prepared, Counter, Failure, PgKv, DELETE, GET, NEXT_GENERATION, NEXT_ID, UPSERT,
+};
 use crate::kv::{BackendError, KvTx, Tree, TxError};
 use crate::StoreError;
 use deadpool_postgres::Object;
@@ -107,12 +109,16 @@ impl PgTx<'_> {
     where
         W: FnOnce(
             Arc<Object>,
+            Arc<Counter>,
         ) -> std::pin::Pin<Box<dyn Future<Output = Result<T, Failure>> + Send>>,
     {
         if let Some(broken) = &self.broken {
             return Err(backend(broken));
         }
-        let outcome = match self.kv.run(work(self.session.client())) {
+        let outcome = match self
+            .kv
+            .run(work(self.session.client(), self.kv.count.clone()))
+        {
             Ok(outcome) => outcome,
             Err(e) => Err(Failure {
                 retry: false,
@@ -129,6 +135,7 @@ impl PgTx<'_> {
     /// Sends `sql` as is (no step of the closure: it may end the transaction).
     fn exec(&self, sql: &'static str) -> Result<(), Failure> {
         let client = self.session.client();
+        self.kv.count.trip(sql.split(';').count() as u64);
         match self
             .kv
             .run(async move { Ok(client.batch_execute(sql).await?) })
@@ -173,9 +180,10 @@ fn backend(failure: &Failure) -> TxError {
 impl KvTx for PgTx<'_> {
     fn get(&mut self, tree: Tree, key: &[u8]) -> Result<Option<Vec<u8>>, TxError> {
         let key = key.to_vec();
-        self.step(move |c| {
+        self.step(move |c, count| {
             Box::pin(async move {
-                let statement = c.prepare_cached(GET).await?;
+                let statement = prepared(&c, GET, &count).await?;
+                count.trip(1);
                 let row = c.query_opt(&statement, &[&tree, &key]).await?;
                 Ok(row.map(|r| r.get::<_, Vec<u8>>(0)))
             })
@@ -184,9 +192,10 @@ impl KvTx for PgTx<'_> {
 
     fn insert(&mut self, tree: Tree, key: &[u8], value: &[u8]) -> Result<(), TxError> {
         let (key, value) = (key.to_vec(), value.to_vec());
-        self.step(move |c| {
+        self.step(move |c, count| {
             Box::pin(async move {
-                let statement = c.prepare_cached(UPSERT).await?;
+                let statement = prepared(&c, UPSERT, &count).await?;
+                count.trip(1);
                 c.execute(&statement, &[&tree, &key, &value]).await?;
                 Ok(())
             })
@@ -195,9 +204,10 @@ impl KvTx for PgTx<'_> {
 
     fn remove(&mut self, tree: Tree, key: &[u8]) -> Result<(), TxError> {
         let key = key.to_vec();
-        self.step(move |c| {
+        self.step(move |c, count| {
             Box::pin(async move {
-                let statement = c.prepare_cached(DELETE).await?;
+                let statement = prepared(&c, DELETE, &count).await?;
+                count.trip(1);
                 c.execute(&statement, &[&tree, &key]).await?;
                 Ok(())
             })
@@ -207,9 +217,10 @@ impl KvTx for PgTx<'_> {
     fn generate_id(&mut self) -> Result<u64, TxError> {
         // A sequence is outside transactions: a number it gave is never given
         // again, even when the transaction that took it rolls back.
-        self.step(move |c| {
+        self.step(move |c, count| {
             Box::pin(async move {
-                let statement = c.prepare_cached(NEXT_ID).await?;
+                let statement = prepared(&c, NEXT_ID, &count).await?;
+                count.trip(1);
                 let id: i64 = c.query_one(&statement, &[]).await?.get(0);
                 Ok(id as u64)
             })
@@ -221,9 +232,10 @@ impl KvTx for PgTx<'_> {
         // make each one conflict with every other. A number taken by a
         // transaction that rolls back is skipped: the generation may count
         // more writes than were stored, never fewer.
-        self.step(move |c| {
+        self.step(move |c, count| {
             Box::pin(async move {
-                let statement = c.prepare_cached(NEXT_GENERATION).await?;
+                let statement = prepared(&c, NEXT_GENERATION, &count).await?;
+                count.trip(1);
                 let n: i64 = c.query_one(&statement, &[]).await?.get(0);
                 Ok(n as u64)
             })

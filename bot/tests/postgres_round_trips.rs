@@ -51,6 +51,9 @@ async fn a_play_makes_a_bounded_number_of_round_trips() {
         per_play.push(trips(&e) - before);
     }
     println!("round trips of one /play: {per_play:?}");
+    // Opened on the table's multi-thread runtime, the store runs on it.
+    let store = e.table.store_handle();
+    assert!(!store.kv().postgres().unwrap().runs_own_runtime());
     for t in &per_play {
         assert!(t.round_trips >= 1, "{per_play:?}");
         assert!(t.round_trips <= PLAY_TRIPS, "{per_play:?}");

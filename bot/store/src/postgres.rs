@@ -10,12 +10,11 @@
 //! transaction that returns has committed with `synchronous_commit` on, so its
 //! writes are on the server's disk.
 //!
-//! The [`Kv`] interface is blocking and is called from any thread, inside the
-//! table's tokio runtime too, where `Runtime::block_on` would panic. So
-//! `PgKv` owns a small runtime of its own: each database call is a task on it,
-//! and the calling thread waits for the task's result on a channel, which
-//! works on any thread.
+//! The [`Kv`] interface is blocking; a call runs on the calling thread, in
+//! the tokio runtime the store was opened on (`postgres/call.rs` says how,
+//! and what a caller outside a runtime gets).
 
+mod call;
 mod schema;
 mod snapshot;
 mod trips;
@@ -29,7 +28,6 @@ use super::kv::{Kv, KvTx, Tree, TxError};
 use super::{RawItem, StoreError};
 use backon::BackoffBuilder;
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
-use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio_postgres::error::SqlState;
@@ -49,8 +47,8 @@ const RETRY_BUDGET: Duration = Duration::from_secs(10);
 /// A PostgreSQL database holding one Tokar store.
 pub struct PgKv {
     pool: Pool,
-    /// Runs the database calls; `None` only while dropping.
-    runtime: Option<tokio::runtime::Runtime>,
+    /// The runtime the connections live on (`postgres/call.rs`).
+    home: call::Home,
     describe: String,
     /// Round trips to the server so far ([`PgKv::trips`]).
     count: Arc<Counter>,
@@ -122,12 +120,7 @@ impl PgKv {
             config.application_name("tokar");
         }
         let describe = describe(&config);
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .thread_name("tokar-postgres")
-            .enable_all()
-            .build()
-            .map_err(|e| StoreError::Database(format!("cannot start its threads: {e}")))?;
+        let home = call::Home::here()?;
         let manager = Manager::from_config(
             config,
             tokio_postgres::NoTls,
@@ -142,7 +135,7 @@ impl PgKv {
             .map_err(|e| StoreError::Database(one_line(&e)))?;
         let kv = PgKv {
             pool,
-            runtime: Some(runtime),
+            home,
             describe,
             count: Arc::default(),
         };
@@ -161,29 +154,6 @@ impl PgKv {
     /// was opened, by every thread (see `postgres/trips.rs`).
     pub fn trips(&self) -> Trips {
         self.count.now()
-    }
-
-    /// Runs `work` on this store's runtime and waits for it on the calling
-    /// thread, whatever runtime or executor that thread belongs to: a plain
-    /// channel wait, where `Runtime::block_on` panics inside tokio and
-    /// `futures::executor::block_on` inside another executor.
-    fn run<T: Send + 'static>(
-        &self,
-        work: impl Future<Output = T> + Send + 'static,
-    ) -> Result<T, StoreError> {
-        let runtime = self
-            .runtime
-            .as_ref()
-            .expect("the runtime lives as long as PgKv");
-        let (done, outcome) = std::sync::mpsc::sync_channel(1);
-        runtime.spawn(async move {
-            let _ = done.send(work.await);
-        });
-        // The sender is dropped unsent only when the task panicked or the
-        // runtime is shutting down.
-        outcome
-            .recv()
-            .map_err(|_| StoreError::Database("a database call was cut short".into()))
     }
 
     /// The rows of a key range, in key order: keys and values, or keys alone.
@@ -229,16 +199,6 @@ impl PgKv {
             Ok::<_, Failure>(rows)
         })?
         .map_err(|e| StoreError::Database(e.text))
-    }
-}
-
-impl Drop for PgKv {
-    fn drop(&mut self) {
-        // Dropping a runtime waits for its threads, which panics inside
-        // another runtime; the connections' tasks need no goodbye.
-        if let Some(runtime) = self.runtime.take() {
-            runtime.shutdown_background();
-        }
     }
 }
 

@@ -203,8 +203,11 @@ impl PgKv {
 }
 
 const GET: &str = "SELECT value FROM tokar_kv WHERE tree = $1 AND key = $2";
-const UPSERT: &str = "INSERT INTO tokar_kv (tree, key, value) VALUES ($1, $2, $3) \
-                      ON CONFLICT (tree, key) DO UPDATE SET value = EXCLUDED.value";
+/// Every row a transaction writes, in one statement (`$1` trees, `$2` keys,
+/// `$3` values; one row per key: a transaction keeps the last write of each).
+const UPSERT_MANY: &str = "INSERT INTO tokar_kv (tree, key, value) \
+                           SELECT * FROM unnest($1::text[], $2::bytea[], $3::bytea[]) \
+                           ON CONFLICT (tree, key) DO UPDATE SET value = EXCLUDED.value";
 const DELETE: &str = "DELETE FROM tokar_kv WHERE tree = $1 AND key = $2";
 const NEXT_ID: &str = "SELECT nextval('tokar_id')";
 const NEXT_GENERATION: &str = "SELECT nextval('tokar_generation')";

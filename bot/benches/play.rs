@@ -5,7 +5,8 @@
 //!
 //! Criterion reports the mean and median; the bench also prints the median
 //! and 99th percentile of every call it timed, and the calls a second over the
-//! time spent in them.
+//! time spent in them; on PostgreSQL, the round trips to the server a call
+//! made on average (`PgKv::trips`).
 //!
 //! Several bench processes may share one PostgreSQL database
 //! (`scripts/play-bench-processes.sh`): `TOKAR_BENCH_PROCESS=k` gives process
@@ -126,6 +127,10 @@ fn play(c: &mut Criterion) {
         game: 0,
         step: 0,
     };
+    let store = b.table.store_handle();
+    // Round trips of the timed calls (PostgreSQL only).
+    let trips = || store.kv().postgres().map(|pg| pg.trips().round_trips);
+    let mut round_trips = 0;
     let mut samples: Vec<Duration> = Vec::new();
     c.bench_function("play end to end (flushed commit, picture)", |bench| {
         bench.iter_custom(|iters| {
@@ -138,9 +143,13 @@ fn play(c: &mut Criterion) {
                     &[("action", action.clone()), ("game", b.game.to_string())],
                 );
                 let table = b.table.clone();
+                let trips_before = trips();
                 let start = Instant::now();
                 let replies = b.rt.block_on(async move { table.handle(r).await });
                 let took = start.elapsed();
+                if let (Some(after), Some(before)) = (trips(), trips_before) {
+                    round_trips += after - before;
+                }
                 assert!(replies[0].ok, "{replies:?}");
                 b.mirror.as_mut().unwrap().play(seat, &action).unwrap();
                 total += took;
@@ -160,6 +169,12 @@ fn play(c: &mut Criterion) {
             pct(0.99).as_secs_f64() * 1e3,
             samples.len() as f64 / busy.as_secs_f64()
         );
+        if trips().is_some() {
+            println!(
+                "round trips to PostgreSQL: {:.1} a call",
+                round_trips as f64 / samples.len() as f64
+            );
+        }
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -10,23 +10,25 @@
 //! transaction that returns has committed with `synchronous_commit` on, so its
 //! writes are on the server's disk.
 //!
-//! The [`Kv`] interface is blocking and is called from any thread, inside the
-//! table's tokio runtime too, where `Runtime::block_on` would panic. So
-//! `PgKv` owns a small runtime of its own: each database call is a task on it,
-//! and the calling thread waits for the task's result on a channel, which
-//! works on any thread.
+//! The [`Kv`] interface is blocking; a call runs on the calling thread, in
+//! the tokio runtime the store was opened on (`postgres/call.rs` says how,
+//! and what a caller outside a runtime gets).
 
+mod call;
 mod schema;
 mod snapshot;
+mod trips;
 mod tx;
 
 pub use snapshot::Snapshot;
+pub use trips::Trips;
+use trips::{prepared, Counter};
 
 use super::kv::{Kv, KvTx, Tree, TxError};
 use super::{RawItem, StoreError};
 use backon::BackoffBuilder;
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
-use std::future::Future;
+use std::sync::Arc;
 use std::time::Duration;
 use tokio_postgres::error::SqlState;
 
@@ -45,9 +47,11 @@ const RETRY_BUDGET: Duration = Duration::from_secs(10);
 /// A PostgreSQL database holding one Tokar store.
 pub struct PgKv {
     pool: Pool,
-    /// Runs the database calls; `None` only while dropping.
-    runtime: Option<tokio::runtime::Runtime>,
+    /// The runtime the connections live on (`postgres/call.rs`).
+    home: call::Home,
     describe: String,
+    /// Round trips to the server so far ([`PgKv::trips`]).
+    count: Arc<Counter>,
 }
 
 /// A failed database call: whether running the transaction again may succeed,
@@ -116,12 +120,7 @@ impl PgKv {
             config.application_name("tokar");
         }
         let describe = describe(&config);
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .thread_name("tokar-postgres")
-            .enable_all()
-            .build()
-            .map_err(|e| StoreError::Database(format!("cannot start its threads: {e}")))?;
+        let home = call::Home::here()?;
         let manager = Manager::from_config(
             config,
             tokio_postgres::NoTls,
@@ -136,8 +135,9 @@ impl PgKv {
             .map_err(|e| StoreError::Database(one_line(&e)))?;
         let kv = PgKv {
             pool,
-            runtime: Some(runtime),
+            home,
             describe,
+            count: Arc::default(),
         };
         let pool = kv.pool.clone();
         let name = kv.describe.clone();
@@ -150,27 +150,10 @@ impl PgKv {
         Ok(kv)
     }
 
-    /// Runs `work` on this store's runtime and waits for it on the calling
-    /// thread, whatever runtime or executor that thread belongs to: a plain
-    /// channel wait, where `Runtime::block_on` panics inside tokio and
-    /// `futures::executor::block_on` inside another executor.
-    fn run<T: Send + 'static>(
-        &self,
-        work: impl Future<Output = T> + Send + 'static,
-    ) -> Result<T, StoreError> {
-        let runtime = self
-            .runtime
-            .as_ref()
-            .expect("the runtime lives as long as PgKv");
-        let (done, outcome) = std::sync::mpsc::sync_channel(1);
-        runtime.spawn(async move {
-            let _ = done.send(work.await);
-        });
-        // The sender is dropped unsent only when the task panicked or the
-        // runtime is shutting down.
-        outcome
-            .recv()
-            .map_err(|_| StoreError::Database("a database call was cut short".into()))
+    /// The round trips to the server and the statements sent since the store
+    /// was opened, by every thread (see `postgres/trips.rs`).
+    pub fn trips(&self) -> Trips {
+        self.count.now()
     }
 
     /// The rows of a key range, in key order: keys and values, or keys alone.
@@ -202,9 +185,11 @@ impl PgKv {
         limit: Option<i64>,
     ) -> Result<Vec<tokio_postgres::Row>, StoreError> {
         let pool = self.pool.clone();
+        let count = self.count.clone();
         self.run(async move {
             let client = pool.get().await?;
-            let statement = client.prepare_cached(sql).await?;
+            let statement = prepared(&client, sql, &count).await?;
+            count.trip(1);
             let rows = match (to, limit) {
                 (None, None) => client.query(&statement, &[&tree, &from]).await?,
                 (Some(to), None) => client.query(&statement, &[&tree, &from, &to]).await?,
@@ -217,19 +202,12 @@ impl PgKv {
     }
 }
 
-impl Drop for PgKv {
-    fn drop(&mut self) {
-        // Dropping a runtime waits for its threads, which panics inside
-        // another runtime; the connections' tasks need no goodbye.
-        if let Some(runtime) = self.runtime.take() {
-            runtime.shutdown_background();
-        }
-    }
-}
-
 const GET: &str = "SELECT value FROM tokar_kv WHERE tree = $1 AND key = $2";
-const UPSERT: &str = "INSERT INTO tokar_kv (tree, key, value) VALUES ($1, $2, $3) \
-                      ON CONFLICT (tree, key) DO UPDATE SET value = EXCLUDED.value";
+/// Every row a transaction writes, in one statement (`$1` trees, `$2` keys,
+/// `$3` values; one row per key: a transaction keeps the last write of each).
+const UPSERT_MANY: &str = "INSERT INTO tokar_kv (tree, key, value) \
+                           SELECT * FROM unnest($1::text[], $2::bytea[], $3::bytea[]) \
+                           ON CONFLICT (tree, key) DO UPDATE SET value = EXCLUDED.value";
 const DELETE: &str = "DELETE FROM tokar_kv WHERE tree = $1 AND key = $2";
 const NEXT_ID: &str = "SELECT nextval('tokar_id')";
 const NEXT_GENERATION: &str = "SELECT nextval('tokar_generation')";
@@ -283,8 +261,10 @@ impl Kv for PgKv {
         let floor = i64::try_from(floor)
             .map_err(|_| StoreError::Database(format!("id {floor} is past PostgreSQL's bigint")))?;
         let pool = self.pool.clone();
+        let count = self.count.clone();
         self.run(async move {
             let client = pool.get().await?;
+            count.trip(1);
             client
                 .execute(
                     "SELECT setval('tokar_id', GREATEST($1::bigint, last_value)) FROM tokar_id",
@@ -302,8 +282,10 @@ impl Kv for PgKv {
 
     fn generation(&self) -> Result<u64, StoreError> {
         let pool = self.pool.clone();
+        let count = self.count.clone();
         self.run(async move {
             let client = pool.get().await?;
+            count.trip(1);
             let n: i64 = client.query_one(GENERATION, &[]).await?.get(0);
             Ok::<_, Failure>(n as u64)
         })?
@@ -318,8 +300,10 @@ impl Kv for PgKv {
             return Ok(());
         }
         let pool = self.pool.clone();
+        let count = self.count.clone();
         self.run(async move {
             let client = pool.get().await?;
+            count.trip(1);
             client
                 .execute(
                     "SELECT setval('tokar_generation', GREATEST($1::bigint, last_value)) \

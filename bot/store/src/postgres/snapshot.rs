@@ -4,7 +4,7 @@
 //! commit meanwhile. PostgreSQL keeps that state without locking anyone out
 //! (writers go on; only the old row versions are kept until it ends).
 
-use super::{one_line, Failure, PgKv, GET, KEYS_FROM, KEYS_TO, RANGE_FROM, RANGE_TO};
+use super::{one_line, prepared, Failure, PgKv, GET, KEYS_FROM, KEYS_TO, RANGE_FROM, RANGE_TO};
 use crate::kv::Tree;
 use crate::{RawItem, StoreError};
 use deadpool_postgres::Object;
@@ -51,6 +51,7 @@ impl Snapshot<'_> {
 
     fn exec(&self, sql: &'static str) -> Result<(), StoreError> {
         let client = self.client();
+        self.kv.count.trip(1);
         self.kv
             .run(async move { client.batch_execute(sql).await.map_err(Failure::from) })?
             .map_err(|e| StoreError::Database(e.text))
@@ -65,9 +66,11 @@ impl Snapshot<'_> {
         limit: Option<i64>,
     ) -> Result<Vec<tokio_postgres::Row>, StoreError> {
         let client = self.client();
+        let count = self.kv.count.clone();
         self.kv
             .run(async move {
-                let statement = client.prepare_cached(sql).await?;
+                let statement = prepared(&client, sql, &count).await?;
+                count.trip(1);
                 let rows = match (to, limit) {
                     (None, None) => client.query(&statement, &[&tree, &from]).await?,
                     (Some(to), None) => client.query(&statement, &[&tree, &from, &to]).await?,

@@ -1,12 +1,39 @@
-//! One transaction on one pooled connection: `BEGIN ISOLATION LEVEL
-//! SERIALIZABLE`, the closure's steps each sent and awaited, `COMMIT`.
+//! One transaction on one pooled connection, in as few round trips as its
+//! closure allows (tokio-postgres pipelines the requests of futures polled
+//! together: they go out without waiting for each other's answers).
+//!
+//! - `BEGIN ISOLATION LEVEL SERIALIZABLE` never travels alone: it goes out
+//!   with the transaction's first statement.
+//! - A read (`get`, `generate_id`, `bump_generation`) is one round trip: the
+//!   closure needs its answer to go on.
+//! - Writes (`insert`, `remove`) stay in the transaction, the last one of each
+//!   key kept, and a `get` of a written key answers from them (the closure
+//!   reads its own writes, as it would on the server). When the closure
+//!   returns they go out together with `COMMIT`, in one round trip: one
+//!   `INSERT … ON CONFLICT` of every row written, one `DELETE` per key
+//!   removed, then `COMMIT`.
+//! - A transaction that read nothing and wrote nothing sends nothing.
+//!
+//! Nothing is Ok before `COMMIT` answered, and answered for every write:
+//! PostgreSQL ends a transaction that a pipelined write broke when its
+//! `COMMIT` arrives, answering with a rollback rather than an error, so every
+//! statement's answer is checked and the first failure decides. The
+//! isolation is the server's, as when each write was sent on its own: the
+//! reads happened inside the transaction and the writes reach it before
+//! `COMMIT`; a write or a `COMMIT` that would lose another transaction's
+//! update is refused (40001) and [`PgKv::transact`] runs the closure again.
 
-use super::{one_line, Failure, PgKv, DELETE, GET, NEXT_GENERATION, NEXT_ID, UPSERT};
+use super::trips::{prepared, Counter};
+use super::{one_line, Failure, PgKv, DELETE, GET, NEXT_GENERATION, NEXT_ID, UPSERT_MANY};
 use crate::kv::{BackendError, KvTx, Tree, TxError};
 use crate::StoreError;
 use deadpool_postgres::Object;
-use std::future::Future;
+use futures_util::future::{join_all, BoxFuture};
+use std::collections::BTreeMap;
 use std::sync::Arc;
+
+/// Opens a transaction (two statements, sent as one message).
+const BEGIN: &str = "BEGIN ISOLATION LEVEL SERIALIZABLE; SET LOCAL synchronous_commit TO on";
 
 impl PgKv {
     /// Runs `f` once as a transaction: `Ok(None)` when it committed,
@@ -25,17 +52,9 @@ impl PgKv {
                 client: Some(Arc::new(client)),
                 open: false,
             },
+            writes: BTreeMap::new(),
             broken: None,
         };
-        // Open until it is known to have ended: a connection left inside a
-        // transaction is never given back.
-        tx.session.open = true;
-        match tx.exec("BEGIN ISOLATION LEVEL SERIALIZABLE; SET LOCAL synchronous_commit TO on") {
-            Ok(()) => {}
-            // A pooled connection the server closed meanwhile: nothing began.
-            Err(e) if tx.session.closed() => return Ok(Some(e.text)),
-            Err(e) => return Err(StoreError::Database(e.text)),
-        }
         let result = f(&mut tx);
         let ending = match (tx.broken.take(), result) {
             (Some(e), _) => Err(e),
@@ -65,6 +84,7 @@ impl PgKv {
 /// later transaction runs inside it.
 struct Session {
     client: Option<Arc<Object>>,
+    /// `BEGIN` was sent and the transaction is not known to have ended.
     open: bool,
 }
 
@@ -90,10 +110,23 @@ impl Drop for Session {
     }
 }
 
-/// The steps of one transaction, each sent to the server and awaited.
+/// A connection that closed before `COMMIT` was sent: the server ended the
+/// transaction (if it had begun) without keeping anything, so it may run again.
+fn connection_closed() -> Failure {
+    Failure {
+        retry: true,
+        text: "the connection to the database was closed".into(),
+    }
+}
+
+/// One transaction: its reads sent as the closure makes them, its writes kept
+/// until the end (see the module).
 struct PgTx<'a> {
     kv: &'a PgKv,
     session: Session,
+    /// The writes not sent yet, by keyspace and key: a value, or `None` for a
+    /// removal.
+    writes: BTreeMap<(Tree, Vec<u8>), Option<Vec<u8>>>,
     /// The first step the server refused: the transaction is void from there
     /// (PostgreSQL refuses every later statement), whatever the closure does
     /// with the error.
@@ -101,60 +134,166 @@ struct PgTx<'a> {
 }
 
 impl PgTx<'_> {
-    /// Runs `work` with the connection, unless an earlier step broke the
-    /// transaction.
-    fn step<T: Send + 'static, W>(&mut self, work: W) -> Result<T, TxError>
-    where
-        W: FnOnce(
-            Arc<Object>,
-        ) -> std::pin::Pin<Box<dyn Future<Output = Result<T, Failure>> + Send>>,
-    {
+    /// Sends `sql` (with `key`'s keyspace and key as its parameters, or none),
+    /// after `BEGIN` when it is the transaction's first statement, and waits
+    /// for its first row: one round trip.
+    fn read(
+        &mut self,
+        sql: &'static str,
+        key: Option<(Tree, Vec<u8>)>,
+    ) -> Result<Option<tokio_postgres::Row>, TxError> {
         if let Some(broken) = &self.broken {
             return Err(backend(broken));
         }
-        let outcome = match self.kv.run(work(self.session.client())) {
-            Ok(outcome) => outcome,
-            Err(e) => Err(Failure {
-                retry: false,
-                text: e.to_string(),
-            }),
+        let outcome = if self.session.closed() {
+            Err(connection_closed())
+        } else {
+            let begin = !self.session.open;
+            self.session.open = true;
+            let client = self.session.client();
+            let count: Arc<Counter> = self.kv.count.clone();
+            self.kv
+                .run(async move {
+                    let statement = prepared(&client, sql, &count).await?;
+                    let opened = async {
+                        match begin {
+                            true => client.batch_execute(BEGIN).await,
+                            false => Ok(()),
+                        }
+                    };
+                    let asked = async {
+                        match &key {
+                            Some((tree, key)) => client.query(&statement, &[tree, key]).await,
+                            None => client.query(&statement, &[]).await,
+                        }
+                    };
+                    count.trip(1 + 2 * u64::from(begin));
+                    // `biased`: polled in this order, so BEGIN goes out first.
+                    let (opened, rows) = tokio::join!(biased; opened, asked);
+                    opened?;
+                    Ok::<_, Failure>(rows?.into_iter().next())
+                })
+                .unwrap_or_else(|e| {
+                    Err(Failure {
+                        retry: false,
+                        text: e.to_string(),
+                    })
+                })
         };
-        outcome.map_err(|failure| {
+        outcome.map_err(|mut failure| {
+            // The connection went down with the transaction: the server kept
+            // nothing of it.
+            if self.session.closed() {
+                failure.retry = true;
+            }
             let e = backend(&failure);
             self.broken = Some(failure);
             e
         })
     }
 
-    /// Sends `sql` as is (no step of the closure: it may end the transaction).
-    fn exec(&self, sql: &'static str) -> Result<(), Failure> {
-        let client = self.session.client();
-        match self
-            .kv
-            .run(async move { Ok(client.batch_execute(sql).await?) })
-        {
-            Ok(outcome) => outcome,
-            Err(e) => Err(Failure {
-                retry: false,
-                text: e.to_string(),
-            }),
-        }
-    }
-
+    /// Sends the writes kept and `COMMIT` in one round trip (see the module).
     fn commit(mut self) -> Result<Option<String>, StoreError> {
-        let committed = self.exec("COMMIT");
-        self.session.open = false;
-        match committed {
-            Ok(()) => Ok(None),
-            Err(Failure { retry: true, text }) => Ok(Some(text)),
-            // The outcome is unknown only if the connection broke during
+        if !self.session.open && self.writes.is_empty() {
+            return Ok(None);
+        }
+        if self.session.closed() {
+            return Ok(Some(connection_closed().text));
+        }
+        let begin = !self.session.open;
+        self.session.open = true;
+        let mut trees = Vec::new();
+        let mut keys = Vec::new();
+        let mut values = Vec::new();
+        let mut removed = Vec::new();
+        for ((tree, key), value) in std::mem::take(&mut self.writes) {
+            match value {
+                Some(value) => {
+                    trees.push(tree);
+                    keys.push(key);
+                    values.push(value);
+                }
+                None => removed.push((tree, key)),
+            }
+        }
+        let client = self.session.client();
+        let count = self.kv.count.clone();
+        let outcome = self.kv.run(async move {
+            let upsert = match trees.is_empty() {
+                true => None,
+                false => Some(prepared(&client, UPSERT_MANY, &count).await?),
+            };
+            let delete = match removed.is_empty() {
+                true => None,
+                false => Some(prepared(&client, DELETE, &count).await?),
+            };
+            let client = &client;
+            let mut sent: Vec<BoxFuture<'_, Result<(), tokio_postgres::Error>>> = Vec::new();
+            if begin {
+                sent.push(Box::pin(client.batch_execute(BEGIN)));
+            }
+            if let Some(delete) = &delete {
+                for (tree, key) in &removed {
+                    sent.push(Box::pin(async move {
+                        client.execute(delete, &[tree, key]).await.map(drop)
+                    }));
+                }
+            }
+            if let Some(upsert) = &upsert {
+                let rows = (&trees, &keys, &values);
+                sent.push(Box::pin(async move {
+                    client
+                        .execute(upsert, &[rows.0, rows.1, rows.2])
+                        .await
+                        .map(drop)
+                }));
+            }
+            sent.push(Box::pin(client.batch_execute("COMMIT")));
+            count.trip(sent.len() as u64 + u64::from(begin));
+            // In order: every request goes out before the first answer is awaited.
+            let answers = join_all(sent).await;
+            // Whether the server answered COMMIT (whatever it said): the
+            // transaction is over either way.
+            let ended = answers
+                .last()
+                .is_some_and(|a| a.as_ref().map_or_else(|e| e.code().is_some(), |()| true));
+            let first_failure = answers.into_iter().find_map(Result::err);
+            Ok::<_, Failure>((ended, first_failure.map(Failure::from)))
+        });
+        let (ended, failure) = match outcome {
+            Ok(Ok(answered)) => answered,
+            Ok(Err(failure)) => (false, Some(failure)),
+            Err(e) => (
+                false,
+                Some(Failure {
+                    retry: false,
+                    text: e.to_string(),
+                }),
+            ),
+        };
+        if ended {
+            self.session.open = false;
+        }
+        match failure {
+            None => Ok(None),
+            // Refused by the server: it rolled the transaction back.
+            Some(Failure { retry: true, text }) if ended => Ok(Some(text)),
+            // The outcome is unknown when the connection broke during
             // COMMIT; the store reports it rather than guessing.
-            Err(Failure { retry: false, text }) => Err(StoreError::Database(text)),
+            Some(Failure { text, .. }) => Err(StoreError::Database(text)),
         }
     }
 
     fn rollback(mut self) {
-        if self.exec("ROLLBACK").is_ok() {
+        if !self.session.open || self.session.closed() {
+            return;
+        }
+        let client = self.session.client();
+        self.kv.count.trip(1);
+        if let Ok(Ok(())) = self
+            .kv
+            .run(async move { client.batch_execute("ROLLBACK").await })
+        {
             self.session.open = false;
         }
     }
@@ -172,48 +311,35 @@ fn backend(failure: &Failure) -> TxError {
 
 impl KvTx for PgTx<'_> {
     fn get(&mut self, tree: Tree, key: &[u8]) -> Result<Option<Vec<u8>>, TxError> {
-        let key = key.to_vec();
-        self.step(move |c| {
-            Box::pin(async move {
-                let statement = c.prepare_cached(GET).await?;
-                let row = c.query_opt(&statement, &[&tree, &key]).await?;
-                Ok(row.map(|r| r.get::<_, Vec<u8>>(0)))
-            })
-        })
+        if let Some(written) = self.writes.get(&(tree, key.to_vec())) {
+            return Ok(written.clone());
+        }
+        let row = self.read(GET, Some((tree, key.to_vec())))?;
+        Ok(row.map(|r| r.get::<_, Vec<u8>>(0)))
     }
 
     fn insert(&mut self, tree: Tree, key: &[u8], value: &[u8]) -> Result<(), TxError> {
-        let (key, value) = (key.to_vec(), value.to_vec());
-        self.step(move |c| {
-            Box::pin(async move {
-                let statement = c.prepare_cached(UPSERT).await?;
-                c.execute(&statement, &[&tree, &key, &value]).await?;
-                Ok(())
-            })
-        })
+        if let Some(broken) = &self.broken {
+            return Err(backend(broken));
+        }
+        self.writes
+            .insert((tree, key.to_vec()), Some(value.to_vec()));
+        Ok(())
     }
 
     fn remove(&mut self, tree: Tree, key: &[u8]) -> Result<(), TxError> {
-        let key = key.to_vec();
-        self.step(move |c| {
-            Box::pin(async move {
-                let statement = c.prepare_cached(DELETE).await?;
-                c.execute(&statement, &[&tree, &key]).await?;
-                Ok(())
-            })
-        })
+        if let Some(broken) = &self.broken {
+            return Err(backend(broken));
+        }
+        self.writes.insert((tree, key.to_vec()), None);
+        Ok(())
     }
 
     fn generate_id(&mut self) -> Result<u64, TxError> {
         // A sequence is outside transactions: a number it gave is never given
         // again, even when the transaction that took it rolls back.
-        self.step(move |c| {
-            Box::pin(async move {
-                let statement = c.prepare_cached(NEXT_ID).await?;
-                let id: i64 = c.query_one(&statement, &[]).await?.get(0);
-                Ok(id as u64)
-            })
-        })
+        let row = self.read(NEXT_ID, None)?;
+        next_value(row)
     }
 
     fn bump_generation(&mut self) -> Result<u64, TxError> {
@@ -221,12 +347,17 @@ impl KvTx for PgTx<'_> {
         // make each one conflict with every other. A number taken by a
         // transaction that rolls back is skipped: the generation may count
         // more writes than were stored, never fewer.
-        self.step(move |c| {
-            Box::pin(async move {
-                let statement = c.prepare_cached(NEXT_GENERATION).await?;
-                let n: i64 = c.query_one(&statement, &[]).await?.get(0);
-                Ok(n as u64)
-            })
-        })
+        let row = self.read(NEXT_GENERATION, None)?;
+        next_value(row)
     }
+}
+
+/// A sequence's number, as `nextval` answered it.
+fn next_value(row: Option<tokio_postgres::Row>) -> Result<u64, TxError> {
+    let row = row.ok_or_else(|| {
+        TxError::Backend(BackendError::Other(StoreError::Database(
+            "a sequence gave no number".into(),
+        )))
+    })?;
+    Ok(row.get::<_, i64>(0) as u64)
 }

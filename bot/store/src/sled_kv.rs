@@ -24,6 +24,8 @@ use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant};
 use tracing::{debug, error, info};
 
+mod raw;
+
 /// How often a request may try to open a given-up database again.
 pub const REOPEN_EVERY: Duration = Duration::from_secs(1);
 
@@ -408,7 +410,34 @@ impl Kv for SledKv {
         self.describe.clone()
     }
 
-    fn sled(&self) -> Option<Result<sled::Db, StoreError>> {
-        Some(self.opened().map(|o| o.db.clone()))
+    fn in_folder(&self) -> bool {
+        true
+    }
+
+    fn tree_names(&self) -> Result<Vec<String>, StoreError> {
+        self.read(|o| super::trees::names(&o.db))
+    }
+
+    fn walk(
+        &self,
+        tree: &str,
+        start: &[u8],
+        end: Option<&[u8]>,
+        each: &mut dyn FnMut(&[u8], &[u8]) -> bool,
+    ) -> Result<(), StoreError> {
+        self.raw_walk(tree, start, end, each)
+    }
+
+    fn read_tree(&self, tree: &str) -> Result<Vec<RawItem>, StoreError> {
+        self.read(|o| super::trees::read(&o.named(tree)?))
+    }
+
+    fn load(&self, tree: &str, items: &[RawItem]) -> Result<(), StoreError> {
+        self.raw_load(tree, items)
+    }
+
+    fn sync(&self) -> Result<(), StoreError> {
+        self.opened()?.db.flush()?;
+        Ok(())
     }
 }

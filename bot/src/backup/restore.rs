@@ -156,7 +156,7 @@ pub fn verify(file: &Path) -> Result<(Header, End), String> {
                 keys += 1;
             }
             Line::Tree(t) => {
-                if t.tree.is_empty() || t.tree == DEFAULT_TREE {
+                if !raw::valid_tree_name(&t.tree) {
                     return Err(format!("a key of a tree named {:?}", t.tree));
                 }
                 let (k, v) = t.item.raw()?;
@@ -186,9 +186,6 @@ pub fn verify(file: &Path) -> Result<(Header, End), String> {
     }
     Ok((header, end))
 }
-
-/// sled's name for its default tree, which a backup holds as plain keys.
-const DEFAULT_TREE: &str = "__sled__default";
 
 fn store_err(e: StoreError) -> String {
     e.to_string()
@@ -223,7 +220,7 @@ pub fn restore_into(
         .map_err(|e| format!("cannot create {}: {e}", data_dir.display()))?;
     let loaded = match &settings.database {
         Some(url) => restore_postgres(file, data_dir, url, &header)?,
-        None => restore_sled(file, data_dir, &header)?,
+        None => restore_in_folder(file, data_dir, &header)?,
     };
     if loaded.games != end.games || loaded.tree_keys != end.tree_keys {
         return Err(format!(
@@ -325,7 +322,7 @@ fn not_empty(data_dir: &Path) -> String {
     )
 }
 
-fn restore_sled(file: &Path, data_dir: &Path, header: &Header) -> Result<Loaded, String> {
+fn restore_in_folder(file: &Path, data_dir: &Path, header: &Header) -> Result<Loaded, String> {
     let target = data_dir.join("db");
     // Told before the work when the marker shows it (opening `db/` now
     // could let sled tidy its files, and a failed restore leaves them as
@@ -339,7 +336,7 @@ fn restore_sled(file: &Path, data_dir: &Path, header: &Header) -> Result<Loaded,
     let partial = data_dir.join(format!("restore-{}.partial", std::process::id()));
     std::fs::create_dir(&partial)
         .map_err(|e| format!("cannot create {}: {e}", partial.display()))?;
-    let built = build_sled(file, &partial.join("db"), header)
+    let built = build_in_folder(file, &partial.join("db"), header)
         .and_then(|loaded| move_into_place(data_dir, &partial).map(|()| loaded));
     let removed = std::fs::remove_dir_all(&partial);
     match (built, removed) {
@@ -363,7 +360,7 @@ fn restore_sled(file: &Path, data_dir: &Path, header: &Header) -> Result<Loaded,
 
 /// Writes the backup's store into a new sled database at `db_dir`, flushed
 /// and counted.
-fn build_sled(file: &Path, db_dir: &Path, header: &Header) -> Result<Loaded, String> {
+fn build_in_folder(file: &Path, db_dir: &Path, header: &Header) -> Result<Loaded, String> {
     let store = Store::database_at(db_dir, db_dir.display().to_string()).map_err(store_err)?;
     let kv = store.kv();
     let read = load(file, &mut |tree, items| {

@@ -144,6 +144,13 @@ pub fn entry_of(k: &[u8]) -> Option<u64> {
     (matches!(k.first(), Some(b'o' | b'p')) && k.len() >= 9).then(|| tail_u64(&k[..9]))
 }
 
+/// Whether `name` may name a keyspace in a backup: not the main one, which
+/// has no name, nor sled's own name for it (`__sled__default`), whose keys a
+/// backup holds as plain keys.
+pub fn valid_tree_name(name: &str) -> bool {
+    !name.is_empty() && name != "__sled__default"
+}
+
 /// A stored number: big-endian in the last eight bytes (`None`: shorter).
 pub fn number(b: &[u8]) -> Option<u64> {
     crate::be_u64(b)

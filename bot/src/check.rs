@@ -104,24 +104,38 @@ pub fn stall_from_env() -> Result<Duration, String> {
     }
 }
 
-/// Checks the store of `data_dir`, waiting [`stall_from_env`] for a
-/// database that stops answering. An error: the store could not be opened at
-/// all (absent, in use by a running bot); damaged files are problems of the
-/// report.
+/// Checks the store of `data_dir` (the folder's, or the PostgreSQL
+/// database of `TOKAR_DATABASE_URL` as the bot has it), waiting
+/// [`stall_from_env`] for a database that stops answering. An error: the
+/// store could not be opened at all (absent, in use by a running bot, the
+/// server unreachable); damaged files are problems of the report.
 pub fn check(data_dir: &Path) -> Result<Report, String> {
-    check_with(data_dir, stall_from_env()?)
+    check_store(data_dir, &StoreSettings::from_env()?, stall_from_env()?)
 }
 
-/// [`check`] with the stall bound given.
+/// [`check`] of the folder's own store (sled) with the stall bound given.
 pub fn check_with(data_dir: &Path, stall: Duration) -> Result<Report, String> {
+    check_store(data_dir, &StoreSettings::default(), stall)
+}
+
+/// [`check`] of the store `settings` name (the folder's, or
+/// `settings.database`), with the stall bound given. The store is read
+/// through the same interface on either database; only what a database
+/// cannot fail at differs (PostgreSQL has no files of its own to damage).
+pub fn check_store(
+    data_dir: &Path,
+    settings: &StoreSettings,
+    stall: Duration,
+) -> Result<Report, String> {
     let shared = Arc::new(Progress::default());
     let (tx, rx) = std::sync::mpsc::channel();
     {
         let (dir, shared) = (data_dir.to_path_buf(), shared.clone());
+        let settings = settings.clone();
         std::thread::Builder::new()
             .name("tokar-check".into())
             .spawn(move || {
-                let done = catch_unwind(AssertUnwindSafe(|| run(&dir, &shared)));
+                let done = catch_unwind(AssertUnwindSafe(|| run(&dir, &settings, &shared)));
                 let _ = tx.send(done.unwrap_or_else(|p| {
                     shared.problem(format!(
                         "the check failed at {}: {}",
@@ -302,7 +316,7 @@ struct Indexed {
 /// The check itself, on the reader's thread. After sled panicked, its
 /// handle is not closed: the panic may have left its locks held, and closing
 /// waits on them; the process ends it instead.
-fn run(data_dir: &Path, p: &Progress) -> Result<(), String> {
+fn run(data_dir: &Path, settings: &StoreSettings, p: &Progress) -> Result<(), String> {
     p.set_stage("the marker");
     let marker = match crate::marker::read(data_dir) {
         Ok(m) => m,
@@ -318,7 +332,7 @@ fn run(data_dir: &Path, p: &Progress) -> Result<(), String> {
     }
     p.set_stage("the database files (opening them)");
     let opened = guarded(p, "the database files (opening them)", || {
-        Store::open_existing(data_dir, &StoreSettings::default())
+        Store::open_existing(data_dir, settings)
     });
     let store = match opened {
         Err(problem) => {
@@ -327,6 +341,8 @@ fn run(data_dir: &Path, p: &Progress) -> Result<(), String> {
         }
         Ok(Ok(s)) => s,
         Ok(Err(e @ (StoreError::NoStore(_) | StoreError::InUse(_)))) => return Err(e.to_string()),
+        // A server that cannot be reached, or holds no store, is not damage.
+        Ok(Err(e)) if settings.database.is_some() => return Err(e.to_string()),
         Ok(Err(e)) => {
             p.problem(format!(
                 "the database files are damaged: they cannot be opened: {e}"
@@ -604,20 +620,15 @@ fn named_trees(db: &dyn Kv, p: &Progress) {
         p.set_stage(what.clone());
         // A tree this build does not know is told once, not once per key.
         let known = crate::storage::kv::NAMED.contains(&name.as_str());
-        let _whole = walk_all(
-            p,
-            &what,
-            &|each| db.walk(&name, &[], None, each),
-            |k, v| {
-                p.with(|r| r.tree_keys += 1);
-                match verify::tree_key(&name, k, v) {
-                    Ok(()) => true,
-                    Err(e) => {
-                        p.problem(e);
-                        known
-                    }
+        let _whole = walk_all(p, &what, &|each| db.walk(&name, &[], None, each), |k, v| {
+            p.with(|r| r.tree_keys += 1);
+            match verify::tree_key(&name, k, v) {
+                Ok(()) => true,
+                Err(e) => {
+                    p.problem(e);
+                    known
                 }
-            },
-        );
+            }
+        });
     }
 }

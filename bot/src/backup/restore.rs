@@ -420,8 +420,7 @@ fn move_into_place(data_dir: &Path, partial: &Path) -> Result<(), String> {
     let target = data_dir.join("db");
     let built = partial.join("db");
     if target.exists() {
-        let there =
-            Store::database_at(&target, target.display().to_string()).map_err(store_err)?;
+        let there = Store::database_at(&target, target.display().to_string()).map_err(store_err)?;
         if !raw::unused(there.kv()).map_err(store_err)? {
             return Err(not_empty(data_dir));
         }

@@ -21,8 +21,7 @@ pub trait Source<E> {
     fn next_game(&mut self) -> Result<u64, StoreError>;
     /// Every game, in number order: its number, and its record then its log
     /// (in sequence order until the first entry missing).
-    fn games(&mut self, each: &mut dyn FnMut(u64, Vec<RawItem>) -> Result<(), E>)
-        -> Result<(), E>;
+    fn games(&mut self, each: &mut dyn FnMut(u64, Vec<RawItem>) -> Result<(), E>) -> Result<(), E>;
     /// Every other key of the main keyspace but the derived indexes, in key
     /// order: an outbox entry with its pictures, any other key alone.
     fn keys(&mut self, each: &mut dyn FnMut(Vec<RawItem>) -> Result<(), E>) -> Result<(), E>;
@@ -128,10 +127,7 @@ impl<E: From<StoreError>> Source<E> for PerItem<'_> {
         Ok(number_or(self.0.get(MAIN, NEXT_GAME)?, 1))
     }
 
-    fn games(
-        &mut self,
-        each: &mut dyn FnMut(u64, Vec<RawItem>) -> Result<(), E>,
-    ) -> Result<(), E> {
+    fn games(&mut self, each: &mut dyn FnMut(u64, Vec<RawItem>) -> Result<(), E>) -> Result<(), E> {
         for k in Span::games().keys(self.0)? {
             let Key::Game(id) = Key::of(&k) else {
                 continue;
@@ -226,10 +222,7 @@ impl<E: From<StoreError>> Source<E> for Postgres<'_, '_> {
         Ok(number_or(self.0.get(MAIN, NEXT_GAME)?, 1))
     }
 
-    fn games(
-        &mut self,
-        each: &mut dyn FnMut(u64, Vec<RawItem>) -> Result<(), E>,
-    ) -> Result<(), E> {
+    fn games(&mut self, each: &mut dyn FnMut(u64, Vec<RawItem>) -> Result<(), E>) -> Result<(), E> {
         let snap = self.0;
         self.pages(MAIN, b"g", Some(b"h"), &mut |(k, v)| {
             let Key::Game(id) = Key::of(&k) else {

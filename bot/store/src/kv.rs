@@ -46,10 +46,21 @@ pub enum TxError {
 /// A database failure inside a transaction, opaque to the closure.
 #[derive(Debug)]
 pub enum BackendError {
-    Sled(sled::transaction::UnabortableTransactionError),
+    Sled(SledTxError),
     /// Another transaction changed what this one read: run it again.
     Conflict,
     Other(StoreError),
+}
+
+/// sled's failure inside a transaction, kept opaque: no sled type leaves the
+/// store.
+#[derive(Debug)]
+pub struct SledTxError(pub(crate) sled::transaction::UnabortableTransactionError);
+
+impl std::fmt::Display for SledTxError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
 }
 
 impl From<StoreError> for TxError {

@@ -54,13 +54,13 @@ pub mod kv;
 mod marker_check;
 mod marker_keeper;
 mod open;
-mod trees;
 pub mod postgres;
 pub mod private;
 pub mod raw;
 mod server_games;
 mod servers;
 mod sled_kv;
+mod trees;
 pub use servers::{decode_server, encode_server, ServerRecord};
 
 use kv::{transaction, Kv, KvTx, TxError, MAIN};
@@ -84,7 +84,7 @@ mod leagues;
 #[derive(Debug, Error)]
 pub enum StoreError {
     #[error("storage failed: {0}")]
-    Sled(#[from] sled::Error),
+    Sled(SledError),
     /// Another write changed the game since it was read.
     #[error("the game changed meanwhile")]
     Stale,
@@ -111,6 +111,24 @@ pub enum StoreError {
     /// A command that reads an existing store found none.
     #[error("there is no store in {0} (no db/ folder)")]
     NoStore(PathBuf),
+}
+
+/// sled's own failure, kept opaque: no sled type leaves the store.
+#[derive(Debug)]
+pub struct SledError(pub(crate) sled::Error);
+
+impl std::fmt::Display for SledError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::error::Error for SledError {}
+
+impl From<sled::Error> for StoreError {
+    fn from(e: sled::Error) -> StoreError {
+        StoreError::Sled(SledError(e))
+    }
 }
 
 /// How to open the store: settings an operator may change.

@@ -380,22 +380,27 @@ mod tests {
         assert!(!belongs_to_games(&Key::User(1).bytes().unwrap()));
         assert_eq!(Key::of(b"Nuana"), Key::ConsoleName { text: true });
         assert_eq!(Key::of(b"Nu"), Key::ConsoleName { text: false });
-        assert_eq!(entry_of(&Key::Picture { entry: 4, n: 2 }.bytes().unwrap()), Some(4));
+        assert_eq!(
+            entry_of(&Key::Picture { entry: 4, n: 2 }.bytes().unwrap()),
+            Some(4)
+        );
         assert_eq!(number(&[0, 0, 0, 0, 0, 0, 1, 2]), Some(258));
         assert_eq!(number(&[1]), None);
     }
 
     #[test]
     fn the_spans_outside_games_miss_exactly_the_records_and_logs() {
-        let inside = |s: &Span, k: &[u8]| {
-            k >= &s.start[..] && s.end.as_deref().is_none_or(|e| k < e)
-        };
+        let inside =
+            |s: &Span, k: &[u8]| k >= &s.start[..] && s.end.as_deref().is_none_or(|e| k < e);
         for k in [&b"g\x01"[..], b"l\x00", b"g", b"l"] {
             assert!(Span::outside_games().iter().all(|s| !inside(s, k)), "{k:?}");
         }
         for k in [&b"c\x01"[..], b"h", b"m", b"next-game", b"u"] {
             assert_eq!(
-                Span::outside_games().iter().filter(|s| inside(s, k)).count(),
+                Span::outside_games()
+                    .iter()
+                    .filter(|s| inside(s, k))
+                    .count(),
                 1,
                 "{k:?}"
             );

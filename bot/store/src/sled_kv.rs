@@ -18,7 +18,7 @@
 
 use super::gate::{Closed, Gate, Ticket};
 use super::group_flush::GroupFlush;
-use super::kv::{BackendError, Kv, KvTx, Tree, TxError, MAIN, NAMED};
+use super::kv::{BackendError, Kv, KvTx, SledTxError, Tree, TxError, MAIN, NAMED};
 use super::{RawItem, StoreError};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant};
@@ -243,7 +243,9 @@ impl SledKv {
 fn broken(e: &StoreError) -> bool {
     matches!(
         e,
-        StoreError::Sled(sled::Error::Io(_) | sled::Error::ReportableBug(_))
+        StoreError::Sled(crate::SledError(
+            sled::Error::Io(_) | sled::Error::ReportableBug(_)
+        ))
     )
 }
 
@@ -280,7 +282,7 @@ struct SledTx<'a> {
 fn sled_step<T>(
     r: Result<T, sled::transaction::UnabortableTransactionError>,
 ) -> Result<T, TxError> {
-    r.map_err(|e| TxError::Backend(BackendError::Sled(e)))
+    r.map_err(|e| TxError::Backend(BackendError::Sled(SledTxError(e))))
 }
 
 impl KvTx for SledTx<'_> {
@@ -364,7 +366,7 @@ impl Kv for SledKv {
                     Err(TxError::Abort(e)) | Err(TxError::Backend(BackendError::Other(e))) => {
                         Err(C::Abort(e))
                     }
-                    Err(TxError::Backend(BackendError::Sled(e))) => Err(e.into()),
+                    Err(TxError::Backend(BackendError::Sled(e))) => Err(e.0.into()),
                     Err(TxError::Backend(BackendError::Conflict)) => Err(C::Conflict),
                 }
             });

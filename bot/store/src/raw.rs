@@ -388,6 +388,97 @@ mod tests {
         assert_eq!(number(&[1]), None);
     }
 
+    fn sled() -> crate::kv::SledKv {
+        let db = sled::Config::new().temporary(true).open().unwrap();
+        crate::kv::SledKv::new(db, "test".into()).unwrap()
+    }
+
+    fn numbered(n: u64) -> Vec<RawItem> {
+        (0..n)
+            .map(|i| (key(b'o', &[i]), i.to_be_bytes().to_vec()))
+            .collect()
+    }
+
+    /// The default walk (a page at a time, PostgreSQL's) and sled's own give
+    /// the same keys, across pages, in a range, and stop when told.
+    #[test]
+    fn a_walk_gives_every_key_once_in_order_and_stops_when_told() {
+        let kv = sled();
+        let items = numbered(2 * PAGE as u64 + 7);
+        kv.load(MAIN, &items).unwrap();
+        kv.sync().unwrap();
+        let walked = |paged: bool, start: &[u8], end: Option<&[u8]>, stop: usize| {
+            let mut out = Vec::new();
+            let mut each = |k: &[u8], v: &[u8]| {
+                out.push((k.to_vec(), v.to_vec()));
+                out.len() < stop
+            };
+            if paged {
+                walk_pages(&kv, MAIN, start, end, &mut each).unwrap();
+            } else {
+                kv.walk(MAIN, start, end, &mut each).unwrap();
+            }
+            out
+        };
+        for paged in [true, false] {
+            assert_eq!(walked(paged, b"", None, usize::MAX), items);
+            let (from, to) = (key(b'o', &[999]), key(b'o', &[1001]));
+            assert_eq!(
+                walked(paged, &from, Some(&to), usize::MAX),
+                items[999..1001]
+            );
+            assert_eq!(walked(paged, b"", None, 3), items[..3]);
+        }
+    }
+
+    /// sled lists and reads a tree this build does not know (a later
+    /// Tokar's), and refuses its own name for the main one.
+    #[test]
+    fn every_named_tree_is_listed_and_read_whole() {
+        let kv = sled();
+        kv.load("leagues", &[(b"next-league".to_vec(), vec![0; 8])])
+            .unwrap();
+        kv.load(
+            "later",
+            &[
+                (b"b".to_vec(), b"2".to_vec()),
+                (b"a".to_vec(), b"1".to_vec()),
+            ],
+        )
+        .unwrap();
+        assert_eq!(kv.tree_names().unwrap(), ["later", "leagues", "servers"]);
+        assert_eq!(
+            kv.read_tree("later").unwrap(),
+            [
+                (b"a".to_vec(), b"1".to_vec()),
+                (b"b".to_vec(), b"2".to_vec())
+            ]
+        );
+        assert!(kv.load("__sled__default", &[]).is_err());
+        assert!(!valid_tree_name("__sled__default") && !valid_tree_name(""));
+        // A database that keeps the known keyspaces only (PostgreSQL) reads
+        // those, and says so of another.
+        assert_eq!(known_names(), ["leagues", "servers"]);
+        assert!(read_known(&kv, "later").is_err());
+        assert_eq!(read_known(&kv, "leagues").unwrap().len(), 1);
+    }
+
+    #[test]
+    fn a_store_with_only_its_counters_is_unused() {
+        let kv = sled();
+        kv.load(
+            MAIN,
+            &[
+                (IDENTITY.to_vec(), vec![0; 8]),
+                (NEXT_GAME.to_vec(), vec![0; 8]),
+            ],
+        )
+        .unwrap();
+        assert!(unused(&kv).unwrap());
+        kv.load("servers", &[(vec![0; 8], b"{}".to_vec())]).unwrap();
+        assert!(!unused(&kv).unwrap());
+    }
+
     #[test]
     fn the_spans_outside_games_miss_exactly_the_records_and_logs() {
         let inside =

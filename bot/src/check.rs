@@ -34,7 +34,9 @@
 //! reports what it found so far, and that the database stopped answering and
 //! where, and returns; the stuck thread ends with the process.
 
-use crate::storage::{be_u64, game_key, log_prefix, Store, StoreError, StoreSettings};
+use crate::storage::kv::Kv;
+use crate::storage::raw::{self, Key, Span};
+use crate::storage::{Store, StoreError, StoreSettings};
 use crate::verify::{self, key_text, panic_text};
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -102,24 +104,38 @@ pub fn stall_from_env() -> Result<Duration, String> {
     }
 }
 
-/// Checks the store of `data_dir`, waiting [`stall_from_env`] for a
-/// database that stops answering. An error: the store could not be opened at
-/// all (absent, in use by a running bot); damaged files are problems of the
-/// report.
+/// Checks the store of `data_dir` (the folder's, or the PostgreSQL
+/// database of `TOKAR_DATABASE_URL` as the bot has it), waiting
+/// [`stall_from_env`] for a database that stops answering. An error: the
+/// store could not be opened at all (absent, in use by a running bot, the
+/// server unreachable); damaged files are problems of the report.
 pub fn check(data_dir: &Path) -> Result<Report, String> {
-    check_with(data_dir, stall_from_env()?)
+    check_store(data_dir, &StoreSettings::from_env()?, stall_from_env()?)
 }
 
-/// [`check`] with the stall bound given.
+/// [`check`] of the folder's own store (sled) with the stall bound given.
 pub fn check_with(data_dir: &Path, stall: Duration) -> Result<Report, String> {
+    check_store(data_dir, &StoreSettings::default(), stall)
+}
+
+/// [`check`] of the store `settings` name (the folder's, or
+/// `settings.database`), with the stall bound given. The store is read
+/// through the same interface on either database; only what a database
+/// cannot fail at differs (PostgreSQL has no files of its own to damage).
+pub fn check_store(
+    data_dir: &Path,
+    settings: &StoreSettings,
+    stall: Duration,
+) -> Result<Report, String> {
     let shared = Arc::new(Progress::default());
     let (tx, rx) = std::sync::mpsc::channel();
     {
         let (dir, shared) = (data_dir.to_path_buf(), shared.clone());
+        let settings = settings.clone();
         std::thread::Builder::new()
             .name("tokar-check".into())
             .spawn(move || {
-                let done = catch_unwind(AssertUnwindSafe(|| run(&dir, &shared)));
+                let done = catch_unwind(AssertUnwindSafe(|| run(&dir, &settings, &shared)));
                 let _ = tx.send(done.unwrap_or_else(|p| {
                     shared.problem(format!(
                         "the check failed at {}: {}",
@@ -223,48 +239,54 @@ fn guarded<T>(p: &Progress, what: &str, f: impl FnOnce() -> T) -> Result<T, Stri
     })
 }
 
-/// Walks a sled iterator to its end, calling `each` with every key and
-/// value, at most `limit` times, until `each` says `false`. Stops at the
-/// iterator's first error, a panic, or where its keys stop growing (the
-/// listing loops): that problem, `what` named in it, is returned, not
-/// reported.
+/// A listing of keys and values: a call into the database that gives each
+/// one to its callback until the callback says `false` ([`Kv::walk`]).
+type Listing<'a> = &'a dyn Fn(&mut dyn FnMut(&[u8], &[u8]) -> bool) -> Result<(), StoreError>;
+
+/// Walks a listing to its end, calling `each` with every key and value, at
+/// most `limit` times, until `each` says `false`. Stops at the listing's
+/// first error, a panic, or where its keys stop growing (the listing
+/// loops): that problem, `what` named in it, is returned, not reported.
 fn walk(
     p: &Progress,
     what: &str,
-    iter: impl FnOnce() -> sled::Iter,
+    listing: Listing<'_>,
     limit: usize,
     mut each: impl FnMut(&[u8], &[u8]) -> bool,
 ) -> Option<String> {
-    let mut iter = match guarded(p, what, iter) {
-        Ok(iter) => iter,
-        Err(problem) => return Some(problem),
-    };
-    let mut last: Option<sled::IVec> = None;
-    for _ in 0..limit {
-        p.step();
-        match guarded(p, what, || iter.next()) {
-            Err(problem) => return Some(problem),
-            Ok(None) => return None,
-            Ok(Some(Err(e))) => return Some(format!("{what} cannot all be listed: {e}")),
-            Ok(Some(Ok((k, v)))) => {
-                if let Some(before) = &last {
-                    if k <= *before {
-                        return Some(format!(
-                            "the database files are damaged: listing {what} went back from \
-                             key {} to key {}",
-                            key_text(before),
-                            key_text(&k)
-                        ));
-                    }
-                }
-                if !each(&k, &v) {
-                    return None;
-                }
-                last = Some(k);
+    let mut last: Option<Vec<u8>> = None;
+    let mut seen = 0;
+    let mut problem = None;
+    let listed = guarded(p, what, || {
+        listing(&mut |k, v| {
+            if seen == limit {
+                return false;
             }
-        }
+            seen += 1;
+            p.step();
+            if let Some(before) = &last {
+                if k <= &before[..] {
+                    problem = Some(format!(
+                        "the database files are damaged: listing {what} went back from \
+                         key {} to key {}",
+                        key_text(before),
+                        key_text(k)
+                    ));
+                    return false;
+                }
+            }
+            if !each(k, v) {
+                return false;
+            }
+            last = Some(k.to_vec());
+            true
+        })
+    });
+    match listed {
+        Err(panicked) => Some(panicked),
+        Ok(Err(e)) => Some(format!("{what} cannot all be listed: {e}")),
+        Ok(Ok(())) => problem,
     }
-    None
 }
 
 /// [`walk`] without a limit, reporting its problem; `false` if there was
@@ -272,10 +294,10 @@ fn walk(
 fn walk_all(
     p: &Progress,
     what: &str,
-    iter: impl FnOnce() -> sled::Iter,
+    listing: Listing<'_>,
     each: impl FnMut(&[u8], &[u8]) -> bool,
 ) -> bool {
-    match walk(p, what, iter, usize::MAX, each) {
+    match walk(p, what, listing, usize::MAX, each) {
         Some(problem) => {
             p.problem(problem);
             false
@@ -294,7 +316,7 @@ struct Indexed {
 /// The check itself, on the reader's thread. After sled panicked, its
 /// handle is not closed: the panic may have left its locks held, and closing
 /// waits on them; the process ends it instead.
-fn run(data_dir: &Path, p: &Progress) -> Result<(), String> {
+fn run(data_dir: &Path, settings: &StoreSettings, p: &Progress) -> Result<(), String> {
     p.set_stage("the marker");
     let marker = match crate::marker::read(data_dir) {
         Ok(m) => m,
@@ -310,7 +332,7 @@ fn run(data_dir: &Path, p: &Progress) -> Result<(), String> {
     }
     p.set_stage("the database files (opening them)");
     let opened = guarded(p, "the database files (opening them)", || {
-        Store::open_existing(data_dir, &StoreSettings::default())
+        Store::open_existing(data_dir, settings)
     });
     let store = match opened {
         Err(problem) => {
@@ -319,6 +341,8 @@ fn run(data_dir: &Path, p: &Progress) -> Result<(), String> {
         }
         Ok(Ok(s)) => s,
         Ok(Err(e @ (StoreError::NoStore(_) | StoreError::InUse(_)))) => return Err(e.to_string()),
+        // A server that cannot be reached, or holds no store, is not damage.
+        Ok(Err(e)) if settings.database.is_some() => return Err(e.to_string()),
         Ok(Err(e)) => {
             p.problem(format!(
                 "the database files are damaged: they cannot be opened: {e}"
@@ -326,7 +350,7 @@ fn run(data_dir: &Path, p: &Progress) -> Result<(), String> {
             return Ok(());
         }
     };
-    let db = &store.db().map_err(|e| e.to_string())?;
+    let db = store.kv();
     if let Some(m) = marker {
         marker_problems(data_dir, db, &m, p);
     }
@@ -348,15 +372,17 @@ fn run(data_dir: &Path, p: &Progress) -> Result<(), String> {
 
 /// The marker against the store: the same identity, and no fewer games
 /// numbered than the marker counts.
-fn marker_problems(data_dir: &Path, db: &sled::Db, m: &crate::marker::Marker, p: &Progress) {
+fn marker_problems(data_dir: &Path, db: &dyn Kv, m: &crate::marker::Marker, p: &Progress) {
     p.set_stage("the store's identity");
-    let read = |k: &[u8]| match guarded(p, "the store's counters", || db.get(k)) {
+    let read = |k: Key| match guarded(p, "the store's counters", || {
+        db.get(crate::storage::kv::MAIN, &k.bytes().unwrap_or_default())
+    }) {
         Ok(Ok(v)) => Ok(v),
         Ok(Err(e)) => Err(format!("the store's counters cannot be read: {e}")),
         Err(problem) => Err(problem),
     };
     let marker = crate::marker::path(data_dir);
-    match read(crate::storage::IDENTITY_KEY) {
+    match read(Key::Identity) {
         Err(problem) => p.problem(problem),
         Ok(None) => p.problem(format!(
             "{} names store {:016x} with {} game(s), but the database has no store identity \
@@ -365,7 +391,7 @@ fn marker_problems(data_dir: &Path, db: &sled::Db, m: &crate::marker::Marker, p:
             m.identity,
             m.games
         )),
-        Ok(Some(v)) => match be_u64(&v).filter(|_| v.len() == 8) {
+        Ok(Some(v)) => match raw::number(&v).filter(|_| v.len() == 8) {
             Some(id) if id != m.identity => p.problem(format!(
                 "{} names store {:016x}, the database is {id:016x}",
                 marker.display(),
@@ -375,10 +401,14 @@ fn marker_problems(data_dir: &Path, db: &sled::Db, m: &crate::marker::Marker, p:
             None => p.problem(format!("the store's identity is {} bytes, not 8", v.len())),
         },
     }
-    match read(crate::storage::NEXT_GAME_KEY) {
+    match read(Key::NextGame) {
         Err(problem) => p.problem(problem),
         Ok(v) => {
-            let numbered = v.as_deref().and_then(be_u64).unwrap_or(1).saturating_sub(1);
+            let numbered = v
+                .as_deref()
+                .and_then(raw::number)
+                .unwrap_or(1)
+                .saturating_sub(1);
             if numbered < m.games {
                 p.problem(format!(
                     "{} counts {} game(s), the database has numbered only {numbered}: \
@@ -393,17 +423,17 @@ fn marker_problems(data_dir: &Path, db: &sled::Db, m: &crate::marker::Marker, p:
 
 /// Every game record, verified with its log; returns the games that have a
 /// record, if they could all be listed.
-fn games(db: &sled::Db, p: &Progress, indexed: &mut HashMap<u64, Indexed>) -> Option<HashSet<u64>> {
+fn games(db: &dyn Kv, p: &Progress, indexed: &mut HashMap<u64, Indexed>) -> Option<HashSet<u64>> {
     p.set_stage("the game records");
     let mut ids = Vec::new();
     let whole = walk_all(
         p,
         "the game records",
-        || db.scan_prefix([b'g']),
+        &|each| Span::games().walk(db, each),
         |k, _| {
-            match be_u64(k).filter(|_| k.len() == 9) {
-                Some(id) => ids.push(id),
-                None => p.problem(format!(
+            match Key::of(k) {
+                Key::Game(id) => ids.push(id),
+                _ => p.problem(format!(
                     "key {}: in the game records' space, but no game record's key",
                     key_text(k)
                 )),
@@ -436,15 +466,16 @@ fn games(db: &sled::Db, p: &Progress, indexed: &mut HashMap<u64, Indexed>) -> Op
 }
 
 /// Reads one game's record and log and verifies them.
-fn check_game(db: &sled::Db, p: &Progress, id: u64) -> Result<crate::record::GameRecord, String> {
-    let rec = match guarded(p, "its record", || db.get(game_key(id)))? {
+fn check_game(db: &dyn Kv, p: &Progress, id: u64) -> Result<crate::record::GameRecord, String> {
+    let key = raw::game_key(id);
+    let rec = match guarded(p, "its record", || db.get(crate::storage::kv::MAIN, &key))? {
         Err(e) => return Err(format!("record unreadable: {e}")),
         Ok(None) => return Err("record vanished during the check".into()),
         Ok(Some(rec)) => rec,
     };
-    let mut items = vec![(game_key(id), rec.to_vec())];
-    let listing = || db.scan_prefix(log_prefix(id));
-    let walked = walk(p, "its log", listing, verify::MAX_LOG + 1, |k, v| {
+    let mut items = vec![(key, rec)];
+    let listing = |each: &mut dyn FnMut(&[u8], &[u8]) -> bool| Span::log_of(id).walk(db, each);
+    let walked = walk(p, "its log", &listing, verify::MAX_LOG + 1, |k, v| {
         items.push((k.to_vec(), v.to_vec()));
         true
     });
@@ -456,20 +487,20 @@ fn check_game(db: &sled::Db, p: &Progress, id: u64) -> Result<crate::record::Gam
 }
 
 /// Log entries whose game has no record (when every record was listed).
-fn orphan_logs(db: &sled::Db, p: &Progress, with_record: &HashSet<u64>) {
+fn orphan_logs(db: &dyn Kv, p: &Progress, with_record: &HashSet<u64>) {
     p.set_stage("the game logs");
     let mut orphans = BTreeSet::new();
     let _whole = walk_all(
         p,
         "the game logs",
-        || db.scan_prefix([b'l']),
+        &|each| Span::logs().walk(db, each),
         |k, _| {
-            match be_u64(&k[..k.len().min(9)]).filter(|_| k.len() == 17) {
-                Some(id) if !with_record.contains(&id) => {
-                    orphans.insert(id);
+            match Key::of(k) {
+                Key::Log { game, .. } if !with_record.contains(&game) => {
+                    orphans.insert(game);
                 }
-                Some(_) => {}
-                None => p.problem(format!(
+                Key::Log { .. } => {}
+                _ => p.problem(format!(
                     "key {}: in the logs' space, but no log entry's key",
                     key_text(k)
                 )),
@@ -495,48 +526,35 @@ struct Index {
 
 /// Every key of the main tree outside the games' records and logs: index
 /// keys are gathered, the others decoded by kind.
-fn other_keys(db: &sled::Db, p: &Progress) -> Index {
+fn other_keys(db: &dyn Kv, p: &Progress) -> Index {
     let mut index = Index {
         whole: true,
         ..Index::default()
     };
-    let ranges: [(&[u8], Option<&[u8]>); 3] = [(b"", Some(b"g")), (b"h", Some(b"l")), (b"m", None)];
-    for (from, to) in ranges {
+    for span in Span::outside_games() {
         p.set_stage("the other keys");
-        let listing = || match to {
-            Some(to) => db.range(from.to_vec()..to.to_vec()),
-            None => db.range(from.to_vec()..),
-        };
-        index.whole &= walk_all(p, "the other keys", listing, |k, v| {
-            let pair = || {
-                (
-                    be_u64(&k[1..9]).unwrap_or_default(),
-                    be_u64(k).unwrap_or_default(),
-                )
-            };
-            match (k.first(), k.len()) {
-                (Some(b'm'), 17) => {
-                    index.users.insert(pair());
+        let listing = |each: &mut dyn FnMut(&[u8], &[u8]) -> bool| span.walk(db, each);
+        index.whole &= walk_all(p, "the other keys", &listing, |k, v| {
+            match Key::of(k) {
+                Key::UserGame { user, game } => {
+                    index.users.insert((user, game));
                 }
-                (Some(b'c'), 17) => {
-                    index.channels.insert(pair());
+                Key::ChannelGame { channel, game } => {
+                    index.channels.insert((channel, game));
                 }
-                (Some(b's'), 17) => {
-                    index.schedule.insert(pair());
+                Key::Schedule { due, game } => {
+                    index.schedule.insert((due, game));
                 }
-                (Some(b'u'), 9) => {
+                Key::User(id) => {
                     p.with(|r| r.users += 1);
                     if let Err(e) = verify::main_record(k, v) {
-                        p.problem(format!("user {}: {e}", be_u64(k).unwrap_or_default()));
+                        p.problem(format!("user {id}: {e}"));
                     }
                 }
-                (Some(b'o'), 9) => {
+                Key::Entry(id) => {
                     p.with(|r| r.outbox += 1);
                     if let Err(e) = verify::main_record(k, v) {
-                        p.problem(format!(
-                            "outbox entry {}: {e}",
-                            be_u64(k).unwrap_or_default()
-                        ));
+                        p.problem(format!("outbox entry {id}: {e}"));
                     }
                 }
                 _ => {
@@ -590,32 +608,27 @@ fn indexes(p: &Progress, indexed: &HashMap<u64, Indexed>, index: &Index) {
 }
 
 /// Every key of every named tree, decoded as its tree's record.
-fn named_trees(db: &sled::Db, p: &Progress) {
+fn named_trees(db: &dyn Kv, p: &Progress) {
     p.set_stage("the named trees");
-    let trees = match guarded(p, "the named trees", || crate::storage::trees::named(db)) {
+    let trees = match guarded(p, "the named trees", || db.tree_names()) {
         Ok(Ok(t)) => t,
         Ok(Err(e)) => return p.problem(format!("the named trees cannot be listed: {e}")),
         Err(problem) => return p.problem(problem),
     };
-    for (name, tree) in trees {
+    for name in trees {
         let what = format!("the tree {name}");
         p.set_stage(what.clone());
         // A tree this build does not know is told once, not once per key.
         let known = crate::storage::kv::NAMED.contains(&name.as_str());
-        let _whole = walk_all(
-            p,
-            &what,
-            || tree.iter(),
-            |k, v| {
-                p.with(|r| r.tree_keys += 1);
-                match verify::tree_key(&name, k, v) {
-                    Ok(()) => true,
-                    Err(e) => {
-                        p.problem(e);
-                        known
-                    }
+        let _whole = walk_all(p, &what, &|each| db.walk(&name, &[], None, each), |k, v| {
+            p.with(|r| r.tree_keys += 1);
+            match verify::tree_key(&name, k, v) {
+                Ok(()) => true,
+                Err(e) => {
+                    p.problem(e);
+                    known
                 }
-            },
-        );
+            }
+        });
     }
 }

@@ -14,7 +14,8 @@
 //! copy).
 
 use crate::storage::kv::{transaction, Kv, Tree, MAIN, NAMED};
-use crate::storage::{game_key, game_of_key, log_prefix, Store, StoreSettings};
+use crate::storage::raw::{self, Key, Span};
+use crate::storage::{Store, StoreSettings};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -51,8 +52,7 @@ impl std::fmt::Display for Moved {
 pub fn migrate(from: &Path, to: &dyn Kv) -> Result<Moved, String> {
     let source = Store::open_existing(from, &StoreSettings::default())
         .map_err(|e| format!("cannot open the store in {}: {e}", from.display()))?;
-    let db = &source.db().map_err(|e| e.to_string())?;
-    for (name, _) in crate::storage::trees::named(db).map_err(|e| e.to_string())? {
+    for name in source.kv().tree_names().map_err(err)? {
         if !NAMED.contains(&name.as_str()) {
             return Err(format!(
                 "the store in {} has a keyspace {name} that this Tokar does not know: migrate with the Tokar that wrote it",
@@ -83,8 +83,7 @@ pub fn migrate(from: &Path, to: &dyn Kv) -> Result<Moved, String> {
         if tree == MAIN {
             highest_id = items
                 .iter()
-                .filter(|(k, _)| matches!(k.first(), Some(b'o' | b'p')) && k.len() >= 9)
-                .map(|(k, _)| u64::from_be_bytes(k[1..9].try_into().unwrap_or_default()))
+                .filter_map(|(k, _)| raw::entry_of(k))
                 .max()
                 .unwrap_or(0);
         }
@@ -127,8 +126,8 @@ fn verify(source: &dyn Kv, target: &dyn Kv, moved: &Moved) -> Result<usize, Stri
         }
     }
     let mut games = 0;
-    for k in source.keys(MAIN, b"g").map_err(err)? {
-        let Some(id) = game_of_key(&k) else {
+    for k in Span::games().keys(source).map_err(err)? {
+        let Key::Game(id) = Key::of(&k) else {
             continue;
         };
         if checksum(source, id)? != checksum(target, id)? {
@@ -143,11 +142,11 @@ fn verify(source: &dyn Kv, target: &dyn Kv, moved: &Moved) -> Result<usize, Stri
 fn checksum(kv: &dyn Kv, id: u64) -> Result<u32, String> {
     let mut h = crc32fast::Hasher::new();
     h.update(
-        &kv.get(MAIN, &game_key(id))
+        &kv.get(MAIN, &raw::game_key(id))
             .map_err(err)?
             .unwrap_or_default(),
     );
-    for (k, v) in kv.scan(MAIN, &log_prefix(id), usize::MAX).map_err(err)? {
+    for (k, v) in Span::log_of(id).items(kv).map_err(err)? {
         h.update(&k);
         h.update(&v);
     }

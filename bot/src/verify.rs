@@ -52,7 +52,8 @@
 //! check's work on one game is bounded.
 
 use crate::record::{decode_game, decode_log, decode_user, GameRecord, LogAction, LogEntry, Phase};
-use crate::storage::{be_u64, game_key, is_index_key, log_prefix, RawItem};
+use crate::storage::raw::{self, Key};
+use crate::storage::RawItem;
 use std::collections::HashSet;
 
 /// The longest line of a backup, in bytes: 16 MiB. A game's line holds its
@@ -73,13 +74,10 @@ pub fn game(id: u64, items: &[RawItem]) -> Result<(), String> {
     let Some((k, v)) = items.first() else {
         return Err("no game record".into());
     };
-    if *k != game_key(id) {
-        return Err(match (k.first(), be_u64(k)) {
-            (Some(b'g'), Some(other)) if k.len() == 9 => {
-                format!("the record's key names game #{other}")
-            }
-            _ => "no game record".into(),
-        });
+    match Key::of(k) {
+        Key::Game(found) if found == id => {}
+        Key::Game(other) => return Err(format!("the record's key names game #{other}")),
+        _ => return Err("no game record".into()),
     }
     let rec = decode_game(bounded(v)?)?;
     if rec.id != id {
@@ -135,14 +133,15 @@ fn bounded(v: &[u8]) -> Result<&[u8], String> {
 
 /// Entry `seq`'s key must be game `id`'s log key for `seq`.
 fn log_key(id: u64, seq: u64, k: &[u8]) -> Result<(), String> {
-    let prefix = log_prefix(id);
-    if k.len() != 17 || !k.starts_with(&prefix) {
-        return Err(format!(
-            "log entry {}: a key that is not this game's log",
-            seq + 1
-        ));
-    }
-    let found = be_u64(k).unwrap_or_default();
+    let found = match Key::of(k) {
+        Key::Log { game, seq } if game == id => seq,
+        _ => {
+            return Err(format!(
+                "log entry {}: a key that is not this game's log",
+                seq + 1
+            ))
+        }
+    };
     match found.cmp(&seq) {
         std::cmp::Ordering::Equal => Ok(()),
         std::cmp::Ordering::Less => Err(format!(
@@ -257,7 +256,7 @@ fn snapshot(rec: &GameRecord, replayed: &tokar_engine::catalog::AnyGame) -> Resu
 
 /// Whether a key belongs to a game: its record, its log, or an index key.
 pub fn is_game_key(k: &[u8]) -> bool {
-    matches!(k.first(), Some(b'g' | b'l')) || is_index_key(k)
+    raw::belongs_to_games(k)
 }
 
 /// Checks one of a backup's plain key lines (or a store's key outside the
@@ -283,29 +282,25 @@ pub fn main_record(k: &[u8], v: &[u8]) -> Result<(), String> {
             Err(format!("{what} is {} bytes, not 8", v.len()))
         }
     };
-    match (k.first(), k.len()) {
-        _ if k == crate::storage::NEXT_GAME_KEY => eight("the next game number"),
-        _ if k == crate::storage::IDENTITY_KEY => eight("the store's identity"),
-        (Some(b'u'), 9) => {
+    match Key::of(k) {
+        Key::NextGame => eight("the next game number"),
+        Key::Identity => eight("the store's identity"),
+        Key::User(id) => {
             let u = decode_user(v)?;
-            if Some(u.user.id) != be_u64(k) {
+            if u.user.id != id {
                 return Err(format!("the user record says it is user {}", u.user.id));
             }
             Ok(())
         }
-        (Some(b'o'), 9) => {
+        Key::Entry(id) => {
             let e = crate::outbox::decode_entry(v)?;
-            if Some(e.id) != be_u64(k) {
+            if e.id != id {
                 return Err(format!("the outbox entry says it is entry {}", e.id));
             }
             Ok(())
         }
-        (Some(b'N'), _) => {
-            if k.len() < 3 || std::str::from_utf8(&k[2..]).is_err() {
-                return Err("a console name that is not text".into());
-            }
-            eight("a console name's id")
-        }
+        Key::ConsoleName { text: false } => Err("a console name that is not text".into()),
+        Key::ConsoleName { text: true } => eight("a console name's id"),
         _ => Ok(()),
     }
 }
@@ -334,7 +329,7 @@ pub fn tree_key(tree: &str, k: &[u8], v: &[u8]) -> Result<(), String> {
             (Some(b'L'), 9) => {
                 let rec =
                     crate::league::decode_league(v).map_err(|e| format!("{}: {e}", what()))?;
-                if Some(rec.id) != be_u64(k) {
+                if Some(rec.id) != raw::number(k) {
                     return Err(format!(
                         "{}: the record says it is league {}",
                         what(),

@@ -73,9 +73,9 @@ pub mod cli;
 pub mod files;
 pub mod restore;
 pub mod service;
-mod sources;
 
-use crate::storage::{be_u64, RawItem, Store, StoreError};
+use crate::storage::export::Source;
+use crate::storage::{raw, RawItem, Store, StoreError};
 use serde::{Deserialize, Serialize};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -240,41 +240,16 @@ pub enum BackupError {
 /// Writes a backup of `store` to `to` (through `to.partial`, synced and
 /// renamed, so `to` is always a whole backup). Blocking: call it from
 /// `spawn_blocking` in the running bot. A sled store is read game by game (see
-/// the module), a PostgreSQL store in one snapshot (`sources.rs`).
+/// the module), a PostgreSQL store in one snapshot; the store reads itself
+/// ([`Store::export`]), this module writes the lines.
 pub fn write(store: &Store, to: &Path) -> Result<Summary, BackupError> {
-    let kv = store.kv();
-    if let Some(db) = kv.sled() {
-        return write_from(&mut sources::Sled(&db?), to);
-    }
-    match kv.postgres() {
-        Some(pg) => {
-            let mut summary = None;
-            pg.snapshot(|snap| {
-                summary = Some(write_from(&mut sources::Postgres(snap), to));
-                Ok(())
-            })?;
-            summary
-                .unwrap_or_else(|| Err(StoreError::Corrupt("no snapshot was read".into()).into()))
-        }
-        None => Err(StoreError::Database(format!(
-            "{} cannot be backed up by this Tokar",
-            kv.describe()
-        ))
-        .into()),
-    }
-}
-
-/// Whether a main key is left out of backups: the generation and the marked
-/// flag belong to one database, not to the store's contents (a restored store
-/// is marked, and starts its generation, where it is restored).
-fn own_to_database(k: &[u8]) -> bool {
-    k == crate::storage::kv::GENERATION || k == crate::storage::kv::MARKED
+    store.export(|src| write_from(src, to))
 }
 
 /// Writes the backup to `to` through `to.partial`, synced and linked, never
 /// over an existing file nor through a link (see `files.rs`), so `to` is
 /// always a whole backup.
-fn write_from(src: &mut dyn sources::Source, to: &Path) -> Result<Summary, BackupError> {
+fn write_from(src: &mut dyn Source<BackupError>, to: &Path) -> Result<Summary, BackupError> {
     let partial = files::partial(to);
     let io = |e: std::io::Error| BackupError::Io(to.to_path_buf(), e);
     if let Some(dir) = to.parent().filter(|d| !d.as_os_str().is_empty()) {
@@ -296,8 +271,7 @@ fn write_from(src: &mut dyn sources::Source, to: &Path) -> Result<Summary, Backu
         next_game: src.next_game()?,
     }))?;
     let mut games = 0;
-    src.games(&mut |items| {
-        let id = be_u64(&items[0].0).unwrap_or_default();
+    src.games(&mut |id, items| {
         games += 1;
         line(&Line::Game(GameItems {
             id,
@@ -307,7 +281,7 @@ fn write_from(src: &mut dyn sources::Source, to: &Path) -> Result<Summary, Backu
     })?;
     let mut keys = 0;
     src.keys(&mut |items| {
-        for (k, v) in items.iter().filter(|(k, _)| !own_to_database(k)) {
+        for (k, v) in items.iter().filter(|(k, _)| !raw::own_to_database(k)) {
             line(&Line::Key(Item::new(k, v)))?;
             keys += 1;
         }

@@ -15,11 +15,8 @@ use crate::rating::records::RatedGame;
 use crate::record::{decode_game, decode_log, GameRecord, Phase};
 use crate::storage::folder::{partial_folders, partial_pid};
 use crate::storage::kv::{transaction, Kv, TxError, MAIN, NAMED};
-use crate::storage::trees;
-use crate::storage::{
-    be_u64, game_key, game_of_key, index_keys, log_prefix, open_db_at, RawItem, Rerate, Store,
-    StoreError, StoreSettings,
-};
+use crate::storage::raw::{self, Key};
+use crate::storage::{RawItem, Rerate, Store, StoreError, StoreSettings};
 use crate::verify;
 use std::path::Path;
 use std::sync::Arc;
@@ -153,13 +150,13 @@ pub fn verify(file: &Path) -> Result<(Header, End), String> {
                 let (k, v) = item.raw()?;
                 seen.key(&k)?;
                 verify::key_line(&k, &v)?;
-                if k == crate::storage::IDENTITY_KEY {
-                    identity = crate::storage::be_u64(&v);
+                if Key::of(&k) == Key::Identity {
+                    identity = raw::number(&v);
                 }
                 keys += 1;
             }
             Line::Tree(t) => {
-                if t.tree.is_empty() || t.tree == DEFAULT_TREE {
+                if !raw::valid_tree_name(&t.tree) {
                     return Err(format!("a key of a tree named {:?}", t.tree));
                 }
                 let (k, v) = t.item.raw()?;
@@ -189,9 +186,6 @@ pub fn verify(file: &Path) -> Result<(Header, End), String> {
     }
     Ok((header, end))
 }
-
-/// sled's name for its default tree, which a backup holds as plain keys.
-const DEFAULT_TREE: &str = "__sled__default";
 
 fn store_err(e: StoreError) -> String {
     e.to_string()
@@ -226,7 +220,7 @@ pub fn restore_into(
         .map_err(|e| format!("cannot create {}: {e}", data_dir.display()))?;
     let loaded = match &settings.database {
         Some(url) => restore_postgres(file, data_dir, url, &header)?,
-        None => restore_sled(file, data_dir, &header)?,
+        None => restore_in_folder(file, data_dir, &header)?,
     };
     if loaded.games != end.games || loaded.tree_keys != end.tree_keys {
         return Err(format!(
@@ -271,15 +265,15 @@ fn load(file: &Path, put: &mut Put<'_>) -> Result<Read, String> {
         Line::Game(g) => {
             let mut items = raw_items(&g)?;
             let rec = decode_game(&items[0].1)?;
-            items.extend(index_keys(&rec).into_iter().map(|k| (k, Vec::new())));
+            items.extend(raw::index_keys(&rec).into_iter().map(|k| (k, Vec::new())));
             read.highest_game = read.highest_game.max(g.id);
             read.games += 1;
             put(None, items)
         }
         Line::Key(item) => {
             let (k, v) = item.raw()?;
-            if matches!(k.first(), Some(b'o' | b'p')) && k.len() >= 9 {
-                read.highest_entry = read.highest_entry.max(be_u64(&k[..9]).unwrap_or(0));
+            if let Some(id) = raw::entry_of(&k) {
+                read.highest_entry = read.highest_entry.max(id);
             }
             put(None, vec![(k, v)])
         }
@@ -320,29 +314,6 @@ fn clean_partials(dir: &Path) -> Result<(), String> {
     Ok(())
 }
 
-/// Whether a database holds nothing but what an unused store has (its
-/// identity and game counter).
-fn unused(kv: &dyn Kv) -> Result<bool, StoreError> {
-    // Four keys are allowed: a fifth key shows the store is used.
-    for k in kv.range_keys(MAIN, &[], None, 5)? {
-        if !matches!(
-            k.as_slice(),
-            crate::storage::IDENTITY_KEY
-                | crate::storage::NEXT_GAME_KEY
-                | crate::storage::kv::GENERATION
-                | crate::storage::kv::MARKED
-        ) {
-            return Ok(false);
-        }
-    }
-    for tree in NAMED {
-        if !kv.range_keys(tree, &[], None, 1)?.is_empty() {
-            return Ok(false);
-        }
-    }
-    Ok(true)
-}
-
 fn not_empty(data_dir: &Path) -> String {
     format!(
         "the store in {} is not empty: a backup is restored only into an empty data folder \
@@ -351,7 +322,7 @@ fn not_empty(data_dir: &Path) -> String {
     )
 }
 
-fn restore_sled(file: &Path, data_dir: &Path, header: &Header) -> Result<Loaded, String> {
+fn restore_in_folder(file: &Path, data_dir: &Path, header: &Header) -> Result<Loaded, String> {
     let target = data_dir.join("db");
     // Told before the work when the marker shows it (opening `db/` now
     // could let sled tidy its files, and a failed restore leaves them as
@@ -365,7 +336,7 @@ fn restore_sled(file: &Path, data_dir: &Path, header: &Header) -> Result<Loaded,
     let partial = data_dir.join(format!("restore-{}.partial", std::process::id()));
     std::fs::create_dir(&partial)
         .map_err(|e| format!("cannot create {}: {e}", partial.display()))?;
-    let built = build_sled(file, &partial.join("db"), header)
+    let built = build_in_folder(file, &partial.join("db"), header)
         .and_then(|loaded| move_into_place(data_dir, &partial).map(|()| loaded));
     let removed = std::fs::remove_dir_all(&partial);
     match (built, removed) {
@@ -389,38 +360,17 @@ fn restore_sled(file: &Path, data_dir: &Path, header: &Header) -> Result<Loaded,
 
 /// Writes the backup's store into a new sled database at `db_dir`, flushed
 /// and counted.
-fn build_sled(file: &Path, db_dir: &Path, header: &Header) -> Result<Loaded, String> {
-    let sled_err = |e: sled::Error| store_err(e.into());
-    let db = open_db_at(db_dir, &StoreSettings::default()).map_err(store_err)?;
-    let read = load(file, &mut |tree, items| match tree {
-        None => {
-            let mut batch = sled::Batch::default();
-            for (k, v) in items {
-                batch.insert(k, v);
-            }
-            db.apply_batch(batch).map_err(sled_err)
-        }
-        Some(name) => {
-            if !trees::valid_name(&db, name) {
-                return Err(format!("a key of a tree named {name:?}"));
-            }
-            let tree = db.open_tree(name).map_err(sled_err)?;
-            for (k, v) in items {
-                tree.insert(k, v).map_err(sled_err)?;
-            }
-            Ok(())
-        }
+fn build_in_folder(file: &Path, db_dir: &Path, header: &Header) -> Result<Loaded, String> {
+    let store = Store::database_at(db_dir, db_dir.display().to_string()).map_err(store_err)?;
+    let kv = store.kv();
+    let read = load(file, &mut |tree, items| {
+        kv.load(tree.unwrap_or(MAIN), &items).map_err(store_err)
     })?;
     let next = next_game_after(header, &read);
-    db.insert(crate::storage::NEXT_GAME_KEY, &next.to_be_bytes())
-        .map_err(sled_err)?;
-    // New outbox entries are numbered after the restored ones.
-    while db.generate_id().map_err(sled_err)? <= read.highest_entry {}
-    db.flush().map_err(sled_err)?;
-    let kv: Arc<dyn Kv> = Arc::new(
-        crate::storage::kv::SledKv::new(db, db_dir.display().to_string()).map_err(store_err)?,
-    );
-    let store = Store::unmarked(kv);
+    kv.load(MAIN, &[next_game_item(next)]).map_err(store_err)?;
+    kv.sync().map_err(store_err)?;
+    // New outbox entries are numbered after the restored ones (durably).
+    kv.raise_ids(read.highest_entry).map_err(store_err)?;
     store.mark().map_err(store_err)?;
     let loaded = count(&store, header)?;
     if (loaded.games, loaded.tree_keys) != (read.games, read.tree_keys) {
@@ -432,30 +382,30 @@ fn build_sled(file: &Path, db_dir: &Path, header: &Header) -> Result<Loaded, Str
     Ok(loaded)
 }
 
+/// The key and value of a store's next game number.
+fn next_game_item(next: u64) -> RawItem {
+    (
+        Key::NextGame.bytes().unwrap_or_default(),
+        next.to_be_bytes().to_vec(),
+    )
+}
+
 /// Counts what a restored store holds, and checks its identity.
 fn count(store: &Store, header: &Header) -> Result<Loaded, String> {
     let kv = store.kv();
-    let games = kv
-        .range_keys(MAIN, b"g", Some(b"h"), usize::MAX)
+    let games = raw::Span::games()
+        .keys(kv)
         .map_err(store_err)?
         .iter()
-        .filter(|k| k.len() == 9)
+        .filter(|k| matches!(Key::of(k), Key::Game(_)))
         .count() as u64;
     let mut tree_keys = 0;
-    match kv.sled() {
-        Some(db) => {
-            for (_, tree) in trees::named(&db.map_err(store_err)?).map_err(store_err)? {
-                tree_keys += tree.len() as u64;
-            }
-        }
-        None => {
-            for tree in NAMED {
-                tree_keys += kv
-                    .range_keys(tree, &[], None, usize::MAX)
-                    .map_err(store_err)?
-                    .len() as u64;
-            }
-        }
+    for name in kv.tree_names().map_err(store_err)? {
+        kv.walk(&name, &[], None, &mut |_, _| {
+            tree_keys += 1;
+            true
+        })
+        .map_err(store_err)?;
     }
     if store.identity().map_err(store_err)? != header.identity {
         return Err("the restored store's identity is not the backup's".into());
@@ -470,13 +420,11 @@ fn move_into_place(data_dir: &Path, partial: &Path) -> Result<(), String> {
     let target = data_dir.join("db");
     let built = partial.join("db");
     if target.exists() {
-        let db = open_db_at(&target, &StoreSettings::default()).map_err(store_err)?;
-        let kv =
-            crate::storage::kv::SledKv::new(db, target.display().to_string()).map_err(store_err)?;
-        if !unused(&kv).map_err(store_err)? {
+        let there = Store::database_at(&target, target.display().to_string()).map_err(store_err)?;
+        if !raw::unused(there.kv()).map_err(store_err)? {
             return Err(not_empty(data_dir));
         }
-        drop(kv);
+        drop(there);
         std::fs::rename(&target, partial.join("replaced-db"))
             .map_err(|e| format!("cannot move {} aside: {e}", target.display()))?;
     }
@@ -489,11 +437,9 @@ fn move_into_place(data_dir: &Path, partial: &Path) -> Result<(), String> {
     // Now the folder's store: its marker says so. (Stopped between the two
     // renames above, or before this, the folder is refused at start with the
     // ways on, never opened as something else.)
-    let db = open_db_at(&target, &StoreSettings::default()).map_err(store_err)?;
-    let kv: Arc<dyn Kv> = Arc::new(
-        crate::storage::kv::SledKv::new(db, data_dir.display().to_string()).map_err(store_err)?,
-    );
-    Store::unmarked(kv).write_marker_in(data_dir)
+    Store::database_at(&target, data_dir.display().to_string())
+        .map_err(store_err)?
+        .write_marker_in(data_dir)
 }
 
 fn restore_postgres(
@@ -503,7 +449,7 @@ fn restore_postgres(
     header: &Header,
 ) -> Result<Loaded, String> {
     let kv = crate::storage::postgres::PgKv::connect(url).map_err(store_err)?;
-    if !unused(&kv).map_err(store_err)? {
+    if !raw::unused(&kv).map_err(store_err)? {
         return Err(format!(
             "{} is not empty: a backup is restored only into an empty database",
             kv.describe()
@@ -534,7 +480,8 @@ fn restore_postgres(
         }
         let r = loaded.map_err(|e| TxError::Abort(StoreError::Corrupt(e)))?;
         let next = next_game_after(header, &r);
-        tx.insert(MAIN, crate::storage::NEXT_GAME_KEY, &next.to_be_bytes())?;
+        let (k, v) = next_game_item(next);
+        tx.insert(MAIN, &k, &v)?;
         read = Some(r);
         Ok(())
     })
@@ -614,14 +561,7 @@ pub fn restore_game_with(
     }
     let kv = store.kv();
     // Everything of the game as stored now, readable or not.
-    let mut old = Vec::new();
-    for prefix in [&game_key(id)[..], &log_prefix(id)[..], b"s", b"m", b"c"] {
-        for k in kv.keys(MAIN, prefix).map_err(store_err)? {
-            if game_of_key(&k) == Some(id) {
-                old.push(k);
-            }
-        }
-    }
+    let old = raw::keys_of_game(kv, id).map_err(store_err)?;
     let rec = decode_game(&items[0].1)?;
     // The ratings of its kind, and of the kind the live store rated it as (the same
     // game, so the same kind, unless the live record is not the game's).
@@ -638,15 +578,16 @@ pub fn restore_game_with(
         for (k, v) in &items {
             tx.insert(MAIN, k, v)?;
         }
-        for k in index_keys(&rec) {
+        for k in raw::index_keys(&rec) {
             tx.insert(MAIN, &k, &[])?;
         }
+        let (next_key, after) = next_game_item(id + 1);
         let next = tx
-            .get(MAIN, crate::storage::NEXT_GAME_KEY)?
-            .and_then(|b| be_u64(&b))
+            .get(MAIN, &next_key)?
+            .and_then(|b| raw::number(&b))
             .unwrap_or(1);
         if next <= id {
-            tx.insert(MAIN, crate::storage::NEXT_GAME_KEY, &(id + 1).to_be_bytes())?;
+            tx.insert(MAIN, &next_key, &after)?;
         }
         rated = rerate.run(tx, id, restored_rated.as_ref())?;
         // A game write like any other: the marker's generation moves on.
@@ -669,9 +610,9 @@ fn restored_rating(rec: &GameRecord, items: &[RawItem]) -> Result<Option<RatedGa
     if rec.phase != Phase::Finished || rec.rated != Some(true) {
         return Ok(None);
     }
-    let prefix = log_prefix(rec.id);
     let mut log = Vec::new();
-    for (_, v) in items.iter().filter(|(k, _)| k.starts_with(&prefix)) {
+    let of_game = |k: &[u8]| matches!(Key::of(k), Key::Log { game, .. } if game == rec.id);
+    for (_, v) in items.iter().filter(|(k, _)| of_game(k)) {
         let entry = decode_log(v).map_err(|e| {
             format!(
                 "game #{}: a log entry in the backup does not read: {e}",

@@ -46,10 +46,21 @@ pub enum TxError {
 /// A database failure inside a transaction, opaque to the closure.
 #[derive(Debug)]
 pub enum BackendError {
-    Sled(sled::transaction::UnabortableTransactionError),
+    Sled(SledTxError),
     /// Another transaction changed what this one read: run it again.
     Conflict,
     Other(StoreError),
+}
+
+/// sled's failure inside a transaction, kept opaque: no sled type leaves the
+/// store.
+#[derive(Debug)]
+pub struct SledTxError(pub(crate) sled::transaction::UnabortableTransactionError);
+
+impl std::fmt::Display for SledTxError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
 }
 
 impl From<StoreError> for TxError {
@@ -175,11 +186,48 @@ pub trait Kv: Send + Sync + 'static {
     fn reads_wait(&self) -> bool {
         false
     }
-    /// The sled database, for the folder's own tools (backup, check, restore):
-    /// `None` for other databases; an error when the database could not be
-    /// opened again after a failed write.
-    fn sled(&self) -> Option<Result<sled::Db, StoreError>> {
-        None
+    /// Whether the database lives in the data folder (sled), so that the
+    /// folder's marker names it by kind rather than by address.
+    fn in_folder(&self) -> bool {
+        false
+    }
+
+    // The raw reads and writes of the operator's tools (see `raw.rs`); a
+    // keyspace is named there by its text, since a database may hold one a
+    // later Tokar made, which this build has no [`Tree`] for.
+
+    /// Every named keyspace the database holds (besides [`MAIN`]), in name
+    /// order. By default the ones this build knows ([`NAMED`]).
+    fn tree_names(&self) -> Result<Vec<String>, StoreError> {
+        Ok(super::raw::known_names())
+    }
+    /// Calls `each` with every key and value of keyspace `tree` (`""`:
+    /// [`MAIN`]) from `start` (included) to `end` (excluded; `None`: the
+    /// last key), in key order, until `each` says `false`. Stops at the
+    /// database's first error, which it returns: a damaged store is read up
+    /// to where it fails, not around it. By default a page at a time.
+    fn walk(
+        &self,
+        tree: &str,
+        start: &[u8],
+        end: Option<&[u8]>,
+        each: &mut dyn FnMut(&[u8], &[u8]) -> bool,
+    ) -> Result<(), StoreError> {
+        super::raw::walk_pages(self, tree, start, end, each)
+    }
+    /// Every key and value of keyspace `tree`, as one consistent state.
+    fn read_tree(&self, tree: &str) -> Result<Vec<RawItem>, StoreError> {
+        super::raw::read_known(self, tree)
+    }
+    /// Writes `items` into keyspace `tree` (made if new) for a restore that
+    /// builds a database nobody else uses yet: durable only after
+    /// [`Kv::sync`]. By default one transaction.
+    fn load(&self, tree: &str, items: &[RawItem]) -> Result<(), StoreError> {
+        super::raw::load_in_transaction(self, tree, items)
+    }
+    /// Makes every [`Kv::load`] so far durable.
+    fn sync(&self) -> Result<(), StoreError> {
+        Ok(())
     }
     /// The PostgreSQL database, for backups read in one snapshot.
     fn postgres(&self) -> Option<&super::postgres::PgKv> {

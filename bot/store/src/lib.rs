@@ -46,6 +46,7 @@ mod dump;
 mod leases;
 pub use leases::Lease;
 mod delivered;
+pub mod export;
 pub mod folder;
 mod gate;
 mod group_flush;
@@ -53,13 +54,13 @@ pub mod kv;
 mod marker_check;
 mod marker_keeper;
 mod open;
-pub mod trees;
-pub use open::open_db_at;
 pub mod postgres;
 pub mod private;
+pub mod raw;
 mod server_games;
 mod servers;
 mod sled_kv;
+mod trees;
 pub use servers::{decode_server, encode_server, ServerRecord};
 
 use kv::{transaction, Kv, KvTx, TxError, MAIN};
@@ -83,7 +84,7 @@ mod leagues;
 #[derive(Debug, Error)]
 pub enum StoreError {
     #[error("storage failed: {0}")]
-    Sled(#[from] sled::Error),
+    Sled(SledError),
     /// Another write changed the game since it was read.
     #[error("the game changed meanwhile")]
     Stale,
@@ -110,6 +111,24 @@ pub enum StoreError {
     /// A command that reads an existing store found none.
     #[error("there is no store in {0} (no db/ folder)")]
     NoStore(PathBuf),
+}
+
+/// sled's own failure, kept opaque: no sled type leaves the store.
+#[derive(Debug)]
+pub struct SledError(pub(crate) sled::Error);
+
+impl std::fmt::Display for SledError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::error::Error for SledError {}
+
+impl From<sled::Error> for StoreError {
+    fn from(e: sled::Error) -> StoreError {
+        StoreError::Sled(SledError(e))
+    }
 }
 
 /// How to open the store: settings an operator may change.
@@ -263,17 +282,6 @@ fn next_game(kv: &dyn Kv) -> Result<u64, StoreError> {
 }
 
 impl Store {
-    /// The sled database of a store opened from a data folder, for the
-    /// folder's own tools (backup, check, restore), which read every key.
-    pub fn db(&self) -> Result<sled::Db, StoreError> {
-        self.kv.sled().unwrap_or_else(|| {
-            Err(StoreError::Database(format!(
-                "{} is not a data folder: this works on sled stores only",
-                self.kv.describe()
-            )))
-        })
-    }
-
     /// The database the store speaks to.
     pub fn kv(&self) -> &dyn Kv {
         &*self.kv
@@ -649,36 +657,15 @@ impl Store {
     }
 }
 
-/// The key of a game record.
-pub fn game_key(id: u64) -> Vec<u8> {
-    key(b'g', &[id])
-}
-
-/// The prefix of a game's log entries.
-pub fn log_prefix(id: u64) -> Vec<u8> {
-    key(b'l', &[id])
-}
-
-/// The game number in a game record's, log entry's or index key (`None`
-/// for other keys).
-pub fn game_of_key(k: &[u8]) -> Option<u64> {
-    match (k.first(), k.len()) {
-        (Some(b'g'), 9) => Some(tail_u64(k)),
-        (Some(b'l'), 17) => Some(tail_u64(&k[..9])),
-        (Some(b's' | b'm' | b'c'), 17) => Some(tail_u64(k)),
-        _ => None,
-    }
-}
-
 /// Whether a key is an index derived from the game records (schedule, games
 /// of a user, games of a channel): rebuilt from the records, never copied.
-pub fn is_index_key(k: &[u8]) -> bool {
+fn is_index_key(k: &[u8]) -> bool {
     matches!(k.first(), Some(b's' | b'm' | b'c')) && k.len() == 17
 }
 
 /// The index keys a game record implies: its schedule entry and the
 /// user and channel indexes.
-pub fn index_keys(rec: &GameRecord) -> Vec<Vec<u8>> {
+fn index_keys(rec: &GameRecord) -> Vec<Vec<u8>> {
     let id = rec.id;
     let mut out = Vec::new();
     for m in &rec.members {
@@ -694,11 +681,7 @@ pub fn index_keys(rec: &GameRecord) -> Vec<Vec<u8>> {
     out
 }
 
-/// The key holding the next game number.
-pub const NEXT_GAME_KEY: &[u8] = NEXT_GAME;
-/// The key holding the store's identity.
-pub const IDENTITY_KEY: &[u8] = IDENTITY;
-
-pub fn be_u64(b: &[u8]) -> Option<u64> {
+/// A stored number: big-endian in the last eight bytes (`None`: shorter).
+fn be_u64(b: &[u8]) -> Option<u64> {
     (b.len() >= 8).then(|| tail_u64(b))
 }

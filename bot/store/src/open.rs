@@ -19,7 +19,7 @@ use tracing::{info, warn};
 const LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// The sled database in `db_dir`, opened with the settings' cache size.
-pub fn open_db_at(db_dir: &Path, settings: &StoreSettings) -> Result<sled::Db, StoreError> {
+fn open_db_at(db_dir: &Path, settings: &StoreSettings) -> Result<sled::Db, StoreError> {
     let started = std::time::Instant::now();
     loop {
         let opened = sled::Config::new()
@@ -137,6 +137,16 @@ impl Store {
         Ok(Store::unmarked(Arc::new(sled_kv(dir, settings)?)))
     }
 
+    /// The sled database in the folder `db_dir` as it is (made there when
+    /// absent), with the default settings: no identity drawn, no marker kept,
+    /// given up for good if a write fails. For a restore, which builds a
+    /// store in a folder of its own and looks at the one it replaces;
+    /// `describe` is what the operator is told it is.
+    pub fn database_at(db_dir: &Path, describe: String) -> Result<Store, StoreError> {
+        let db = open_db_at(db_dir, &StoreSettings::default())?;
+        Ok(Store::unmarked(Arc::new(SledKv::new(db, describe)?)))
+    }
+
     /// A store on a database as it is: no identity drawn, no marker kept (a
     /// restore's new store, which brings its own identity).
     pub fn unmarked(kv: Arc<dyn Kv>) -> Store {
@@ -187,9 +197,9 @@ impl Store {
             identity: self.identity()?,
             games: next_game(&*self.kv)? - 1,
             generation: self.kv.generation()?,
-            database: match self.kv.sled() {
-                Some(_) => "sled".into(),
-                None => self.kv.describe(),
+            database: match self.kv.in_folder() {
+                true => "sled".into(),
+                false => self.kv.describe(),
             },
         })
     }
@@ -197,7 +207,7 @@ impl Store {
     /// Marks the store and writes the marker of `dir` for it now (after a
     /// restore). A sled store is marked in its database first.
     pub fn write_marker_in(&self, dir: &Path) -> Result<(), String> {
-        if self.kv.sled().is_some() {
+        if self.kv.in_folder() {
             self.mark().map_err(|e| e.to_string())?;
         }
         let fields = self.marker_fields().map_err(|e| e.to_string())?;

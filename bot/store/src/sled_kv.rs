@@ -18,11 +18,13 @@
 
 use super::gate::{Closed, Gate, Ticket};
 use super::group_flush::GroupFlush;
-use super::kv::{BackendError, Kv, KvTx, Tree, TxError, MAIN, NAMED};
+use super::kv::{BackendError, Kv, KvTx, SledTxError, Tree, TxError, MAIN, NAMED};
 use super::{RawItem, StoreError};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant};
 use tracing::{debug, error, info};
+
+mod raw;
 
 /// How often a request may try to open a given-up database again.
 pub const REOPEN_EVERY: Duration = Duration::from_secs(1);
@@ -241,7 +243,9 @@ impl SledKv {
 fn broken(e: &StoreError) -> bool {
     matches!(
         e,
-        StoreError::Sled(sled::Error::Io(_) | sled::Error::ReportableBug(_))
+        StoreError::Sled(crate::SledError(
+            sled::Error::Io(_) | sled::Error::ReportableBug(_)
+        ))
     )
 }
 
@@ -278,7 +282,7 @@ struct SledTx<'a> {
 fn sled_step<T>(
     r: Result<T, sled::transaction::UnabortableTransactionError>,
 ) -> Result<T, TxError> {
-    r.map_err(|e| TxError::Backend(BackendError::Sled(e)))
+    r.map_err(|e| TxError::Backend(BackendError::Sled(SledTxError(e))))
 }
 
 impl KvTx for SledTx<'_> {
@@ -362,7 +366,7 @@ impl Kv for SledKv {
                     Err(TxError::Abort(e)) | Err(TxError::Backend(BackendError::Other(e))) => {
                         Err(C::Abort(e))
                     }
-                    Err(TxError::Backend(BackendError::Sled(e))) => Err(e.into()),
+                    Err(TxError::Backend(BackendError::Sled(e))) => Err(e.0.into()),
                     Err(TxError::Backend(BackendError::Conflict)) => Err(C::Conflict),
                 }
             });
@@ -408,7 +412,34 @@ impl Kv for SledKv {
         self.describe.clone()
     }
 
-    fn sled(&self) -> Option<Result<sled::Db, StoreError>> {
-        Some(self.opened().map(|o| o.db.clone()))
+    fn in_folder(&self) -> bool {
+        true
+    }
+
+    fn tree_names(&self) -> Result<Vec<String>, StoreError> {
+        self.read(|o| super::trees::names(&o.db))
+    }
+
+    fn walk(
+        &self,
+        tree: &str,
+        start: &[u8],
+        end: Option<&[u8]>,
+        each: &mut dyn FnMut(&[u8], &[u8]) -> bool,
+    ) -> Result<(), StoreError> {
+        self.raw_walk(tree, start, end, each)
+    }
+
+    fn read_tree(&self, tree: &str) -> Result<Vec<RawItem>, StoreError> {
+        self.read(|o| super::trees::read(&o.named(tree)?))
+    }
+
+    fn load(&self, tree: &str, items: &[RawItem]) -> Result<(), StoreError> {
+        self.raw_load(tree, items)
+    }
+
+    fn sync(&self) -> Result<(), StoreError> {
+        self.opened()?.db.flush()?;
+        Ok(())
     }
 }

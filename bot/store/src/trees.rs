@@ -21,8 +21,8 @@ const TRIES: u32 = 12;
 /// The first pause before a tree is read again (then 2, 4, ... up to 2 s).
 const PAUSE: std::time::Duration = std::time::Duration::from_millis(1);
 
-/// Every tree of `db` but the default one, by name, in name order.
-pub fn named(db: &sled::Db) -> Result<Vec<(String, sled::Tree)>, StoreError> {
+/// The name of every tree of `db` but the default one, in name order.
+pub(crate) fn names(db: &sled::Db) -> Result<Vec<String>, StoreError> {
     let default = db.name();
     let mut out = Vec::new();
     for name in db.tree_names() {
@@ -31,14 +31,14 @@ pub fn named(db: &sled::Db) -> Result<Vec<(String, sled::Tree)>, StoreError> {
         }
         let text = String::from_utf8(name.to_vec())
             .map_err(|_| StoreError::Corrupt(format!("a tree's name is not text: {name:?}")))?;
-        out.push((text, db.open_tree(&name)?));
+        out.push(text);
     }
-    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out.sort();
     Ok(out)
 }
 
 /// Whether `name` may be a named tree in a backup (not sled's default tree).
-pub fn valid_name(db: &sled::Db, name: &str) -> bool {
+pub(crate) fn valid_name(db: &sled::Db, name: &str) -> bool {
     !name.is_empty() && name.as_bytes() != &*db.name()
 }
 
@@ -47,7 +47,7 @@ fn keys(tree: &sled::Tree) -> Result<Vec<sled::IVec>, StoreError> {
 }
 
 /// Every key and value of `tree`, as one consistent state.
-pub fn read(tree: &sled::Tree) -> Result<Vec<RawItem>, StoreError> {
+pub(crate) fn read(tree: &sled::Tree) -> Result<Vec<RawItem>, StoreError> {
     let mut listed = keys(tree)?;
     for n in 0..TRIES {
         if n > 0 {
@@ -95,8 +95,7 @@ mod tests {
         db.insert(b"main", &b"x"[..]).unwrap();
         db.open_tree("servers").unwrap();
         db.open_tree("leagues").unwrap();
-        let names: Vec<String> = named(&db).unwrap().into_iter().map(|(n, _)| n).collect();
-        assert_eq!(names, ["leagues", "servers"]);
+        assert_eq!(names(&db).unwrap(), ["leagues", "servers"]);
         assert!(valid_name(&db, "leagues"));
         assert!(!valid_name(&db, "__sled__default"));
         assert!(!valid_name(&db, ""));

@@ -240,6 +240,50 @@ fn finds_the_winning_step() {
     assert!(c.expected > 0.9, "{}", c.why);
 }
 
+/// S14: alpha-beta takes a win at once and, when the other side threatens to
+/// win on its next step, the one capture that stops it.
+#[test]
+fn s14_alpha_beta_wins_at_once_and_stops_the_other() {
+    let ab = Settings {
+        alpha_beta: true,
+        ..Level::Normal.settings()
+    };
+    let mut g = Breakthrough::new();
+    g.cells = vec![0; 25];
+    g.cells[17] = 1;
+    g.cells[0] = 1;
+    g.cells[24] = 2;
+    g.cells[20] = 2;
+    let c = choose_with(&g, Seat(0), &ab, &Budget::iterations(2000), 3).unwrap();
+    assert_eq!(c.action.0, 17, "{}", c.why);
+    assert!(c.action.1 >= 20, "a step to the last rank: {}", c.why);
+    assert!(c.expected > 0.99, "{}", c.why);
+    // Black's pawn on c2 (index 7) steps to the first rank next unless taken
+    // from b1 (index 1); White's pawn on a3 (index 10) is two steps from winning.
+    let mut g = Breakthrough::new();
+    g.cells = vec![0; 25];
+    g.cells[1] = 1;
+    g.cells[10] = 1;
+    g.cells[7] = 2;
+    g.cells[24] = 2;
+    let c = choose_with(&g, Seat(0), &ab, &Budget::iterations(2000), 3).unwrap();
+    assert_eq!(c.action, (1, 7), "{}", c.why);
+    // The same position, budget and seed give the same choice.
+    let again = choose_with(&g, Seat(0), &ab, &Budget::iterations(2000), 99).unwrap();
+    assert_eq!(again.action, c.action);
+}
+
+/// S14: alpha-beta at 2,000 positions a move beats the one-ply greedy player.
+#[test]
+fn s14_alpha_beta_beats_greedy_at_breakthrough() {
+    let ab = Settings {
+        alpha_beta: true,
+        ..Level::Normal.settings()
+    };
+    let won = score(Player::Search(ab, 2000), Player::Greedy, 20);
+    assert!(won >= 16, "won {won} of 20 against greedy");
+}
+
 /// The evidence behind the levels' settings (slow in a debug build, hence
 /// ignored): prints the win rates of a few variants against greedy and checks
 /// that the normal level wins three games in four and easy at most half.

@@ -13,6 +13,7 @@
 //! A player is a level (`easy`, `normal`, `hard`, `greedy`, `material`,
 //! `random`, `seer`, `seer-greedy`) with optional overrides after commas, e.g.
 //! `--a normal,iterations=1000,c=0.3,first-play=off` or `--b hard,time=2s`
+//! (`alpha-beta=on` searches by alpha-beta, S14, `iterations` then counting positions)
 //! (see `players::Player::parse`). Without `iterations` or `time` a search
 //! plays its level's own cap, the bot's iteration caps (normal 3000, hard
 //! 50000); `--time 2s` adds the bot's deadline to both players.

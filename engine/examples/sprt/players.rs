@@ -118,6 +118,7 @@ impl Player {
             "first-play" => s.first_play = on(value)?,
             "chance" => s.chance = on(value)?,
             "guard" => s.guard = on(value)?,
+            "alpha-beta" => s.alpha_beta = on(value)?,
             other => return Err(format!("unknown setting '{other}'")),
         }
         Ok(())

@@ -21,6 +21,7 @@
 //! The library has no clock: the caller passes a [`Budget`] whose
 //! `should_stop` closure holds its own deadline.
 
+mod alphabeta;
 mod any;
 mod explain;
 mod guard;
@@ -67,6 +68,7 @@ impl Level {
                 first_play: false,
                 chance: false,
                 guard: false,
+                alpha_beta: false,
             },
             // Scores each new leaf with the heuristic directly: on a
             // Breakthrough test game this beat the one-ply greedy player 40
@@ -84,6 +86,7 @@ impl Level {
                 first_play: false,
                 chance: true,
                 guard: true,
+                alpha_beta: false,
             },
             // The caller's budget bounds the work; the cap only bounds the
             // tree's memory (a node per iteration).
@@ -177,6 +180,11 @@ pub struct Settings {
     /// [`EXPOSED`] is refused when another keeps them lower.
     #[serde(default)]
     pub guard: bool,
+    /// Alpha-beta instead of the tree (ruling S14), for a game of perfect
+    /// information without chance; `max_iterations` then counts positions
+    /// searched. See `alphabeta.rs`.
+    #[serde(default)]
+    pub alpha_beta: bool,
 }
 
 /// The odds of losing the game to the other side's next action at which the
@@ -279,6 +287,24 @@ pub fn choose_with<G: Game>(
         _ => {}
     }
     let cap = settings.max_iterations.min(budget.max_iterations).max(1);
+    if settings.alpha_beta {
+        let found = alphabeta::choose(&first, seat, legal, cap, budget)?;
+        let notation = first.format(&found.action);
+        return Some(Choice {
+            why: format!(
+                "{notation}: expected {:.2} for {} looking {} plies ahead over {} positions",
+                found.value,
+                first.seat_name(seat),
+                found.depth,
+                found.positions
+            ),
+            notation,
+            action: found.action,
+            expected: found.value,
+            visits: found.positions,
+            iterations: found.positions,
+        });
+    }
     let mut search = tree::Search::new(seat, *settings);
     let mut iterations = 0u32;
     while iterations < cap {

@@ -69,7 +69,7 @@ impl Search<'_> {
             return Ok(());
         }
         if self.positions >= self.cap
-            || (self.positions % CHECK_EVERY == 0 && (self.budget.should_stop)())
+            || (self.positions.is_multiple_of(CHECK_EVERY) && (self.budget.should_stop)())
         {
             return Err(Stopped);
         }

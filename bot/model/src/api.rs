@@ -3,6 +3,51 @@
 use crate::record::Named;
 use serde::{Deserialize, Serialize};
 
+/// Why a command was refused: the one line the player who typed it reads.
+/// Nothing changed. The detail of an internal failure is never in it (it goes
+/// to the operator's log); what the player typed is quoted only as an excerpt
+/// (see [`crate::quote`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refusal(String);
+
+impl Refusal {
+    /// The line as the player reads it.
+    pub fn text(&self) -> &str {
+        &self.0
+    }
+
+    /// The line, owned.
+    pub fn into_text(self) -> String {
+        self.0
+    }
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Refusal {}
+
+impl From<String> for Refusal {
+    fn from(line: String) -> Refusal {
+        Refusal(line)
+    }
+}
+
+impl From<&str> for Refusal {
+    fn from(line: &str) -> Refusal {
+        Refusal(line.to_string())
+    }
+}
+
+impl From<Refusal> for String {
+    fn from(r: Refusal) -> String {
+        r.0
+    }
+}
+
 /// A user as the adapter knows them.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct UserRef {

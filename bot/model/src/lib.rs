@@ -24,4 +24,6 @@ pub mod replay;
 pub mod scene;
 pub mod vacation;
 
-pub use api::{Button, ChannelRef, Image, Reply, Request, ThreadRefusal, ThreadSupport, UserRef};
+pub use api::{
+    Button, ChannelRef, Image, Refusal, Reply, Request, ThreadRefusal, ThreadSupport, UserRef,
+};

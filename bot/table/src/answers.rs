@@ -98,7 +98,7 @@ impl Table {
                             Phase::Cancelled => "was cancelled",
                             _ => "has started",
                         }
-                    ));
+                    ).into());
                 }
                 if answer != "join" && !rec.invited.iter().any(|i| i.id == user) {
                     return Err(format!(
@@ -108,7 +108,7 @@ impl Table {
                         } else {
                             String::new()
                         }
-                    ));
+                    ).into());
                 }
                 (answer.to_string(), vec![game])
             }
@@ -118,18 +118,18 @@ impl Table {
                 let Some(offer) = open_offer(&rec, kind, len) else {
                     return Err(format!(
                         "That {what} offer in game #{id} is no longer open: it was answered or the game moved on."
-                    ));
+                    ).into());
                 };
                 let asked = Self::others(&rec, offer.by);
                 if offer.by == user && verb == "accept" {
                     return Err(format!(
                         "You made that {what} offer in game #{id}; the other players answer it (Decline withdraws it)."
-                    ));
+                    ).into());
                 }
                 if offer.by != user && !asked.contains(&user) {
                     return Err(format!(
                         "That {what} offer in game #{id} is for its players to answer; you are not one of them."
-                    ));
+                    ).into());
                 }
                 (
                     kind.to_string(),
@@ -141,18 +141,18 @@ impl Table {
                 if !super::text::is_member(&rec, user) {
                     return Err(format!(
                         "That button confirms a resignation in game #{id}; you are not playing in it."
-                    ));
+                    ).into());
                 }
                 if rec.phase != Phase::Playing || rec.log_len != len {
                     return Err(format!(
                         "Game #{id} moved on since you asked to resign, so that confirmation no longer stands; type /resign game:{id} again if you still mean it."
-                    ));
+                    ).into());
                 }
                 if self.now() > until {
                     return Err(format!(
                         "That confirmation expired (it lasts {} minutes); type /resign game:{id} again if you still mean it.",
                         RESIGN_CONFIRM_MS / 60_000
-                    ));
+                    ).into());
                 }
                 (
                     "resign".to_string(),

@@ -111,13 +111,14 @@ impl Table {
         let _guard = self.lock(id).await;
         let mut l = self.load(id).await?;
         if !is_member(&l.rec, req.user.id) {
-            return Err(format!("You are not playing in game #{id}."));
+            return Err(format!("You are not playing in game #{id}.").into());
         }
         if l.rec.channel_lost.is_none() {
             return Err(format!(
                 "Game #{id} still has its channel, #{}; play there.",
                 l.rec.channel.name
-            ));
+            )
+            .into());
         }
         let old = l.rec.channel.id;
         let version = l.rec.version;

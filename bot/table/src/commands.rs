@@ -102,7 +102,8 @@ impl Table {
             other => Err(format!(
                 "There is no command /{}; /help lists them.",
                 tokar_model::quote::excerpt(other)
-            )),
+            )
+            .into()),
         }
     }
 
@@ -173,11 +174,13 @@ impl Table {
             (many, Scope::Here) => Err(format!(
                 "You play several games here ({}): add game:<number>.",
                 numbers(many)
-            )),
+            )
+            .into()),
             (many, Scope::Server) => Err(format!(
                 "You play several games on this server ({}): add game:<number>.",
                 numbers(many)
-            )),
+            )
+            .into()),
         }
     }
 
@@ -244,7 +247,8 @@ impl Table {
                     .map(|i| format!("#{i}"))
                     .collect::<Vec<_>>()
                     .join(", ")
-            )),
+            )
+            .into()),
         }
     }
 
@@ -311,7 +315,7 @@ impl Table {
         if rec.channel.id == req.channel.id {
             Ok(())
         } else {
-            Err(Self::elsewhere(rec))
+            Err(Self::elsewhere(rec).into())
         }
     }
 
@@ -321,7 +325,7 @@ impl Table {
             Some(_) => Err(format!(
                 "Game #{} lost its channel #{}: run /resume game:{} in the channel where it should go on.",
                 rec.id, rec.channel.name, rec.id
-            )),
+            ).into()),
             None => Ok(()),
         }
     }
@@ -347,7 +351,7 @@ impl Table {
         if at_home(rec, req.channel.id) || same_server {
             Ok(())
         } else {
-            Err(Self::elsewhere(rec))
+            Err(Self::elsewhere(rec).into())
         }
     }
 
@@ -385,13 +389,15 @@ impl Table {
         let guard = self.lock(id).await;
         let l = self.load(id).await?;
         match l.rec.phase {
-            Phase::Lobby => return Err(text::lobby_status(&l.rec)),
-            Phase::Cancelled => return Err(format!("Game #{id} was cancelled.")),
-            Phase::Finished => return Err(format!("Game #{id} is over; it cannot be changed.")),
+            Phase::Lobby => return Err(text::lobby_status(&l.rec).into()),
+            Phase::Cancelled => return Err(format!("Game #{id} was cancelled.").into()),
+            Phase::Finished => {
+                return Err(format!("Game #{id} is over; it cannot be changed.").into())
+            }
             Phase::Playing => {}
         }
         if !is_member(&l.rec, req.user.id) {
-            return Err(format!("You are not playing in game #{id}."));
+            return Err(format!("You are not playing in game #{id}.").into());
         }
         Self::reachable(&l.rec, req)?;
         Ok((guard, l))

@@ -60,7 +60,7 @@ impl Table {
         let stop = match args.take("stop").map(|s| s.to_ascii_lowercase()).as_deref() {
             None | Some("no") => false,
             Some("yes") => true,
-            Some(other) => return Err(format!("stop:{other} must be yes or no.")),
+            Some(other) => return Err(format!("stop:{other} must be yes or no.").into()),
         };
         args.finish("follow")?;
         let _guard = self.lock(id).await;
@@ -69,16 +69,17 @@ impl Table {
         let following = l.rec.followers.iter().any(|f| f.id == req.user.id);
         let content = match (l.rec.phase, stop, following) {
             (Phase::Finished | Phase::Cancelled, false, _) => {
-                return Err(format!(
-                    "Game #{id} is over; /board game:{id} shows how it ended."
-                ))
+                return Err(
+                    format!("Game #{id} is over; /board game:{id} shows how it ended.").into(),
+                )
             }
             (_, false, true) => {
                 return Err(format!(
                     "You already follow game #{id}; /follow game:{id} stop:yes stops."
-                ))
+                )
+                .into())
             }
-            (_, true, false) => return Err(format!("You do not follow game #{id}.")),
+            (_, true, false) => return Err(format!("You do not follow game #{id}.").into()),
             (_, false, false) => {
                 l.rec.followers.push(Named::from(&req.user));
                 format!(

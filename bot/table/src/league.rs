@@ -68,7 +68,8 @@ fn yes_no(name: &str, value: &str) -> Res<bool> {
         _ => Err(format!(
             "{name}:{} must be yes or no.",
             tokar_model::quote::excerpt(value)
-        )),
+        )
+        .into()),
     }
 }
 
@@ -101,7 +102,7 @@ impl Table {
         let mut options = req.options.clone();
         let sub = match options.iter().position(|(k, _)| k.is_empty()) {
             Some(i) => options.remove(i).1.to_ascii_lowercase(),
-            None => return Err(format!("Which /league? {USAGE}")),
+            None => return Err(format!("Which /league? {USAGE}").into()),
         };
         match sub.as_str() {
             "new" => self.league_new(req, &options).await,
@@ -111,7 +112,7 @@ impl Table {
             "list" => self.league_list(req, &options).await,
             "leave" => self.league_leave(req, &options).await,
             "cancel" => self.league_cancel(req, &options).await,
-            other => Err(format!("There is no /league {other}. {USAGE}")),
+            other => Err(format!("There is no /league {other}. {USAGE}").into()),
         }
     }
 
@@ -144,7 +145,7 @@ impl Table {
                 .rev()
                 .find(|l| l.name.eq_ignore_ascii_case(n.trim()))
                 .ok_or_else(|| {
-                    format!("There is no league named {n} here; /league list shows them.")
+                    format!("There is no league named {n} here; /league list shows them.").into()
                 });
         }
         let mine: Vec<&LeagueRecord> = here
@@ -165,7 +166,8 @@ impl Table {
                     .map(|l| format!("name:{}", l.name))
                     .collect::<Vec<_>>()
                     .join(", ")
-            )),
+            )
+            .into()),
         }
     }
 
@@ -173,7 +175,7 @@ impl Table {
         let mut args = Args::new(options, Some("players"))?;
         let kind = super::listing::game_kind(&args.require("game", "the game")?)?;
         if !kind.available() {
-            return Err(format!("{} cannot be played yet.", kind.title()));
+            return Err(format!("{} cannot be played yet.", kind.title()).into());
         }
         let name = args
             .require("name", "the league's name")?
@@ -187,7 +189,7 @@ impl Table {
             None => false,
             Some(v) if v == "yes" => true,
             Some(v) if v == "no" => false,
-            Some(v) => return Err(format!("double:{v} must be yes or no.")),
+            Some(v) => return Err(format!("double:{v} must be yes or no.").into()),
         };
         let me = self.user_record(&req.user).await?;
         let deadline = match args.take("deadline") {
@@ -238,7 +240,7 @@ impl Table {
             }
             let id = parse_mention(word)?;
             if people.contains(&id) {
-                return Err(format!("{word} is named twice."));
+                return Err(format!("{word} is named twice.").into());
             }
             people.push(id);
         }
@@ -246,7 +248,8 @@ impl Table {
             return Err(format!(
                 "{} players do not make teams of {team}: name a multiple of {team}.",
                 people.len()
-            ));
+            )
+            .into());
         }
         let size = table_size(kind);
         let entrants = people.len() / team;
@@ -256,14 +259,13 @@ impl Table {
                 "A {} league takes {size} to {most} {}, not {entrants}.",
                 kind.title(),
                 if team > 1 { "teams" } else { "players" }
-            ));
+            )
+            .into());
         }
         if kind.seating(size * team).is_err() {
-            return Err(format!(
-                "{} is not played by {} people.",
-                kind.title(),
-                size * team
-            ));
+            return Err(
+                format!("{} is not played by {} people.", kind.title(), size * team).into(),
+            );
         }
         let here = self.leagues_here(req).await?;
         let now = self.now();
@@ -274,7 +276,8 @@ impl Table {
         }) {
             return Err(format!(
                 "A league named {name} is already under way here; choose another name."
-            ));
+            )
+            .into());
         }
         let mut named = Vec::new();
         for &p in &people {
@@ -368,7 +371,7 @@ impl Table {
             .await?
             .ok_or("That league is gone.")?;
         if l.entrant_of(req.user.id).is_none() {
-            return Err(format!("You are not a player of league {}.", l.name));
+            return Err(format!("You are not a player of league {}.", l.name).into());
         }
         if l.phase != LeaguePhase::Forming || lapsed(&l, self.now()) {
             let phase = if lapsed(&l, self.now()) {
@@ -380,10 +383,11 @@ impl Table {
                 "League {} is {}; there is nothing to answer.",
                 l.name,
                 phase_word(phase)
-            ));
+            )
+            .into());
         }
         if l.agreed.contains(&req.user.id) {
-            return Err(format!("You already said yes to league {}.", l.name));
+            return Err(format!("You already said yes to league {}.", l.name).into());
         }
         let version = l.version;
         let everyone: Vec<UserRef> = l.people().map(UserRef::from).collect();
@@ -534,20 +538,21 @@ impl Table {
             .await?
             .ok_or("That league is gone.")?;
         let Some(e) = l.entrant_of(req.user.id) else {
-            return Err(format!("You are not a player of league {}.", l.name));
+            return Err(format!("You are not a player of league {}.", l.name).into());
         };
         match l.phase {
             LeaguePhase::Forming => {
                 return Err(format!(
                     "League {} has not started: /league decline name:{} instead.",
                     l.name, l.name
-                ))
+                )
+                .into())
             }
             LeaguePhase::Playing => {}
-            p => return Err(format!("League {} is {}.", l.name, phase_word(p))),
+            p => return Err(format!("League {} is {}.", l.name, phase_word(p)).into()),
         }
         if l.entrants[e].left_at.is_some() {
-            return Err(format!("You already left league {}.", l.name));
+            return Err(format!("You already left league {}.", l.name).into());
         }
         let version = l.version;
         l.entrants[e].left_at = Some(self.now());
@@ -629,10 +634,7 @@ impl Table {
             .await?
             .ok_or("That league is gone.")?;
         if l.creator != req.user.id {
-            return Err(format!(
-                "Only the creator of league {} can cancel it.",
-                l.name
-            ));
+            return Err(format!("Only the creator of league {} can cancel it.", l.name).into());
         }
         if l.phase != LeaguePhase::Forming || lapsed(&l, self.now()) {
             let phase = if lapsed(&l, self.now()) {
@@ -644,7 +646,8 @@ impl Table {
                 "League {} is {}: only a league not yet started can be cancelled.",
                 l.name,
                 phase_word(phase)
-            ));
+            )
+            .into());
         }
         let version = l.version;
         l.phase = LeaguePhase::Cancelled;

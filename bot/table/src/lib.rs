@@ -48,7 +48,7 @@ pub use replay::MAX_REPLAY_FRAMES;
 pub use replay_cache::ReplayCacheStats;
 pub use threads::{thread_name, THREAD_NAME_LIMIT};
 pub use tokar_model::api::{
-    Button, ChannelRef, Image, Reply, Request, ThreadRefusal, ThreadSupport, UserRef,
+    Button, ChannelRef, Image, Refusal, Reply, Request, ThreadRefusal, ThreadSupport, UserRef,
 };
 pub use tokar_model::replay::replay;
 pub(crate) use tokar_model::replay::{apply_entry, reseed_at};
@@ -146,7 +146,7 @@ struct Inner {
 }
 
 /// A refusal: one line for the user, nothing changed.
-type Res<T> = Result<T, String>;
+type Res<T> = Result<T, Refusal>;
 
 /// What players are told when the store fails or a record cannot be read;
 /// the detail goes to the log (`tracing::error!`).
@@ -280,7 +280,11 @@ impl Table {
             Err(reason) => {
                 info!(user = %req.user.name, %command, %reason, "refused");
                 // A refusal quotes at most an excerpt of anything typed (issue #32).
-                let reason = tokar_model::quote::bound_quotes(reason, &req.command, &req.options);
+                let reason = tokar_model::quote::bound_quotes(
+                    reason.into_text(),
+                    &req.command,
+                    &req.options,
+                );
                 vec![Reply::refusal(&req.channel, &req.user, reason)]
             }
         }
@@ -308,6 +312,7 @@ impl Table {
             Ok(())
         })
         .await
+        .map_err(String::from)
     }
 
     /// The table's time: what schedules, records and the outbox's retries are reckoned in.
@@ -438,7 +443,7 @@ impl Table {
                 error!(game = id, error = %e, "no seed for a game");
                 "No game can be set up right now (the server has no randomness to deal \
                  with); nothing was done. The operator has been told."
-                    .to_string()
+                    .into()
             }),
         }
     }

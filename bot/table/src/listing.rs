@@ -45,7 +45,8 @@ impl Table {
                 return Err(format!(
                     "scope:{} must be mine or server.",
                     tokar_model::quote::excerpt(other)
-                ))
+                )
+                .into())
             }
         }
         let user = req.user.id;
@@ -191,7 +192,7 @@ impl Table {
         let id = self.pick(req, given, Pick::View).await?;
         let l = self.load(id).await?;
         if l.game.is_none() {
-            return Err(text::lobby_status(&l.rec));
+            return Err(text::lobby_status(&l.rec).into());
         }
         let log = self.blocking(move |s| s.log(id)).await?;
         let over = l.rec.phase == Phase::Finished;
@@ -223,7 +224,8 @@ impl Table {
                             "Name one topic: /rules {} {t} or /rules {} {u}.",
                             kind.slug(),
                             kind.slug()
-                        ));
+                        )
+                        .into());
                     }
                     unit = Some(t);
                 }

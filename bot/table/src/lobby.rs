@@ -37,6 +37,7 @@ fn read_options(kind: GameKind, args: &mut Args, creator: bool) -> Res<(Options,
                         did_you_mean(&v, spec.choices.iter().copied()),
                         spec.choices.join(", ")
                     )
+                    .into()
                 })
         };
         if let Some(v) = args.take(spec.name) {
@@ -48,7 +49,8 @@ fn read_options(kind: GameKind, args: &mut Args, creator: bool) -> Res<(Options,
                 return Err(format!(
                     "Option {} is chosen by the game's creator at /new.",
                     spec.name
-                ));
+                )
+                .into());
             }
         }
         if spec.per_seat && creator {
@@ -121,11 +123,12 @@ impl Table {
                 return Err(format!(
                     "Missing option game: choose {}.",
                     GameKind::ALL.map(|k| k.slug()).join(", ")
-                ))
+                )
+                .into())
             }
         };
         if !kind.available() {
-            return Err(format!("{} cannot be played yet.", kind.title()));
+            return Err(format!("{} cannot be played yet.", kind.title()).into());
         }
         let players = match args.take("players") {
             None => None,
@@ -159,7 +162,7 @@ impl Table {
                 );
             }
             if opponents.contains(&id) {
-                return Err(format!("{} is invited twice.", excerpt(&v)));
+                return Err(format!("{} is invited twice.", excerpt(&v)).into());
             }
             opponents.push(id);
         }
@@ -215,7 +218,8 @@ impl Table {
             return Err(format!(
                 "players:{players} leaves no room for {} invited opponents.",
                 opponents.len() + robots
-            ));
+            )
+            .into());
         }
         kind.seating(players).map_err(|e| e.to_string())?;
         match &from {
@@ -360,7 +364,7 @@ impl Table {
             .collect();
         match mine.as_slice() {
             [] => Err(match given {
-                Some(g) => format!("You have no invitation to game #{g}."),
+                Some(g) => format!("You have no invitation to game #{g}.").into(),
                 None => "You have no invitation to answer.".into(),
             }),
             [one] => self.load(one.id).await,
@@ -370,7 +374,8 @@ impl Table {
                     .map(|r| format!("#{}", r.id))
                     .collect::<Vec<_>>()
                     .join(", ")
-            )),
+            )
+            .into()),
         }
     }
 
@@ -382,7 +387,7 @@ impl Table {
         let _guard = self.lock(id).await;
         let Loaded { mut rec, .. } = self.load(id).await?;
         if rec.phase != Phase::Lobby || !rec.invited.iter().any(|i| i.id == req.user.id) {
-            return Err(format!("You have no invitation to game #{id}."));
+            return Err(format!("You have no invitation to game #{id}.").into());
         }
         Self::own_channel(&rec, req)?;
         let (_, mine) = read_options(rec.kind, &mut args, false)?;
@@ -441,7 +446,8 @@ impl Table {
                                 .map(|i| format!("#{i}"))
                                 .collect::<Vec<_>>()
                                 .join(", ")
-                        ))
+                        )
+                        .into())
                     }
                 }
             }
@@ -449,21 +455,22 @@ impl Table {
         let _guard = self.lock(id).await;
         let Loaded { mut rec, .. } = self.load(id).await?;
         if rec.phase != Phase::Lobby {
-            return Err(format!(
-                "Game #{id} has already started; there is no seat to join."
-            ));
+            return Err(
+                format!("Game #{id} has already started; there is no seat to join.").into(),
+            );
         }
         Self::own_channel(&rec, req)?;
         if text::is_member(&rec, req.user.id) {
-            return Err(format!("You are already in game #{id}."));
+            return Err(format!("You are already in game #{id}.").into());
         }
         if rec.invited.iter().any(|i| i.id == req.user.id) {
-            return Err(format!("You are invited to game #{id}: /accept game:{id}."));
+            return Err(format!("You are invited to game #{id}: /accept game:{id}.").into());
         }
         if open_seats(&rec) == 0 {
             return Err(format!(
                 "Game #{id} has no open seat; its seats are kept for invited players."
-            ));
+            )
+            .into());
         }
         let (_, mine) = read_options(rec.kind, &mut args, false)?;
         args.finish("join")?;
@@ -527,7 +534,7 @@ impl Table {
         let _guard = self.lock(id).await;
         let Loaded { mut rec, .. } = self.load(id).await?;
         if rec.phase != Phase::Lobby || !rec.invited.iter().any(|i| i.id == req.user.id) {
-            return Err(format!("You have no invitation to game #{id}."));
+            return Err(format!("You have no invitation to game #{id}.").into());
         }
         Self::own_channel(&rec, req)?;
         let version = rec.version;
@@ -576,7 +583,8 @@ impl Table {
                 rec.kind.title(),
                 seating.len(),
                 rec.members.len()
-            ));
+            )
+            .into());
         }
         for (m, seats) in rec.members.iter_mut().zip(&seating) {
             m.seats = seats.iter().map(|s| s.0).collect();
@@ -690,12 +698,12 @@ fn record_keeps_options(given: &Options, record: &Options) -> Res<()> {
             Some(r) => {
                 return Err(format!(
                     "The record sets {k}:{r}; a game from it keeps the record's options: leave out {k}:."
-                ))
+                ).into())
             }
             None => {
                 return Err(format!(
                     "The record has no {k}: option (its game had the default); a game from it keeps the record's options: leave out {k}:."
-                ))
+                ).into())
             }
         }
     }
@@ -728,13 +736,13 @@ fn bound_by_record(
                     return Err(format!(
                         "The record sets {k}:{r} for your seat ({}); a game from it keeps the record's options: leave out {k}:.",
                         s.0
-                    ))
+                    ).into())
                 }
                 None => {
                     return Err(format!(
                         "The record has no {k}: for your seat ({}) (its game had the default); a game from it keeps the record's options: leave out {k}:.",
                         s.0
-                    ))
+                    ).into())
                 }
             }
         }
@@ -767,7 +775,7 @@ fn read_rated(args: &mut Args, robots: usize, rates_bots: bool) -> Res<bool> {
         Some(v) => match v.trim().to_ascii_lowercase().as_str() {
             "yes" | "on" | "true" => Some(true),
             "no" | "off" | "false" => Some(false),
-            _ => return Err(format!("rated:{} must be yes or no.", excerpt(&v))),
+            _ => return Err(format!("rated:{} must be yes or no.", excerpt(&v)).into()),
         },
     };
     match (asked, robots) {

@@ -17,19 +17,21 @@ impl Table {
         let confirmed = match confirm.as_deref().map(str::to_ascii_lowercase).as_deref() {
             None => false,
             Some("yes") => true,
-            Some(other) => return Err(format!("confirm:{other} must be yes.")),
+            Some(other) => return Err(format!("confirm:{other} must be yes.").into()),
         };
         let id = self.pick(req, given, Pick::Member).await?;
         let _guard = self.lock(id).await;
         let mut l = self.load(id).await?;
         if !is_member(&l.rec, req.user.id) {
-            return Err(format!("You are not playing in game #{id}."));
+            return Err(format!("You are not playing in game #{id}.").into());
         }
         Self::reachable(&l.rec, req)?;
         let version = l.rec.version;
         match l.rec.phase {
-            Phase::Finished => return Err(format!("Game #{id} is over; it cannot be changed.")),
-            Phase::Cancelled => return Err(format!("Game #{id} was cancelled.")),
+            Phase::Finished => {
+                return Err(format!("Game #{id} is over; it cannot be changed.").into())
+            }
+            Phase::Cancelled => return Err(format!("Game #{id} was cancelled.").into()),
             Phase::Lobby => {
                 let content = if l.rec.creator == req.user.id {
                     l.rec.phase = Phase::Cancelled;
@@ -88,7 +90,7 @@ impl Table {
         args.finish(kind)?;
         if let Some(a) = &answer {
             if !matches!(a.as_str(), "offer" | "accept" | "decline") {
-                return Err(format!("answer:{a} must be offer, accept or decline."));
+                return Err(format!("answer:{a} must be offer, accept or decline.").into());
             }
         }
         let user = req.user.id;
@@ -115,7 +117,8 @@ impl Table {
             return Err(format!(
                 "Game #{id} is rated: {} grants no takebacks in a rated game.",
                 self.robot().name
-            ));
+            )
+            .into());
         }
         let version = l.rec.version;
         let slot = if kind == "draw" {
@@ -131,7 +134,7 @@ impl Table {
         };
         let mut offer = match (slot, answer.as_deref()) {
             (None, Some("accept" | "decline")) => {
-                return Err(format!("Nobody has offered {what} in game #{id}."));
+                return Err(format!("Nobody has offered {what} in game #{id}.").into());
             }
             (None, _) => {
                 let to_len = if kind == "undo" {
@@ -167,7 +170,8 @@ impl Table {
             (Some(o), _) if o.agreed.contains(&user) => {
                 return Err(format!(
                     "You already agreed to {what} in game #{id}; waiting for the others."
-                ));
+                )
+                .into());
             }
             (Some(mut o), _) => {
                 o.agreed.push(user);
@@ -183,7 +187,8 @@ impl Table {
                 return Err(format!(
                     "Game #{id}: {} does not agree to draws; play on, or /resign.",
                     self.robot().name
-                ));
+                )
+                .into());
             }
             offer.agreed.push(robot);
         }
@@ -315,7 +320,8 @@ impl Table {
                     "Game #{id}: the bot's answer {} ({}) drew on chance; it cannot be taken back.",
                     e.seq + 1,
                     describe(&e.action)
-                ));
+                )
+                .into());
             }
         }
         let trailing = to;
@@ -326,22 +332,24 @@ impl Table {
                     "Game #{id}: action {} ({}) drew on chance; it cannot be taken back.",
                     e.seq + 1,
                     describe(&e.action)
-                ));
+                )
+                .into());
             }
             if !matches!(e.action, LogAction::Play(_)) {
                 return Err(format!(
                     "Game #{id}: a resignation or skipped turn cannot be taken back."
-                ));
+                )
+                .into());
             }
             to -= 1;
         }
         if to == trailing {
             return Err(match log.last() {
-                None => format!("Game #{id}: nothing has been played yet."),
+                None => format!("Game #{id}: nothing has been played yet.").into(),
                 Some(_) if to == floor && floor > 0 => format!(
                     "Game #{id} started from a record after its {floor} actions; they cannot be taken back."
-                ),
-                Some(_) => format!("Game #{id}: the last action is not yours, so there is nothing of yours to take back."),
+                ).into(),
+                Some(_) => format!("Game #{id}: the last action is not yours, so there is nothing of yours to take back.").into(),
             });
         }
         Ok(to as u64)
@@ -360,7 +368,7 @@ impl Table {
         let version = l.rec.version;
         let waiting = l.rec.turn.waiting.clone();
         if waiting.contains(&req.user.id) {
-            return Err(format!("Game #{id} waits for you; you cannot claim it."));
+            return Err(format!("Game #{id} waits for you; you cannot claim it.").into());
         }
         let now = self.now();
         match self.effective_deadline(&l.rec).await? {
@@ -369,13 +377,15 @@ impl Table {
                 return Err(format!(
                     "Game #{id}: the move deadline has not passed; {}.",
                     d.describe(now)
-                ))
+                )
+                .into())
             }
             d @ Deadline::Paused(_) => {
                 return Err(format!(
                     "Game #{id}: the move clock is {}; it cannot be claimed.",
                     d.describe(now)
-                ))
+                )
+                .into())
             }
         }
         let game = l.game.as_ref().ok_or("The game has not started.")?;

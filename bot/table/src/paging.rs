@@ -99,7 +99,9 @@ pub(super) fn page_number(given: Option<String>) -> Res<usize> {
             .parse::<usize>()
             .ok()
             .filter(|&n| n >= 1)
-            .ok_or_else(|| format!("page:{} must be a page number: 1, 2, 3...", excerpt(&p))),
+            .ok_or_else(|| {
+                format!("page:{} must be a page number: 1, 2, 3...", excerpt(&p)).into()
+            }),
     }
 }
 
@@ -118,7 +120,7 @@ pub(super) fn page_text(
         return Err(format!(
             "The list has {count} page{}; page:{page} is not one of them ({command} page:1 shows the first).",
             if count == 1 { "" } else { "s" }
-        ));
+        ).into());
     };
     let mut lines: Vec<String> = head.map(str::to_string).into_iter().collect();
     lines.extend(chosen.lines.iter().cloned());
@@ -193,13 +195,14 @@ mod tests {
         );
         let refused = page_text(None, &pages, pages.len() + 1, "/games").unwrap_err();
         assert!(
-            refused.contains(&format!("{} pages", pages.len())),
+            refused.text().contains(&format!("{} pages", pages.len())),
             "{refused}"
         );
         assert!(page_number(Some("0".into())).is_err());
         assert!(
             page_number(Some("x".repeat(12_000)))
                 .unwrap_err()
+                .text()
                 .chars()
                 .count()
                 < 120

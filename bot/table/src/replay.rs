@@ -30,13 +30,14 @@ impl Table {
         let id = self.pick(req, given, Pick::View).await?;
         let l = self.load(id).await?;
         if l.game.is_none() {
-            return Err(text::lobby_status(&l.rec));
+            return Err(text::lobby_status(&l.rec).into());
         }
         let over = l.rec.phase == Phase::Finished;
         if !over && !is_member(&l.rec, req.user.id) {
             return Err(format!(
                 "Game #{id} is still being played: only its players can replay it until it ends."
-            ));
+            )
+            .into());
         }
         // A finished game's replay never changes: drawn once, then kept (replay_cache.rs).
         let key = over.then_some(ReplayKey {
@@ -50,7 +51,7 @@ impl Table {
             None => {
                 let log = self.blocking(move |s| s.log(id)).await?;
                 if log.is_empty() {
-                    return Err(format!("Game #{id} has no moves to replay yet."));
+                    return Err(format!("Game #{id} has no moves to replay yet.").into());
                 }
                 let rec = l.rec;
                 let renderer = self.inner.renderer.clone();
@@ -60,11 +61,15 @@ impl Table {
                     Ok(Ok(r)) => r,
                     Ok(Err(e)) => {
                         warn!(game = id, error = %e, "replay not drawn");
-                        return Err(format!("Game #{id} could not be replayed as a picture."));
+                        return Err(
+                            format!("Game #{id} could not be replayed as a picture.").into()
+                        );
                     }
                     Err(e) => {
                         warn!(game = id, error = %e, "replay task failed");
-                        return Err(format!("Game #{id} could not be replayed as a picture."));
+                        return Err(
+                            format!("Game #{id} could not be replayed as a picture.").into()
+                        );
                     }
                 };
                 let replay = Arc::new(CachedReplay {

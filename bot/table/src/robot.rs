@@ -176,7 +176,8 @@ fn switch(name: &str, value: &str) -> Res<bool> {
         _ => Err(format!(
             "{name}:{} must be on or off.",
             tokar_model::quote::excerpt(value)
-        )),
+        )
+        .into()),
     }
 }
 
@@ -443,32 +444,34 @@ impl Table {
         let id = self.pick(req, given, Pick::Play).await?;
         let l = self.load(id).await?;
         if !is_member(&l.rec, req.user.id) {
-            return Err(format!(
-                "You are not playing in game #{id}; hints are for its players."
-            ));
+            return Err(
+                format!("You are not playing in game #{id}; hints are for its players.").into(),
+            );
         }
         if l.rec.phase != Phase::Playing {
-            return Err(format!(
-                "Game #{id} is not being played; there is nothing to hint."
-            ));
+            return Err(
+                format!("Game #{id} is not being played; there is nothing to hint.").into(),
+            );
         }
         // Ruling T49: a rated game is unassisted, whatever its play options say (games
         // stored before the ruling have hints on).
         if l.rec.rated == Some(true) {
-            return Err(format!(
-                "Game #{id} is rated, and rated games are played without hints."
-            ));
+            return Err(
+                format!("Game #{id} is rated, and rated games are played without hints.").into(),
+            );
         }
         if !l.rec.play.hints {
             return Err(format!(
                 "Hints are off in game #{id}: its players chose hints:off at /new."
-            ));
+            )
+            .into());
         }
         let game = l.game.ok_or("The game has not started.")?;
         let Some(seat) = first_to_act(&game, &seats_of(&l.rec, req.user.id)) else {
             return Err(format!(
                 "It is not your turn in game #{id}; a hint is for the player to act."
-            ));
+            )
+            .into());
         };
         let name = game.seat_name(seat);
         let seed = self.robot_seed(id, l.rec.log_len) ^ req.user.id;

@@ -110,7 +110,8 @@ impl Table {
                 return Err(format!(
                     "Missing option game: choose {}.",
                     GameKind::ALL.map(|k| k.slug()).join(", ")
-                ))
+                )
+                .into())
             }
         };
         // Ruling T31: on a server the server's own ratings unless asked otherwise.
@@ -120,7 +121,9 @@ impl Table {
             (Some("server"), None) => {
                 return Err("scope:server needs a server; here only scope:global is kept.".into())
             }
-            (Some(other), _) => return Err(format!("scope:{other} must be server or global.")),
+            (Some(other), _) => {
+                return Err(format!("scope:{other} must be server or global.").into())
+            }
         };
         args.finish("leaderboard")?;
         let now = self.now();

@@ -109,7 +109,7 @@ impl Table {
             return Ok(());
         };
         let Some((parent, _, _)) = e.thread() else {
-            return Err(format!("outbox entry {entry} asks for no thread"));
+            return Err(format!("outbox entry {entry} asks for no thread").into());
         };
         let parent = parent.clone();
         let to = Named::from(thread);
@@ -154,7 +154,7 @@ impl Table {
             return Ok(());
         };
         let Some((parent, _, _)) = e.thread() else {
-            return Err(format!("outbox entry {entry} asks for no thread"));
+            return Err(format!("outbox entry {entry} asks for no thread").into());
         };
         info!(entry, ?why, "a game's thread was refused");
         let line = Reply::public(&ChannelRef::from(parent), refusal_line(e.game, why));
@@ -225,7 +225,7 @@ impl Table {
                 None => Ok(None),
                 Some("on") => Ok(Some(true)),
                 Some("off") => Ok(Some(false)),
-                Some(other) => Err(format!("{name} is on or off, not {other}.")),
+                Some(other) => Err(format!("{name} is on or off, not {other}.").into()),
             }
         };
         let threads = switch("threads", threads.as_deref())?;

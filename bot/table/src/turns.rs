@@ -37,7 +37,8 @@ impl Table {
             return Err(format!(
                 "It is not your turn in game #{id}: waiting for {}.",
                 seats_label(&l.rec, game, &to_act)
-            ));
+            )
+            .into());
         }
         let mut errors = Vec::new();
         let mut chosen = None;
@@ -61,7 +62,8 @@ impl Table {
                     excerpt(&action),
                     errors.first().map(|e| e.to_string()).unwrap_or_default(),
                     game.seat_name(seat)
-                ));
+                )
+                .into());
             }
             Some(c) => c,
             None => {
@@ -73,10 +75,7 @@ impl Table {
                     .or(errors.first())
                     .map(|e| e.to_string())
                     .unwrap_or_default();
-                return Err(format!(
-                    "'{}' is refused in game #{id}: {e}",
-                    excerpt(&action)
-                ));
+                return Err(format!("'{}' is refused in game #{id}: {e}", excerpt(&action)).into());
             }
         };
         let events = game
@@ -194,11 +193,11 @@ impl Table {
         let id = l.rec.id;
         let game = match &l.game {
             Some(g) => g,
-            None => return Err(text::lobby_status(&l.rec)),
+            None => return Err(text::lobby_status(&l.rec).into()),
         };
         let seats = seats_of(&l.rec, req.user.id);
         if seats.is_empty() {
-            return Err(format!("You are not playing in game #{id}."));
+            return Err(format!("You are not playing in game #{id}.").into());
         }
         let mut lines = Vec::new();
         let mut images = Vec::new();
@@ -219,11 +218,11 @@ impl Table {
                 ));
             }
             if !any_cards {
-                return Err(format!("{} has no hidden hands.", l.rec.kind.title()));
+                return Err(format!("{} has no hidden hands.", l.rec.kind.title()).into());
             }
         } else {
             if outcome(&l.rec, game).is_over() {
-                return Err(format!("Game #{id} is over."));
+                return Err(format!("Game #{id} is over.").into());
             }
             let view = game.view(Viewer::Spectator);
             let board = view.board;
@@ -276,7 +275,7 @@ impl Table {
                 return Err(format!(
                     "Game #{id}: your list of moves has {count} page{}; page:{page} is not one of them.",
                     if count == 1 { "" } else { "s" }
-                ));
+                ).into());
             };
             lines = chosen;
             lines.extend(moves_list::page_footer(page, count, square));
@@ -323,7 +322,7 @@ impl Table {
         if l.rec.log_len != len || l.rec.phase != Phase::Playing {
             return Err(format!(
                 "That button belongs to an earlier position of game #{id}; use /{what} game:{id} for the current one."
-            ));
+            ).into());
         }
         self.private_info(req, &l, what, None, 1).await
     }

@@ -74,7 +74,7 @@ impl Table {
                         "You have {} of vacation time, and a vacation takes at least {}: you earn 1 day on the 1st and the 15th of each month.",
                         duration::format(left),
                         duration::format(MINIMUM)
-                    ));
+                    ).into());
                 }
                 me.vacation_budget_since = vacation::since(&me).or(Some(now));
                 me.vacations.push((now, None));
@@ -112,7 +112,8 @@ impl Table {
             Some(other) => Err(format!(
                 "/vacation takes on or off, not '{}'.",
                 tokar_model::quote::excerpt(other)
-            )),
+            )
+            .into()),
         }
     }
 

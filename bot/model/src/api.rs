@@ -106,15 +106,14 @@ impl ChannelRef {
     }
 }
 
-/// One command as a user typed it: `play` with options `action` = `b1-c3`.
-/// Users named in options are written `<@id>`. An option with an empty name is
-/// the command's main option given without its name (`/vacation on`).
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// One command from a user in a channel.
+#[derive(Clone, Debug, PartialEq)]
 pub struct Request {
     pub user: UserRef,
     pub channel: ChannelRef,
-    pub command: String,
-    pub options: Vec<(String, String)>,
+    /// The command with its options typed (the console's text is read into it
+    /// by [`crate::Command::parse`]).
+    pub command: crate::Command,
     /// The Discord interaction this command came from, when its first
     /// response may carry the command's announcement (see
     /// [`Reply::outbox`]); `None` on the console and for buttons that answer

@@ -12,6 +12,7 @@
 
 pub mod api;
 pub mod clock;
+pub mod command;
 pub mod duration;
 pub mod entropy;
 pub mod event;
@@ -27,3 +28,4 @@ pub mod vacation;
 pub use api::{
     Button, ChannelRef, Image, Refusal, Reply, Request, ThreadRefusal, ThreadSupport, UserRef,
 };
+pub use command::Command;

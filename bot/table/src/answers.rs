@@ -11,6 +11,7 @@
 use super::text::open_seats;
 use super::{Button, Reply, Request, Res, Table};
 use tokar_model::clock::Millis;
+use tokar_model::command::{Answer, Args, Command};
 use tokar_model::record::{GameRecord, Offer, Phase};
 
 /// How long a `/resign` confirmation may be clicked (ruling T23).
@@ -88,8 +89,8 @@ impl Table {
     ) -> Res<Vec<Reply>> {
         let rec = self.load(id).await?.rec;
         let user = req.user.id;
-        let game = ("game".to_string(), id.to_string());
-        let (command, options) = match answer {
+        let game = Some(id);
+        let command = match answer {
             "accept" | "decline" | "join" => {
                 if rec.phase != Phase::Lobby {
                     return Err(format!(
@@ -110,7 +111,17 @@ impl Table {
                         }
                     ).into());
                 }
-                (answer.to_string(), vec![game])
+                match answer {
+                    "accept" => Command::Accept {
+                        game,
+                        options: Args::default(),
+                    },
+                    "join" => Command::Join {
+                        game,
+                        options: Args::default(),
+                    },
+                    _ => Command::Decline { game },
+                }
             }
             "draw-accept" | "draw-decline" | "undo-accept" | "undo-decline" => {
                 let (kind, verb) = answer.split_once('-').unwrap_or((answer, ""));
@@ -131,10 +142,16 @@ impl Table {
                         "That {what} offer in game #{id} is for its players to answer; you are not one of them."
                     ).into());
                 }
-                (
-                    kind.to_string(),
-                    vec![game, ("answer".to_string(), verb.to_string())],
-                )
+                let answer = Some(if verb == "accept" {
+                    Answer::Accept
+                } else {
+                    Answer::Decline
+                });
+                if kind == "draw" {
+                    Command::Draw { game, answer }
+                } else {
+                    Command::Undo { game, answer }
+                }
             }
             "resign" => {
                 let until = until.ok_or("That button is not one of Tokar's.")?;
@@ -154,20 +171,19 @@ impl Table {
                         RESIGN_CONFIRM_MS / 60_000
                     ).into());
                 }
-                (
-                    "resign".to_string(),
-                    vec![game, ("confirm".to_string(), "yes".to_string())],
-                )
+                Command::Resign {
+                    game,
+                    confirm: true,
+                }
             }
             _ => return Err("That button is not one of Tokar's.".into()),
         };
         let typed = Request {
-            command: command.clone(),
-            options,
+            command,
             ..req.clone()
         };
         // Boxed: the click is itself a dispatched command.
-        Box::pin(self.dispatch(&command, &typed)).await
+        Box::pin(self.dispatch(&typed)).await
     }
 
     /// The question `/resign` puts before a game in play ends: a private message with the

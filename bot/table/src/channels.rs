@@ -4,7 +4,6 @@
 //! stops its move clock; any player then moves it to a channel of their choice with
 //! `/resume game:N`, run there, where the held messages follow it.
 
-use super::args::Args;
 use super::text::{self, is_member};
 use super::{ChannelRef, Reply, Request, Res, Table, UserRef};
 use tokar_model::record::{LostChannel, Named, Phase};
@@ -102,12 +101,7 @@ impl Table {
     }
 
     /// `/resume game:N`: a game that lost its channel continues in this one.
-    pub(super) async fn cmd_resume(&self, req: &Request) -> Res<Vec<Reply>> {
-        let mut args = Args::new(&req.options, Some("game"))?;
-        let id = args
-            .game()?
-            .ok_or("Which game? /resume game:<number> (see /games).")?;
-        args.finish("resume")?;
+    pub(super) async fn cmd_resume(&self, req: &Request, id: u64) -> Res<Vec<Reply>> {
         let _guard = self.lock(id).await;
         let mut l = self.load(id).await?;
         if !is_member(&l.rec, req.user.id) {

@@ -8,7 +8,6 @@
 //! [`Table::tick`].
 
 mod answers;
-mod args;
 mod autocomplete;
 mod board_text;
 mod channels;
@@ -232,7 +231,7 @@ impl Table {
         let this = self.clone();
         let channel = req.channel.clone();
         let user = req.user.clone();
-        let command = req.command.clone();
+        let command = req.command.name();
         // A task of its own: the command completes (and commits) even if the
         // caller stops waiting, and a panic in it is caught here.
         match tokio::spawn(async move { this.run(req).await }).await {
@@ -249,20 +248,16 @@ impl Table {
     }
 
     async fn run(&self, req: Request) -> Vec<Reply> {
-        let command = req
-            .command
-            .trim()
-            .trim_start_matches('/')
-            .to_ascii_lowercase();
+        let command = req.command.name();
         if let Err(e) = self.remember_user(&req.user).await {
             warn!(error = %e, "cannot record the user's name");
         }
-        let result = self.dispatch(&command, &req).await;
+        let result = self.dispatch(&req).await;
         match result {
             Ok(mut replies) => {
                 info!(user = %req.user.name, %command, "done");
                 // A play ends the player's vacation (ruling T50).
-                if command == "play" {
+                if matches!(req.command, tokar_model::Command::Play { .. }) {
                     replies.extend(self.vacation_ends_at_play(&req.user).await);
                 }
                 // The command is committed; the bot's answers follow it.
@@ -282,8 +277,8 @@ impl Table {
                 // A refusal quotes at most an excerpt of anything typed (issue #32).
                 let reason = tokar_model::quote::bound_quotes(
                     reason.into_text(),
-                    &req.command,
-                    &req.options,
+                    command,
+                    &req.command.typed(),
                 );
                 vec![Reply::refusal(&req.channel, &req.user, reason)]
             }

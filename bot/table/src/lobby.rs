@@ -1,13 +1,13 @@
 //! Making a game: /new, /accept, /decline, /join, and the start once every
 //! seat is taken.
 
-use super::args::{parse_mention, Args};
 use super::export;
 use super::text::{self, lobby_status, open_seats};
 use super::{Change, Loaded, Reply, Request, Res, Table, UserRef};
 use tokar_engine::catalog::{AnyGame, GameKind, Options};
 use tokar_engine::spelling::did_you_mean;
 use tokar_engine::{Seat, Viewer};
+use tokar_model::command::{Args, NewGame};
 use tokar_model::quote::excerpt;
 use tokar_model::record::{GameRecord, LogEntry, Member, Named, Phase, Reseed, TurnClock, FORMAT};
 
@@ -100,11 +100,11 @@ fn options_help(kind: GameKind, per_seat_only: bool) -> String {
 }
 
 impl Table {
-    pub(super) async fn cmd_new(&self, req: &Request) -> Res<Vec<Reply>> {
-        let mut args = Args::new(&req.options, Some("game"))?;
-        let from = match args.take("record") {
+    pub(super) async fn cmd_new(&self, req: &Request, asked: &NewGame) -> Res<Vec<Reply>> {
+        let mut args = asked.options.clone();
+        let from = match &asked.record {
             Some(r) => {
-                let e = export::read(&r)?;
+                let e = export::read(r)?;
                 // The whole record is replayed now, off the executor: a long one takes a while.
                 let checked = tokio::task::spawn_blocking(move || export::check(&e).map(|()| e))
                     .await
@@ -116,99 +116,54 @@ impl Table {
             }
             None => None,
         };
-        let kind = match (&from, args.take("game")) {
+        let kind = match (&from, asked.game) {
             (Some(e), _) => e.kind,
-            (None, Some(g)) => super::listing::game_kind(&g)?,
-            (None, None) => {
-                return Err(format!(
-                    "Missing option game: choose {}.",
-                    GameKind::ALL.map(|k| k.slug()).join(", ")
-                )
-                .into())
-            }
+            (None, Some(kind)) => kind,
+            (None, None) => return Err(tokar_model::command::missing_game()),
         };
         if !kind.available() {
             return Err(format!("{} cannot be played yet.", kind.title()).into());
         }
-        let players = match args.take("players") {
-            None => None,
-            Some(p) => Some(
-                p.parse::<usize>()
-                    .ok()
-                    .filter(|&n| (1..=8).contains(&n))
-                    .ok_or_else(|| {
-                        format!("players:{} must be a number from 1 to 8.", excerpt(&p))
-                    })?,
-            ),
-        };
+        let players = asked.players;
         let mut opponents: Vec<u64> = Vec::new();
         // Seats the bot takes at once (opponent:@Tokar, possibly several times, and bots:N).
         let mut robots = 0usize;
-        args.expect("opponent");
-        let mut invites = args.take_where(|k| {
-            k.strip_prefix("opponent")
-                .is_some_and(|n| n.is_empty() || n.parse::<u8>().is_ok())
-        });
-        invites.sort_by_key(|(k, _)| (k.len(), k.clone()));
-        for (_, v) in invites {
-            if self.names_robot(&v) {
+        for o in &asked.opponents {
+            if self.names_robot(&o.typed) {
                 robots += 1;
                 continue;
             }
-            let id = parse_mention(&v)?;
+            let id = o.id()?;
             if id == req.user.id {
                 return Err(
                     "You cannot invite yourself; to hold several seats, use players:1.".into(),
                 );
             }
             if opponents.contains(&id) {
-                return Err(format!("{} is invited twice.", excerpt(&v)).into());
+                return Err(format!("{} is invited twice.", excerpt(&o.typed)).into());
             }
             opponents.push(id);
         }
         let (mut options, mine) = read_options(kind, &mut args, true)?;
-        let asked = super::robot::read_play_options(&mut args)?;
-        robots += asked.bots;
+        let asked_play = super::robot::PlayAsked {
+            level: asked.level,
+            hints: asked.hints,
+            vacation: asked.vacation,
+            bots: asked.bots,
+        };
+        robots += asked_play.bots;
         let rates_bots = match (robots, req.channel.guild) {
             (1.., Some(g)) => self.blocking(move |s| s.server(g)).await?.rate_bot_games,
             _ => false,
         };
-        let rated = read_rated(&mut args, robots, rates_bots)?;
-        let mut play = asked.for_game(rated)?;
+        let rated = read_rated(asked.rated, robots, rates_bots)?;
+        let mut play = asked_play.for_game(rated)?;
         play.bound_to_record = from.is_some();
         // Its seats are rated as its level's player (T52).
         play.robot = (robots > 0).then(|| self.robot().id);
         // The move deadline of this game, else the creator's setting (T5, T25).
-        let deadline = match args.take("deadline") {
-            None => None,
-            Some(d) => Some(
-                tokar_model::duration::parse(&d)
-                    .ok()
-                    .filter(|d| {
-                        (tokar_model::duration::DAY..=90 * tokar_model::duration::DAY).contains(d)
-                    })
-                    .ok_or_else(|| {
-                        format!(
-                            "deadline:{} must be from 1d to 90d (such as deadline:3d).",
-                            excerpt(&d)
-                        )
-                    })?,
-            ),
-        };
-        let reminder = match args.take("reminder") {
-            None => None,
-            Some(r) => Some(
-                tokar_model::duration::parse(&r)
-                    .ok()
-                    .filter(|r| *r >= tokar_model::duration::HOUR)
-                    .ok_or_else(|| {
-                        format!(
-                            "reminder:{} must be at least 1h (such as reminder:12h).",
-                            excerpt(&r)
-                        )
-                    })?,
-            ),
-        };
+        let deadline = asked.deadline;
+        let reminder = asked.reminder;
         args.finish("new")?;
         self.room_for_a_new_game(req.user.id).await?;
         // Unless the creator says, a game has the seats its rules are written for (Magic
@@ -379,9 +334,13 @@ impl Table {
         }
     }
 
-    pub(super) async fn cmd_accept(&self, req: &Request) -> Res<Vec<Reply>> {
-        let mut args = Args::new(&req.options, Some("game"))?;
-        let given = args.game()?;
+    pub(super) async fn cmd_accept(
+        &self,
+        req: &Request,
+        given: Option<u64>,
+        options: &Args,
+    ) -> Res<Vec<Reply>> {
+        let mut args = options.clone();
         let first = self.invitation(req, given).await?;
         let id = first.rec.id;
         let _guard = self.lock(id).await;
@@ -411,9 +370,13 @@ impl Table {
         self.joined(rec, version, req, "accepted").await
     }
 
-    pub(super) async fn cmd_join(&self, req: &Request) -> Res<Vec<Reply>> {
-        let mut args = Args::new(&req.options, Some("game"))?;
-        let given = args.game()?;
+    pub(super) async fn cmd_join(
+        &self,
+        req: &Request,
+        given: Option<u64>,
+        options: &Args,
+    ) -> Res<Vec<Reply>> {
+        let mut args = options.clone();
         let id = match given {
             Some(g) => g,
             None => {
@@ -525,10 +488,7 @@ impl Table {
         self.store(Some(req), staged, vec![reply]).await
     }
 
-    pub(super) async fn cmd_decline(&self, req: &Request) -> Res<Vec<Reply>> {
-        let mut args = Args::new(&req.options, Some("game"))?;
-        let given = args.game()?;
-        args.finish("decline")?;
+    pub(super) async fn cmd_decline(&self, req: &Request, given: Option<u64>) -> Res<Vec<Reply>> {
         let first = self.invitation(req, given).await?;
         let id = first.rec.id;
         let _guard = self.lock(id).await;
@@ -769,15 +729,7 @@ fn assistance_note(rec: &GameRecord) -> String {
 /// `rated:yes|no` of /new: rated by default between people; a game with
 /// Tokar's seats is not rated, and asking for it is refused, unless the server
 /// rates them (`/server rated-bots:on`), when it is rated by default (T28).
-fn read_rated(args: &mut Args, robots: usize, rates_bots: bool) -> Res<bool> {
-    let asked = match args.take("rated") {
-        None => None,
-        Some(v) => match v.trim().to_ascii_lowercase().as_str() {
-            "yes" | "on" | "true" => Some(true),
-            "no" | "off" | "false" => Some(false),
-            _ => return Err(format!("rated:{} must be yes or no.", excerpt(&v)).into()),
-        },
-    };
+fn read_rated(asked: Option<bool>, robots: usize, rates_bots: bool) -> Res<bool> {
     match (asked, robots) {
         (Some(true), 1..) if !rates_bots => Err(
             "Games with Tokar's seats are not rated on this server; leave out rated:yes, or invite people instead."

@@ -1,24 +1,20 @@
 //! Ending or undoing by agreement: /resign, /draw, /undo, and /claim at the move deadline.
 
-use super::args::Args;
 use super::commands::{describe, retime, Pick};
 use super::schedule::Deadline;
 use super::text::{self, is_member, seats_of};
 use super::{replay, Change, Loaded, Reply, Request, Res, Table, UserRef};
 use tokar_engine::{Outcome, Seat};
+use tokar_model::command::Answer;
 use tokar_model::record::{GameRecord, LogAction, LogEntry, Offer, Phase, FORMAT};
 
 impl Table {
-    pub(super) async fn cmd_resign(&self, req: &Request) -> Res<Vec<Reply>> {
-        let mut args = Args::new(&req.options, Some("game"))?;
-        let given = args.game()?;
-        let confirm = args.take("confirm");
-        args.finish("resign")?;
-        let confirmed = match confirm.as_deref().map(str::to_ascii_lowercase).as_deref() {
-            None => false,
-            Some("yes") => true,
-            Some(other) => return Err(format!("confirm:{other} must be yes.").into()),
-        };
+    pub(super) async fn cmd_resign(
+        &self,
+        req: &Request,
+        given: Option<u64>,
+        confirmed: bool,
+    ) -> Res<Vec<Reply>> {
         let id = self.pick(req, given, Pick::Member).await?;
         let _guard = self.lock(id).await;
         let mut l = self.load(id).await?;
@@ -74,29 +70,23 @@ impl Table {
         v
     }
 
-    pub(super) async fn cmd_draw(&self, req: &Request) -> Res<Vec<Reply>> {
-        self.offer(req, "draw").await
-    }
-
-    pub(super) async fn cmd_undo(&self, req: &Request) -> Res<Vec<Reply>> {
-        self.offer(req, "undo").await
-    }
-
     /// /draw and /undo: offer, accept, decline. Any move voids an open offer.
-    pub(super) async fn offer(&self, req: &Request, kind: &str) -> Res<Vec<Reply>> {
-        let mut args = Args::new(&req.options, Some("answer"))?;
-        let given = args.game()?;
-        let answer = args.take("answer").map(|a| a.to_ascii_lowercase());
-        args.finish(kind)?;
-        if let Some(a) = &answer {
-            if !matches!(a.as_str(), "offer" | "accept" | "decline") {
-                return Err(format!("answer:{a} must be offer, accept or decline.").into());
-            }
-        }
+    pub(super) async fn offer(
+        &self,
+        req: &Request,
+        kind: &str,
+        given: Option<u64>,
+        answer: Option<Answer>,
+    ) -> Res<Vec<Reply>> {
+        let answer = answer.map(|a| match a {
+            Answer::Offer => "offer",
+            Answer::Accept => "accept",
+            Answer::Decline => "decline",
+        });
         let user = req.user.id;
         // Without game:, the game with an open offer of this kind to answer is meant
         // (or, to withdraw, the user's own).
-        let decline = answer.as_deref() == Some("decline");
+        let decline = answer == Some("decline");
         let open_here = |r: &GameRecord| {
             let slot = if kind == "draw" {
                 &r.draw_offer
@@ -132,7 +122,7 @@ impl Table {
         } else {
             "taking back"
         };
-        let mut offer = match (slot, answer.as_deref()) {
+        let mut offer = match (slot, answer) {
             (None, Some("accept" | "decline")) => {
                 return Err(format!("Nobody has offered {what} in game #{id}.").into());
             }
@@ -355,10 +345,7 @@ impl Table {
         Ok(to as u64)
     }
 
-    pub(super) async fn cmd_claim(&self, req: &Request) -> Res<Vec<Reply>> {
-        let mut args = Args::new(&req.options, Some("game"))?;
-        let given = args.game()?;
-        args.finish("claim")?;
+    pub(super) async fn cmd_claim(&self, req: &Request, given: Option<u64>) -> Res<Vec<Reply>> {
         let claimable = self.claimable_here(req).await?;
         let id = self
             .pick_with(req, given, Pick::Play, |r| claimable.contains(&r.id))

@@ -6,7 +6,6 @@
 //! next; `page:` picks one. Nothing is left out: every line is on exactly one page.
 
 use super::{Button, Res};
-use tokar_model::quote::excerpt;
 
 /// The longest message Discord takes, in characters: "Message contents (up to 2000
 /// characters)" (discord-api-docs, developers/resources/message.mdx, Create Message).
@@ -88,21 +87,6 @@ pub(super) fn paginate(items: Vec<Item>) -> Vec<Page> {
         section = item.section;
     }
     pages
-}
-
-/// Reads `page:` (1 when not given).
-pub(super) fn page_number(given: Option<String>) -> Res<usize> {
-    match given {
-        None => Ok(1),
-        Some(p) => p
-            .trim()
-            .parse::<usize>()
-            .ok()
-            .filter(|&n| n >= 1)
-            .ok_or_else(|| {
-                format!("page:{} must be a page number: 1, 2, 3...", excerpt(&p)).into()
-            }),
-    }
 }
 
 /// Page `page` of `pages` as one message: `head` (if any), its lines, and, when there are
@@ -198,16 +182,6 @@ mod tests {
             refused.text().contains(&format!("{} pages", pages.len())),
             "{refused}"
         );
-        assert!(page_number(Some("0".into())).is_err());
-        assert!(
-            page_number(Some("x".repeat(12_000)))
-                .unwrap_err()
-                .text()
-                .chars()
-                .count()
-                < 120
-        );
-        assert_eq!(page_number(Some(" 3 ".into())), Ok(3));
     }
 
     #[test]

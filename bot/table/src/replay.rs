@@ -5,7 +5,6 @@
 //! (ruling T18). A long game draws every n-th action only ([`MAX_REPLAY_FRAMES`]), and a
 //! finished game's replay is drawn once and then kept (`replay_cache.rs`).
 
-use super::args::Args;
 use super::commands::Pick;
 use super::replay_cache::{CachedReplay, ReplayCacheStats, ReplayKey};
 use super::text::{self, is_member};
@@ -23,10 +22,7 @@ use tracing::warn;
 pub const MAX_REPLAY_FRAMES: usize = 200;
 
 impl Table {
-    pub(super) async fn cmd_replay(&self, req: &Request) -> Res<Vec<Reply>> {
-        let mut args = Args::new(&req.options, Some("game"))?;
-        let given = args.game()?;
-        args.finish("replay")?;
+    pub(super) async fn cmd_replay(&self, req: &Request, given: Option<u64>) -> Res<Vec<Reply>> {
         let id = self.pick(req, given, Pick::View).await?;
         let l = self.load(id).await?;
         if l.game.is_none() {

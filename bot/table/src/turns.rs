@@ -1,22 +1,20 @@
 //! Playing and looking: /play, /board, /moves, /hand and the buttons under a turn message.
 
-use super::args::{parse_game_number, Args};
 use super::commands::{marks, squeeze, Pick};
 use super::text::{self, seats_label, seats_of};
 use super::{moves_list, outcome, Loaded, Reply, Request, Res, Table};
 use tokar_engine::{ActionError, Seat, Viewer};
+use tokar_model::command::parse_game_number;
 use tokar_model::quote::excerpt;
 use tokar_model::record::{LogAction, LogEntry, Phase, FORMAT};
 
 impl Table {
-    pub(super) async fn cmd_play(&self, req: &Request) -> Res<Vec<Reply>> {
-        let mut args = Args::new(&req.options, Some("action"))?;
-        let given = args.game()?;
-        let action = args.require(
-            "action",
-            "the move in notation, such as action:b1-c3 (/moves lists yours)",
-        )?;
-        args.finish("play")?;
+    pub(super) async fn cmd_play(
+        &self,
+        req: &Request,
+        given: Option<u64>,
+        action: &str,
+    ) -> Res<Vec<Reply>> {
         let (_guard, mut l) = self.playing(req, given).await?;
         self.strengthen(&mut l)?;
         let id = l.rec.id;
@@ -119,10 +117,7 @@ impl Table {
         self.store(Some(req), staged, replies).await
     }
 
-    pub(super) async fn cmd_board(&self, req: &Request) -> Res<Vec<Reply>> {
-        let mut args = Args::new(&req.options, Some("game"))?;
-        let given = args.game()?;
-        args.finish("board")?;
+    pub(super) async fn cmd_board(&self, req: &Request, given: Option<u64>) -> Res<Vec<Reply>> {
         let id = self.pick(req, given, Pick::View).await?;
         let l = self.load(id).await?;
         let Some(game) = &l.game else {
@@ -157,29 +152,13 @@ impl Table {
         &self,
         req: &Request,
         what: &str,
-        main: &str,
+        given: Option<u64>,
+        square: Option<&str>,
+        page: usize,
     ) -> Res<Vec<Reply>> {
-        let mut args = Args::new(&req.options, (!main.is_empty()).then_some(main))?;
-        let given = args.game()?;
-        let (square, page) = if what == "moves" {
-            (args.take("square"), args.take("page"))
-        } else {
-            (None, None)
-        };
-        args.finish(what)?;
-        let page = match page {
-            None => 1,
-            Some(p) => p
-                .trim()
-                .parse::<usize>()
-                .ok()
-                .filter(|&n| n >= 1)
-                .ok_or_else(|| format!("page:{} must be a page number: 1, 2, 3...", excerpt(&p)))?,
-        };
         let id = self.pick(req, given, Pick::Member).await?;
         let l = self.load(id).await?;
-        self.private_info(req, &l, what, square.as_deref(), page)
-            .await
+        self.private_info(req, &l, what, square, page).await
     }
 
     pub(super) async fn private_info(
@@ -294,10 +273,7 @@ impl Table {
         Ok(vec![reply])
     }
 
-    pub(super) async fn cmd_button(&self, req: &Request) -> Res<Vec<Reply>> {
-        let mut args = Args::new(&req.options, Some("custom_id"))?;
-        let cid = args.require("custom_id", "the button's id")?;
-        args.finish("button")?;
+    pub(super) async fn cmd_button(&self, req: &Request, cid: &str) -> Res<Vec<Reply>> {
         let parts: Vec<&str> = cid.split(':').collect();
         let (id, len, what) = match parts.as_slice() {
             ["tokar", id, len, what @ ("hand" | "moves")] => (

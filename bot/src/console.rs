@@ -526,7 +526,6 @@ impl<W: AsyncWrite + Unpin> Console<W> {
                         Some(game) => return self.start(game, req).await,
                         None => self.table.handle(req).await,
                     },
-                    // The command's text does not read: refused as the table refuses.
                     Ok(Err(refused)) => {
                         self.finish_all().await?;
                         vec![refused]
@@ -596,7 +595,7 @@ impl<W: AsyncWrite + Unpin> Console<W> {
         let command = match Command::parse(&command, &opts) {
             Ok(command) => command,
             Err(refusal) => {
-                // As the table does with every command it is given.
+                // The table records the name of whoever types, even a refused command.
                 if let Err(e) = self.table.remember_user(&user).await {
                     tracing::warn!(error = %e, "cannot record the user's name");
                 }

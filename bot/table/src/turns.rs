@@ -41,7 +41,7 @@ impl Table {
         let mut errors = Vec::new();
         let mut chosen = None;
         for &seat in &mine {
-            match game.normalize(seat, &action) {
+            match game.normalize(seat, action) {
                 Ok(n) => {
                     chosen = Some((seat, n));
                     break;
@@ -54,10 +54,10 @@ impl Table {
             // notation: a user holding a Gladiator commander and his King who
             // types a plain move the commander may not make has not said "I
             // override" (rule 7), and an override costs the commander's move.
-            Some((seat, n)) if seat != mine[0] && squeeze(&n) != squeeze(&action) => {
+            Some((seat, n)) if seat != mine[0] && squeeze(&n) != squeeze(action) => {
                 return Err(format!(
                     "'{}' is refused in game #{id}: {} To play it as {}, type action:\"{n}\".",
-                    excerpt(&action),
+                    excerpt(action),
                     errors.first().map(|e| e.to_string()).unwrap_or_default(),
                     game.seat_name(seat)
                 )
@@ -73,12 +73,12 @@ impl Table {
                     .or(errors.first())
                     .map(|e| e.to_string())
                     .unwrap_or_default();
-                return Err(format!("'{}' is refused in game #{id}: {e}", excerpt(&action)).into());
+                return Err(format!("'{}' is refused in game #{id}: {e}", excerpt(action)).into());
             }
         };
         let events = game
             .play(seat, &notation)
-            .map_err(|e| format!("'{}' is refused in game #{id}: {e}", excerpt(&action)))?;
+            .map_err(|e| format!("'{}' is refused in game #{id}: {e}", excerpt(action)))?;
         let game = game.clone();
         let before = l.rec.turn.waiting.clone();
         let entry = LogEntry {

@@ -268,7 +268,7 @@ pub(crate) async fn serve_prepared(
             work.await
         }
     };
-    crate::metrics::command_answered(&command, started.elapsed());
+    crate::metrics::command_answered(command, started.elapsed());
     let replies = joined.map_err(|e| CommandError::TableGone(e.to_string()))?;
     debug!(%command, replies = replies.len(), deferred, "table answered");
     deliver(responder, data, deferred, replies).await

@@ -81,7 +81,7 @@ pub fn channel(name: &str) -> ChannelRef {
 
 /// A console line as a request, or (as the console answers it) the refusal of a
 /// command whose text does not read.
-pub fn read_request(line: &str) -> Result<Request, Reply> {
+pub fn read_request(line: &str) -> Result<Request, Box<Reply>> {
     match parse_line(line).unwrap() {
         Line::Command {
             user: u,
@@ -105,7 +105,11 @@ pub fn read_request(line: &str) -> Result<Request, Reply> {
                     interaction_token: None,
                     manage_server: false,
                 }),
-                Err(refusal) => Err(Reply::refusal(&channel, &user, refusal.into_text())),
+                Err(refusal) => Err(Box::new(Reply::refusal(
+                    &channel,
+                    &user,
+                    refusal.into_text(),
+                ))),
             }
         }
         other => panic!("not a command line: {other:?}"),
@@ -132,7 +136,7 @@ impl Env {
                 if let Some(u) = &refused.ephemeral_to {
                     self.table.remember_user(u).await.unwrap();
                 }
-                vec![refused]
+                vec![*refused]
             }
         }
     }

@@ -69,14 +69,15 @@ fn request(
     command: &str,
     options: &[(&str, &str)],
 ) -> Request {
+    let pairs: Vec<(String, String)> = options
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
     Request {
         user: user.clone(),
         channel: channel.clone(),
-        command: command.into(),
-        options: options
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect(),
+        command: tokar_bot::Command::parse(command, &pairs)
+            .unwrap_or_else(|r| panic!("/{command} does not read: {r}")),
         interaction_token: None,
         manage_server: false,
     }

@@ -39,6 +39,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use tokar_model::Command;
 use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 
 pub struct ConsoleConfig {
@@ -521,10 +522,14 @@ impl<W: AsyncWrite + Unpin> Console<W> {
                     )
                     .await
                 {
-                    Ok(req) => match game {
+                    Ok(Ok(req)) => match game {
                         Some(game) => return self.start(game, req).await,
                         None => self.table.handle(req).await,
                     },
+                    Ok(Err(refused)) => {
+                        self.finish_all().await?;
+                        vec![refused]
+                    }
                     Err(e) => {
                         self.finish_all().await?;
                         vec![self.error(Some(&user), &e)]
@@ -538,14 +543,16 @@ impl<W: AsyncWrite + Unpin> Console<W> {
         self.deliver_waiting().await
     }
 
-    /// Builds the request, turning `@bob` in options into mentions.
+    /// Builds the request, turning `@bob` in options into mentions and reading the
+    /// command's text into a [`Command`]; a command that does not read is the refusal
+    /// to print (`Ok(Err(reply))`).
     async fn request(
         &mut self,
         user: &str,
         channel: &str,
         command: String,
         options: Vec<(String, String)>,
-    ) -> Result<Request, String> {
+    ) -> Result<Result<Request, Reply>, String> {
         let uid = self.names.id(&self.table, NameKind::User, user).await?;
         let cid = self
             .names
@@ -574,24 +581,35 @@ impl<W: AsyncWrite + Unpin> Console<W> {
             };
             opts.push((k, v));
         }
-        Ok(Request {
-            user: UserRef {
-                id: uid,
-                name: user.to_string(),
-            },
-            channel: ChannelRef {
-                id: cid,
-                name: channel.to_string(),
-                guild: Some(CONSOLE_SERVER),
-                parent: self.threads.get(&cid).copied(),
-                threads: crate::table::ThreadSupport::Unknown,
-            },
+        let user = UserRef {
+            id: uid,
+            name: user.to_string(),
+        };
+        let channel = ChannelRef {
+            id: cid,
+            name: channel.to_string(),
+            guild: Some(CONSOLE_SERVER),
+            parent: self.threads.get(&cid).copied(),
+            threads: crate::table::ThreadSupport::Unknown,
+        };
+        let command = match Command::parse(&command, &opts) {
+            Ok(command) => command,
+            Err(refusal) => {
+                // The table records the name of whoever types, even a refused command.
+                if let Err(e) = self.table.remember_user(&user).await {
+                    tracing::warn!(error = %e, "cannot record the user's name");
+                }
+                return Ok(Err(Reply::refusal(&channel, &user, refusal.into_text())));
+            }
+        };
+        Ok(Ok(Request {
+            user,
+            channel,
             command,
-            options: opts,
             interaction_token: None,
             // The console is its operator's own server (ruling T21).
             manage_server: true,
-        })
+        }))
     }
 
     fn error(&self, user: Option<&str>, text: &str) -> Reply {

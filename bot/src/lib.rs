@@ -18,9 +18,11 @@ pub use tokar_table as table;
 pub use tokar_table::metrics;
 
 pub use tokar_model::{
-    api, clock, duration, entropy, league, outbox, quote, rating, record, replay, scene, vacation,
+    api, clock, command, duration, entropy, league, outbox, quote, rating, record, replay, scene,
+    vacation,
 };
 
 pub use table::{
     Button, ChannelRef, Image, Reply, Request, Table, TableConfig, TableError, UserRef,
 };
+pub use tokar_model::{Command, Refusal};

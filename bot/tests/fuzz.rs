@@ -15,7 +15,7 @@ use std::hash::{Hash, Hasher};
 use tokar_bot::clock::VirtualClock;
 use tokar_bot::console::parse_line;
 use tokar_bot::table::robot::RobotConfig;
-use tokar_bot::{ChannelRef, Request, Table, TableConfig, UserRef};
+use tokar_bot::{ChannelRef, Command, Reply, Request, Table, TableConfig, UserRef};
 use tokar_engine::Rng;
 
 fn setting(name: &str, default: u64) -> u64 {
@@ -167,12 +167,41 @@ struct Game {
     invited: Vec<(usize, &'static str)>,
 }
 
+/// A command as typed (the console's text): what the fuzzer builds and mutates.
+#[derive(Clone, Debug)]
+struct Typed {
+    user: UserRef,
+    channel: ChannelRef,
+    command: String,
+    options: Vec<(String, String)>,
+}
+
+impl Typed {
+    /// Sends it as the console does: read into a command, or refused as not reading.
+    async fn send(&self, table: &Table) -> Vec<Reply> {
+        match Command::parse(&self.command, &self.options) {
+            Ok(command) => {
+                table
+                    .handle(Request {
+                        user: self.user.clone(),
+                        channel: self.channel.clone(),
+                        command,
+                        interaction_token: None,
+                        manage_server: false,
+                    })
+                    .await
+            }
+            Err(r) => vec![Reply::refusal(&self.channel, &self.user, r.into_text())],
+        }
+    }
+}
+
 struct Fuzz {
     table: Table,
     rng: Rng,
     games: Vec<Game>,
     /// Lines that were accepted: material for mutations.
-    accepted: Vec<Request>,
+    accepted: Vec<Typed>,
     max_id: u64,
     exports: Vec<String>,
 }
@@ -216,14 +245,12 @@ impl Fuzz {
         channel: ChannelRef,
         command: &str,
         options: Vec<(String, String)>,
-    ) -> Request {
-        Request {
+    ) -> Typed {
+        Typed {
             user,
             channel,
             command: command.into(),
             options,
-            interaction_token: None,
-            manage_server: false,
         }
     }
 
@@ -309,7 +336,7 @@ impl Fuzz {
 
     /// A line that moves a game on: a new game, an answer to an invitation,
     /// or a legal action.
-    async fn progress(&mut self) -> Request {
+    async fn progress(&mut self) -> Typed {
         let pending: Vec<(usize, usize, &'static str)> = self
             .games
             .iter()
@@ -387,7 +414,7 @@ impl Fuzz {
 
     /// A line meant to be refused (some are accepted anyway: a look at a
     /// board, a setting).
-    fn hostile(&mut self) -> Request {
+    fn hostile(&mut self) -> Typed {
         if !self.accepted.is_empty() && self.chance(40) {
             let mut r = self.pick(&self.accepted.clone()).clone();
             match self.rng.below(6) {
@@ -440,7 +467,7 @@ impl Fuzz {
     }
 
     /// Keeps track of the games a legal line started or moved on.
-    fn learn(&mut self, req: &Request, replies: &[tokar_bot::Reply]) {
+    fn learn(&mut self, req: &Typed, replies: &[tokar_bot::Reply]) {
         let Some(first) = replies.first() else { return };
         if req.command == "new" {
             if let Some(id) = game_number(&first.content) {
@@ -545,7 +572,7 @@ async fn hostile_lines_never_panic_and_refusals_change_nothing() {
             f.hostile()
         };
         let before = f.games_digest().await;
-        let replies = f.table.handle(req.clone()).await;
+        let replies = req.send(&f.table).await;
         figures.lines += 1;
         assert!(!replies.is_empty(), "line {n} got no answer: {req:?}");
         if replies

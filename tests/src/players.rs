@@ -67,8 +67,7 @@ pub async fn recorded_actions(dir: &Path, game: u64, who: &FakeUser, channel: u6
                 name: who.name.clone(),
             },
             channel: tokar_bot::ChannelRef::new(channel, ""),
-            command: "export".into(),
-            options: vec![("game".into(), game.to_string())],
+            command: tokar_bot::Command::Export { game: Some(game) },
             interaction_token: None,
             manage_server: false,
         })

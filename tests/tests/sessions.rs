@@ -97,8 +97,7 @@ async fn stored_actions(table: &Table, game: u64, who: &FakeUser, channel: u64) 
         .handle(Request {
             user: user_ref(who),
             channel: ChannelRef::new(channel, ""),
-            command: "export".into(),
-            options: vec![("game".into(), game.to_string())],
+            command: tokar_bot::Command::Export { game: Some(game) },
             interaction_token: None,
             manage_server: false,
         })

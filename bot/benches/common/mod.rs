@@ -32,14 +32,15 @@ pub fn open_table(name: &str, storage: StoreSettings) -> (PathBuf, tokio::runtim
 
 /// `user`'s command in the bench's channel, with its options.
 pub fn request(user: UserRef, command: &str, options: &[(&str, String)]) -> Request {
+    let pairs: Vec<(String, String)> = options
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.clone()))
+        .collect();
     Request {
         user,
         channel: ChannelRef::new(1, "bench"),
-        command: command.into(),
-        options: options
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.clone()))
-            .collect(),
+        command: tokar_bot::Command::parse(command, &pairs)
+            .unwrap_or_else(|r| panic!("the bench's /{command} does not read: {r}")),
         interaction_token: None,
         manage_server: false,
     }

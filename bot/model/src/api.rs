@@ -3,6 +3,51 @@
 use crate::record::Named;
 use serde::{Deserialize, Serialize};
 
+/// Why a command was refused: the one line the player who typed it reads.
+/// Nothing changed. The detail of an internal failure is never in it (it goes
+/// to the operator's log); what the player typed is quoted only as an excerpt
+/// (see [`crate::quote`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refusal(String);
+
+impl Refusal {
+    /// The line as the player reads it.
+    pub fn text(&self) -> &str {
+        &self.0
+    }
+
+    /// The line, owned.
+    pub fn into_text(self) -> String {
+        self.0
+    }
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Refusal {}
+
+impl From<String> for Refusal {
+    fn from(line: String) -> Refusal {
+        Refusal(line)
+    }
+}
+
+impl From<&str> for Refusal {
+    fn from(line: &str) -> Refusal {
+        Refusal(line.to_string())
+    }
+}
+
+impl From<Refusal> for String {
+    fn from(r: Refusal) -> String {
+        r.0
+    }
+}
+
 /// A user as the adapter knows them.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct UserRef {
@@ -61,15 +106,14 @@ impl ChannelRef {
     }
 }
 
-/// One command as a user typed it: `play` with options `action` = `b1-c3`.
-/// Users named in options are written `<@id>`. An option with an empty name is
-/// the command's main option given without its name (`/vacation on`).
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// One command from a user in a channel.
+#[derive(Clone, Debug, PartialEq)]
 pub struct Request {
     pub user: UserRef,
     pub channel: ChannelRef,
-    pub command: String,
-    pub options: Vec<(String, String)>,
+    /// The command with its options typed (the console's text is read into it
+    /// by [`crate::Command::parse`]).
+    pub command: crate::Command,
     /// The Discord interaction this command came from, when its first
     /// response may carry the command's announcement (see
     /// [`Reply::outbox`]); `None` on the console and for buttons that answer

@@ -12,6 +12,7 @@
 
 pub mod api;
 pub mod clock;
+pub mod command;
 pub mod duration;
 pub mod entropy;
 pub mod event;
@@ -24,4 +25,7 @@ pub mod replay;
 pub mod scene;
 pub mod vacation;
 
-pub use api::{Button, ChannelRef, Image, Reply, Request, ThreadRefusal, ThreadSupport, UserRef};
+pub use api::{
+    Button, ChannelRef, Image, Refusal, Reply, Request, ThreadRefusal, ThreadSupport, UserRef,
+};
+pub use command::Command;

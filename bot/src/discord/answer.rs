@@ -26,6 +26,7 @@ use super::data::{CommandError, Data};
 pub(crate) use super::outgoing::truncate;
 use super::outgoing::{mentions, Outgoing};
 use crate::table::{ChannelRef, Reply, Request, UserRef};
+use tokar_model::Command;
 
 /// One interaction to answer: a slash command or a button click.
 pub(crate) struct Responder<'a> {
@@ -201,11 +202,10 @@ pub(crate) async fn claim(data: &Data, id: serenity::InteractionId) -> Result<bo
     Ok(claimed)
 }
 
-/// Work done before the table is asked, inside the defer timer: extra options (a record file's
-/// text), or a one-line refusal for the invoker.
-pub(crate) type Prepare = std::pin::Pin<
-    Box<dyn std::future::Future<Output = Result<Vec<(String, String)>, String>> + Send>,
->;
+/// Work done before the table is asked, inside the defer timer: a record file's text for
+/// `/new`, or a one-line refusal for the invoker.
+pub(crate) type Prepare =
+    std::pin::Pin<Box<dyn std::future::Future<Output = Result<String, String>> + Send>>;
 
 /// Runs one request on the table and answers the interaction with its replies.
 ///
@@ -238,12 +238,16 @@ pub(crate) async fn serve_prepared(
         token: request.interaction_token.clone(),
     };
     let table = data.table.clone();
-    let command = request.command.clone();
+    let command = request.command.name();
     let started = std::time::Instant::now();
     let mut work = tokio::spawn(async move {
         if let Some(prepare) = prepare {
             match prepare.await {
-                Ok(extra) => request.options.extend(extra),
+                Ok(record) => {
+                    if let Command::New(new) = &mut request.command {
+                        new.record = Some(record);
+                    }
+                }
                 Err(why) => return vec![refusal(&request, why)],
             }
         }
@@ -264,7 +268,7 @@ pub(crate) async fn serve_prepared(
             work.await
         }
     };
-    crate::metrics::command_answered(&command, started.elapsed());
+    crate::metrics::command_answered(command, started.elapsed());
     let replies = joined.map_err(|e| CommandError::TableGone(e.to_string()))?;
     debug!(%command, replies = replies.len(), deferred, "table answered");
     deliver(responder, data, deferred, replies).await

@@ -8,6 +8,7 @@ use super::answer::{serve, Responder};
 use super::data::{channel_ref, user_ref, CommandError, Data};
 use super::errors::{fresh_flag, report};
 use crate::table::Request;
+use tokar_model::Command;
 
 /// Answers one button click.
 pub(crate) async fn on_click(
@@ -33,8 +34,9 @@ pub(crate) async fn on_click(
     let request = Request {
         user,
         channel,
-        command: "button".to_owned(),
-        options: vec![("custom_id".to_owned(), click.data.custom_id.clone())],
+        command: Command::Button {
+            custom_id: click.data.custom_id.clone(),
+        },
         interaction_token: Some(click.token.clone()),
         manage_server: false,
     };

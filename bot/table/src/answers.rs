@@ -11,6 +11,7 @@
 use super::text::open_seats;
 use super::{Button, Reply, Request, Res, Table};
 use tokar_model::clock::Millis;
+use tokar_model::command::{Answer, Args, Command};
 use tokar_model::record::{GameRecord, Offer, Phase};
 
 /// How long a `/resign` confirmation may be clicked (ruling T23).
@@ -88,8 +89,8 @@ impl Table {
     ) -> Res<Vec<Reply>> {
         let rec = self.load(id).await?.rec;
         let user = req.user.id;
-        let game = ("game".to_string(), id.to_string());
-        let (command, options) = match answer {
+        let game = Some(id);
+        let command = match answer {
             "accept" | "decline" | "join" => {
                 if rec.phase != Phase::Lobby {
                     return Err(format!(
@@ -98,7 +99,7 @@ impl Table {
                             Phase::Cancelled => "was cancelled",
                             _ => "has started",
                         }
-                    ));
+                    ).into());
                 }
                 if answer != "join" && !rec.invited.iter().any(|i| i.id == user) {
                     return Err(format!(
@@ -108,9 +109,19 @@ impl Table {
                         } else {
                             String::new()
                         }
-                    ));
+                    ).into());
                 }
-                (answer.to_string(), vec![game])
+                match answer {
+                    "accept" => Command::Accept {
+                        game,
+                        options: Args::default(),
+                    },
+                    "join" => Command::Join {
+                        game,
+                        options: Args::default(),
+                    },
+                    _ => Command::Decline { game },
+                }
             }
             "draw-accept" | "draw-decline" | "undo-accept" | "undo-decline" => {
                 let (kind, verb) = answer.split_once('-').unwrap_or((answer, ""));
@@ -118,56 +129,61 @@ impl Table {
                 let Some(offer) = open_offer(&rec, kind, len) else {
                     return Err(format!(
                         "That {what} offer in game #{id} is no longer open: it was answered or the game moved on."
-                    ));
+                    ).into());
                 };
                 let asked = Self::others(&rec, offer.by);
                 if offer.by == user && verb == "accept" {
                     return Err(format!(
                         "You made that {what} offer in game #{id}; the other players answer it (Decline withdraws it)."
-                    ));
+                    ).into());
                 }
                 if offer.by != user && !asked.contains(&user) {
                     return Err(format!(
                         "That {what} offer in game #{id} is for its players to answer; you are not one of them."
-                    ));
+                    ).into());
                 }
-                (
-                    kind.to_string(),
-                    vec![game, ("answer".to_string(), verb.to_string())],
-                )
+                let answer = Some(if verb == "accept" {
+                    Answer::Accept
+                } else {
+                    Answer::Decline
+                });
+                if kind == "draw" {
+                    Command::Draw { game, answer }
+                } else {
+                    Command::Undo { game, answer }
+                }
             }
             "resign" => {
                 let until = until.ok_or("That button is not one of Tokar's.")?;
                 if !super::text::is_member(&rec, user) {
                     return Err(format!(
                         "That button confirms a resignation in game #{id}; you are not playing in it."
-                    ));
+                    ).into());
                 }
                 if rec.phase != Phase::Playing || rec.log_len != len {
                     return Err(format!(
                         "Game #{id} moved on since you asked to resign, so that confirmation no longer stands; type /resign game:{id} again if you still mean it."
-                    ));
+                    ).into());
                 }
                 if self.now() > until {
                     return Err(format!(
                         "That confirmation expired (it lasts {} minutes); type /resign game:{id} again if you still mean it.",
                         RESIGN_CONFIRM_MS / 60_000
-                    ));
+                    ).into());
                 }
-                (
-                    "resign".to_string(),
-                    vec![game, ("confirm".to_string(), "yes".to_string())],
-                )
+                Command::Resign {
+                    game,
+                    confirm: true,
+                }
             }
             _ => return Err("That button is not one of Tokar's.".into()),
         };
         let typed = Request {
-            command: command.clone(),
-            options,
+            command,
             ..req.clone()
         };
         // Boxed: the click is itself a dispatched command.
-        Box::pin(self.dispatch(&command, &typed)).await
+        Box::pin(self.dispatch(&typed)).await
     }
 
     /// The question `/resign` puts before a game in play ends: a private message with the

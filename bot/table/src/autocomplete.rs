@@ -43,8 +43,7 @@ impl Table {
         let req = Request {
             user: user.clone(),
             channel: channel.clone(),
-            command: String::new(),
-            options: Vec::new(),
+            command: tokar_model::Command::Help,
             interaction_token: None,
             manage_server: false,
         };

@@ -4,7 +4,6 @@
 //! stops its move clock; any player then moves it to a channel of their choice with
 //! `/resume game:N`, run there, where the held messages follow it.
 
-use super::args::Args;
 use super::text::{self, is_member};
 use super::{ChannelRef, Reply, Request, Res, Table, UserRef};
 use tokar_model::record::{LostChannel, Named, Phase};
@@ -102,22 +101,18 @@ impl Table {
     }
 
     /// `/resume game:N`: a game that lost its channel continues in this one.
-    pub(super) async fn cmd_resume(&self, req: &Request) -> Res<Vec<Reply>> {
-        let mut args = Args::new(&req.options, Some("game"))?;
-        let id = args
-            .game()?
-            .ok_or("Which game? /resume game:<number> (see /games).")?;
-        args.finish("resume")?;
+    pub(super) async fn cmd_resume(&self, req: &Request, id: u64) -> Res<Vec<Reply>> {
         let _guard = self.lock(id).await;
         let mut l = self.load(id).await?;
         if !is_member(&l.rec, req.user.id) {
-            return Err(format!("You are not playing in game #{id}."));
+            return Err(format!("You are not playing in game #{id}.").into());
         }
         if l.rec.channel_lost.is_none() {
             return Err(format!(
                 "Game #{id} still has its channel, #{}; play there.",
                 l.rec.channel.name
-            ));
+            )
+            .into());
         }
         let old = l.rec.channel.id;
         let version = l.rec.version;

@@ -8,6 +8,7 @@ use tokar_engine::catalog::AnyGame;
 use tokar_engine::{Event, Seat, Viewer};
 use tokar_model::clock::Millis;
 use tokar_model::record::{GameRecord, LogAction, LogEntry, Phase, Reseed, ReseedKind, TurnClock};
+use tokar_model::Command;
 
 /// Where [`Table::pick_with`] found the user's games.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -34,16 +35,6 @@ pub(super) enum Pick {
     View,
 }
 
-const HELP: &str = "Commands: /new game:<arcana|magic-chess|gladiator|arachne> [options] [opponent:@user] [players:n] \
-(Undead Arcana: /new game:arcana army:undead-arcana) · \
-/accept · /decline · /join · /play action:<move> · /hint · /board · /moves [square] [page] · /hand · /resign · \
-/draw [answer:accept|decline] · /undo [answer:accept|decline] · /claim · /games [scope:mine|server] [page] · /history · /export · /replay [game:n] · \
-/rules [game] [unit] · /leaderboard game:<kind> [scope:server|global] · /stats [user] [against] · /settings [reminder:24h] [deadline:7d] · /vacation on|off · \
-/follow game:<n> [stop:yes] · /resume game:<n> (a game whose channel was lost continues where you type it) · \
-/league new|accept|decline|table|list|leave|cancel (round-robin leagues) · \
-/server [threads:on|off] [rated-bots:on|off] (Manage Server: whether each game gets its own thread, whether games against Tokar are rated). \
-Add game:<n> when you play several games in a channel.";
-
 /// Sets who the game waits for; the clock restarts when that changes. True when this
 /// ends the game (it was not finished before).
 pub(super) fn retime(rec: &mut GameRecord, game: &AnyGame, now: Millis) -> bool {
@@ -68,41 +59,48 @@ pub(super) fn retime(rec: &mut GameRecord, game: &AnyGame, now: Millis) -> bool 
 }
 
 impl Table {
-    pub(super) async fn dispatch(&self, command: &str, req: &Request) -> Res<Vec<Reply>> {
-        match command {
-            "new" => self.cmd_new(req).await,
-            "accept" => self.cmd_accept(req).await,
-            "decline" => self.cmd_decline(req).await,
-            "join" => self.cmd_join(req).await,
-            "play" => self.cmd_play(req).await,
-            "hint" => self.cmd_hint(req).await,
-            "board" => self.cmd_board(req).await,
-            "moves" => self.cmd_private(req, "moves", "square").await,
-            "hand" => self.cmd_private(req, "hand", "").await,
-            "resign" => self.cmd_resign(req).await,
-            "draw" => self.cmd_draw(req).await,
-            "undo" => self.cmd_undo(req).await,
-            "claim" => self.cmd_claim(req).await,
-            "games" => self.cmd_games(req).await,
-            "history" => self.cmd_history(req).await,
-            "export" => self.cmd_export(req).await,
-            "replay" => self.cmd_replay(req).await,
-            "rules" => self.cmd_rules(req).await,
-            "settings" => self.cmd_settings(req).await,
-            "vacation" => self.cmd_vacation(req).await,
-            "button" => self.cmd_button(req).await,
-            "resume" => self.cmd_resume(req).await,
-            "follow" => self.cmd_follow(req).await,
-            "leaderboard" => self.cmd_leaderboard(req).await,
-            "stats" => self.cmd_stats(req).await,
-            "league" => self.cmd_league(req).await,
-            "server" => self.cmd_server(req).await,
-            "help" => Ok(vec![Reply::private(&req.channel, &req.user, HELP)]),
-            "" => Err("Type a command, such as /help.".into()),
-            other => Err(format!(
-                "There is no command /{}; /help lists them.",
-                tokar_model::quote::excerpt(other)
-            )),
+    pub(super) async fn dispatch(&self, req: &Request) -> Res<Vec<Reply>> {
+        match &req.command {
+            Command::New(n) => self.cmd_new(req, n).await,
+            Command::Accept { game, options } => self.cmd_accept(req, *game, options).await,
+            Command::Decline { game } => self.cmd_decline(req, *game).await,
+            Command::Join { game, options } => self.cmd_join(req, *game, options).await,
+            Command::Play { game, action } => self.cmd_play(req, *game, action).await,
+            Command::Hint { game } => self.cmd_hint(req, *game).await,
+            Command::Board { game } => self.cmd_board(req, *game).await,
+            Command::Moves { game, square, page } => {
+                self.cmd_private(req, "moves", *game, square.as_deref(), *page)
+                    .await
+            }
+            Command::Hand { game } => self.cmd_private(req, "hand", *game, None, 1).await,
+            Command::Resign { game, confirm } => self.cmd_resign(req, *game, *confirm).await,
+            Command::Draw { game, answer } => self.offer(req, "draw", *game, *answer).await,
+            Command::Undo { game, answer } => self.offer(req, "undo", *game, *answer).await,
+            Command::Claim { game } => self.cmd_claim(req, *game).await,
+            Command::Games { server, page } => self.cmd_games(req, *server, *page).await,
+            Command::History { game } => self.cmd_history(req, *game).await,
+            Command::Export { game } => self.cmd_export(req, *game).await,
+            Command::Replay { game } => self.cmd_replay(req, *game).await,
+            Command::Rules { game, unit } => self.cmd_rules(req, game.clone(), unit.clone()).await,
+            Command::Settings { reminder, deadline } => {
+                self.cmd_settings(req, *reminder, *deadline).await
+            }
+            Command::Vacation { state } => self.cmd_vacation(req, *state).await,
+            Command::Button { custom_id } => self.cmd_button(req, custom_id).await,
+            Command::Resume { game } => self.cmd_resume(req, *game).await,
+            Command::Follow { game, stop } => self.cmd_follow(req, *game, *stop).await,
+            Command::Leaderboard { game, scope } => self.cmd_leaderboard(req, *game, *scope).await,
+            Command::Stats { user, against } => self.cmd_stats(req, *user, *against).await,
+            Command::League(l) => self.cmd_league(req, l).await,
+            Command::Server {
+                threads,
+                rated_bots,
+            } => self.cmd_server(req, *threads, *rated_bots).await,
+            Command::Help => Ok(vec![Reply::private(
+                &req.channel,
+                &req.user,
+                tokar_model::command::declare::help(),
+            )]),
         }
     }
 
@@ -173,11 +171,13 @@ impl Table {
             (many, Scope::Here) => Err(format!(
                 "You play several games here ({}): add game:<number>.",
                 numbers(many)
-            )),
+            )
+            .into()),
             (many, Scope::Server) => Err(format!(
                 "You play several games on this server ({}): add game:<number>.",
                 numbers(many)
-            )),
+            )
+            .into()),
         }
     }
 
@@ -244,7 +244,8 @@ impl Table {
                     .map(|i| format!("#{i}"))
                     .collect::<Vec<_>>()
                     .join(", ")
-            )),
+            )
+            .into()),
         }
     }
 
@@ -311,7 +312,7 @@ impl Table {
         if rec.channel.id == req.channel.id {
             Ok(())
         } else {
-            Err(Self::elsewhere(rec))
+            Err(Self::elsewhere(rec).into())
         }
     }
 
@@ -321,7 +322,7 @@ impl Table {
             Some(_) => Err(format!(
                 "Game #{} lost its channel #{}: run /resume game:{} in the channel where it should go on.",
                 rec.id, rec.channel.name, rec.id
-            )),
+            ).into()),
             None => Ok(()),
         }
     }
@@ -347,7 +348,7 @@ impl Table {
         if at_home(rec, req.channel.id) || same_server {
             Ok(())
         } else {
-            Err(Self::elsewhere(rec))
+            Err(Self::elsewhere(rec).into())
         }
     }
 
@@ -385,13 +386,15 @@ impl Table {
         let guard = self.lock(id).await;
         let l = self.load(id).await?;
         match l.rec.phase {
-            Phase::Lobby => return Err(text::lobby_status(&l.rec)),
-            Phase::Cancelled => return Err(format!("Game #{id} was cancelled.")),
-            Phase::Finished => return Err(format!("Game #{id} is over; it cannot be changed.")),
+            Phase::Lobby => return Err(text::lobby_status(&l.rec).into()),
+            Phase::Cancelled => return Err(format!("Game #{id} was cancelled.").into()),
+            Phase::Finished => {
+                return Err(format!("Game #{id} is over; it cannot be changed.").into())
+            }
             Phase::Playing => {}
         }
         if !is_member(&l.rec, req.user.id) {
-            return Err(format!("You are not playing in game #{id}."));
+            return Err(format!("You are not playing in game #{id}.").into());
         }
         Self::reachable(&l.rec, req)?;
         Ok((guard, l))

@@ -5,7 +5,6 @@
 //! the outbox in the same transaction as the end, and the list is emptied then, so a follower
 //! is pinged once and never for turns.
 
-use super::args::Args;
 use super::{Change, Reply, Request, Res, Table, UserRef};
 use tokar_model::record::{GameRecord, Named, Phase};
 
@@ -52,33 +51,24 @@ pub(super) fn ping_followers(rec: &mut GameRecord, replies: &mut [Reply]) {
 }
 
 impl Table {
-    pub(super) async fn cmd_follow(&self, req: &Request) -> Res<Vec<Reply>> {
-        let mut args = Args::new(&req.options, Some("game"))?;
-        let id = args
-            .game()?
-            .ok_or("Name the game to follow: /follow game:<number>.")?;
-        let stop = match args.take("stop").map(|s| s.to_ascii_lowercase()).as_deref() {
-            None | Some("no") => false,
-            Some("yes") => true,
-            Some(other) => return Err(format!("stop:{other} must be yes or no.")),
-        };
-        args.finish("follow")?;
+    pub(super) async fn cmd_follow(&self, req: &Request, id: u64, stop: bool) -> Res<Vec<Reply>> {
         let _guard = self.lock(id).await;
         let mut l = self.load(id).await?;
         let version = l.rec.version;
         let following = l.rec.followers.iter().any(|f| f.id == req.user.id);
         let content = match (l.rec.phase, stop, following) {
             (Phase::Finished | Phase::Cancelled, false, _) => {
-                return Err(format!(
-                    "Game #{id} is over; /board game:{id} shows how it ended."
-                ))
+                return Err(
+                    format!("Game #{id} is over; /board game:{id} shows how it ended.").into(),
+                )
             }
             (_, false, true) => {
                 return Err(format!(
                     "You already follow game #{id}; /follow game:{id} stop:yes stops."
-                ))
+                )
+                .into())
             }
-            (_, true, false) => return Err(format!("You do not follow game #{id}.")),
+            (_, true, false) => return Err(format!("You do not follow game #{id}.").into()),
             (_, false, false) => {
                 l.rec.followers.push(Named::from(&req.user));
                 format!(

@@ -5,23 +5,18 @@
 //! left, `cancel` lets the creator call off a league not yet started. One not
 //! answered by its invitation deadline expires (T45).
 
-use super::args::{parse_mention, Args};
 use super::league_games::{league_channel, LEAGUE_LOCK};
 use super::{Reply, Request, Res, Table, UserRef};
 use tokar_engine::catalog::GameKind;
 use tokar_model::clock::Millis;
+use tokar_model::command::{LeagueCommand, NewLeague};
 use tokar_model::duration;
 use tokar_model::league::pairing::fixtures;
-use tokar_model::league::rules::{Numbers, TieBreaks, Withdrawal};
+use tokar_model::league::rules::Numbers;
 use tokar_model::league::scores::numbers_by_lot;
 use tokar_model::league::{Entrant, Fixture, LeaguePhase, LeagueRecord, LEAGUE_FORMAT};
 use tokar_model::record::Named;
 use tokar_store::GLOBAL;
-
-const USAGE: &str = "Use /league new game:<game> name:<name> players:@a @b @c [double:yes] [deadline:7d] [team:2] \
-[tiebreaks:fide|sb] [withdrawal:fide|iccf] [numbers:lot|rating|listed] [rated:yes|no] [vacation:on|off], \
-/league accept name:<name>, /league decline name:<name>, /league table [name:<name>], /league list, /league leave name:<name>, \
-/league cancel name:<name>.";
 
 /// The most entrants a league takes: duels, and tables of four (T35).
 const MOST_DUEL: usize = 16;
@@ -59,19 +54,6 @@ fn play_text(l: &LeagueRecord) -> String {
     }
 }
 
-/// A yes-or-no option of /league new (`rated:`, `vacation:`); on and off
-/// are the same words.
-fn yes_no(name: &str, value: &str) -> Res<bool> {
-    match value.trim().to_ascii_lowercase().as_str() {
-        "yes" | "on" | "true" => Ok(true),
-        "no" | "off" | "false" => Ok(false),
-        _ => Err(format!(
-            "{name}:{} must be yes or no.",
-            tokar_model::quote::excerpt(value)
-        )),
-    }
-}
-
 /// The league's rules as its description says them (T49, T50, T43, T44, T33).
 pub(super) fn rules_text(l: &LeagueRecord) -> String {
     format!(
@@ -97,21 +79,16 @@ pub(super) fn table_size(kind: GameKind) -> usize {
 }
 
 impl Table {
-    pub(super) async fn cmd_league(&self, req: &Request) -> Res<Vec<Reply>> {
-        let mut options = req.options.clone();
-        let sub = match options.iter().position(|(k, _)| k.is_empty()) {
-            Some(i) => options.remove(i).1.to_ascii_lowercase(),
-            None => return Err(format!("Which /league? {USAGE}")),
-        };
-        match sub.as_str() {
-            "new" => self.league_new(req, &options).await,
-            "accept" | "join" => self.league_answer(req, &options, true).await,
-            "decline" => self.league_answer(req, &options, false).await,
-            "table" | "standings" => self.league_table(req, &options).await,
-            "list" => self.league_list(req, &options).await,
-            "leave" => self.league_leave(req, &options).await,
-            "cancel" => self.league_cancel(req, &options).await,
-            other => Err(format!("There is no /league {other}. {USAGE}")),
+    pub(super) async fn cmd_league(&self, req: &Request, sub: &LeagueCommand) -> Res<Vec<Reply>> {
+        match sub {
+            LeagueCommand::New(n) => self.league_new(req, n).await,
+            LeagueCommand::Answer { yes, name } => {
+                self.league_answer(req, name.clone(), *yes).await
+            }
+            LeagueCommand::Table { name } => self.league_table(req, name.clone()).await,
+            LeagueCommand::List => self.league_list(req).await,
+            LeagueCommand::Leave { name } => self.league_leave(req, name.clone()).await,
+            LeagueCommand::Cancel { name } => self.league_cancel(req, name.clone()).await,
         }
     }
 
@@ -144,7 +121,7 @@ impl Table {
                 .rev()
                 .find(|l| l.name.eq_ignore_ascii_case(n.trim()))
                 .ok_or_else(|| {
-                    format!("There is no league named {n} here; /league list shows them.")
+                    format!("There is no league named {n} here; /league list shows them.").into()
                 });
         }
         let mine: Vec<&LeagueRecord> = here
@@ -165,80 +142,31 @@ impl Table {
                     .map(|l| format!("name:{}", l.name))
                     .collect::<Vec<_>>()
                     .join(", ")
-            )),
+            )
+            .into()),
         }
     }
 
-    async fn league_new(&self, req: &Request, options: &[(String, String)]) -> Res<Vec<Reply>> {
-        let mut args = Args::new(options, Some("players"))?;
-        let kind = super::listing::game_kind(&args.require("game", "the game")?)?;
-        if !kind.available() {
-            return Err(format!("{} cannot be played yet.", kind.title()));
-        }
-        let name = args
-            .require("name", "the league's name")?
-            .trim()
-            .to_string();
-        if name.is_empty() || name.chars().count() > 32 || name.starts_with('#') {
-            return Err("A league's name is 1 to 32 characters (not starting with #).".into());
-        }
-        let players = args.require("players", "the players (@a @b @c ...)")?;
-        let double = match args.take("double").as_deref().map(str::to_ascii_lowercase) {
-            None => false,
-            Some(v) if v == "yes" => true,
-            Some(v) if v == "no" => false,
-            Some(v) => return Err(format!("double:{v} must be yes or no.")),
+    async fn league_new(&self, req: &Request, asked: &NewLeague) -> Res<Vec<Reply>> {
+        let kind = asked.game;
+        let name = asked.name.clone();
+        let double = asked.double;
+        let deadline = match asked.deadline {
+            Some(d) => d,
+            None => self.user_record(&req.user).await?.deadline,
         };
-        let me = self.user_record(&req.user).await?;
-        let deadline = match args.take("deadline") {
-            None => me.deadline,
-            Some(d) => {
-                let d = duration::parse(&d)?;
-                if !(duration::DAY..=90 * duration::DAY).contains(&d) {
-                    return Err("deadline must be from 1d to 90d.".into());
-                }
-                d
-            }
-        };
-        let team = match args.take("team") {
-            None => 1,
-            Some(t) if kind == GameKind::Gladiator => t
-                .parse::<usize>()
-                .ok()
-                .filter(|n| (1..=4).contains(n))
-                .ok_or_else(|| format!("team:{t} must be a number from 1 to 4."))?,
-            Some(_) => return Err("team: is for Gladiator leagues, where teams play teams.".into()),
-        };
-        let tiebreaks = match args.take("tiebreaks") {
-            None => TieBreaks::default(),
-            Some(v) => TieBreaks::parse(&v)?,
-        };
-        let withdrawal = match args.take("withdrawal") {
-            None => Withdrawal::default(),
-            Some(v) => Withdrawal::parse(&v)?,
-        };
-        let numbers = match args.take("numbers") {
-            None => Numbers::default(),
-            Some(v) => Numbers::parse(&v)?,
-        };
-        // Leagues are between people, so rated unless created `rated:no`.
-        let rated = match args.take("rated") {
-            None => true,
-            Some(v) => yes_no("rated", &v)?,
-        };
-        let vacation = match args.take("vacation") {
-            None => true,
-            Some(v) => yes_no("vacation", &v)?,
-        };
-        args.finish("league new")?;
+        let team = asked.team;
+        let (tiebreaks, withdrawal, numbers) = (asked.tiebreaks, asked.withdrawal, asked.numbers);
+        let (rated, vacation) = (asked.rated, asked.vacation);
         let mut people: Vec<u64> = Vec::new();
-        for word in players.split_whitespace() {
+        for player in &asked.players {
+            let word = player.typed.as_str();
             if self.names_robot(word) {
                 return Err("Leagues are between people: Tokar does not play in them.".into());
             }
-            let id = parse_mention(word)?;
+            let id = player.id()?;
             if people.contains(&id) {
-                return Err(format!("{word} is named twice."));
+                return Err(format!("{word} is named twice.").into());
             }
             people.push(id);
         }
@@ -246,7 +174,8 @@ impl Table {
             return Err(format!(
                 "{} players do not make teams of {team}: name a multiple of {team}.",
                 people.len()
-            ));
+            )
+            .into());
         }
         let size = table_size(kind);
         let entrants = people.len() / team;
@@ -256,14 +185,13 @@ impl Table {
                 "A {} league takes {size} to {most} {}, not {entrants}.",
                 kind.title(),
                 if team > 1 { "teams" } else { "players" }
-            ));
+            )
+            .into());
         }
         if kind.seating(size * team).is_err() {
-            return Err(format!(
-                "{} is not played by {} people.",
-                kind.title(),
-                size * team
-            ));
+            return Err(
+                format!("{} is not played by {} people.", kind.title(), size * team).into(),
+            );
         }
         let here = self.leagues_here(req).await?;
         let now = self.now();
@@ -274,7 +202,8 @@ impl Table {
         }) {
             return Err(format!(
                 "A league named {name} is already under way here; choose another name."
-            ));
+            )
+            .into());
         }
         let mut named = Vec::new();
         for &p in &people {
@@ -351,16 +280,9 @@ impl Table {
     async fn league_answer(
         &self,
         req: &Request,
-        options: &[(String, String)],
+        name: Option<String>,
         yes: bool,
     ) -> Res<Vec<Reply>> {
-        let mut args = Args::new(options, Some("name"))?;
-        let name = args.take("name");
-        args.finish(if yes {
-            "league accept"
-        } else {
-            "league decline"
-        })?;
         let found = self.league_named(req, name).await?;
         let _guard = self.lock(LEAGUE_LOCK | found.id).await;
         let mut l = self
@@ -368,7 +290,7 @@ impl Table {
             .await?
             .ok_or("That league is gone.")?;
         if l.entrant_of(req.user.id).is_none() {
-            return Err(format!("You are not a player of league {}.", l.name));
+            return Err(format!("You are not a player of league {}.", l.name).into());
         }
         if l.phase != LeaguePhase::Forming || lapsed(&l, self.now()) {
             let phase = if lapsed(&l, self.now()) {
@@ -380,10 +302,11 @@ impl Table {
                 "League {} is {}; there is nothing to answer.",
                 l.name,
                 phase_word(phase)
-            ));
+            )
+            .into());
         }
         if l.agreed.contains(&req.user.id) {
-            return Err(format!("You already said yes to league {}.", l.name));
+            return Err(format!("You already said yes to league {}.", l.name).into());
         }
         let version = l.version;
         let everyone: Vec<UserRef> = l.people().map(UserRef::from).collect();
@@ -471,9 +394,7 @@ impl Table {
         Ok(out)
     }
 
-    async fn league_list(&self, req: &Request, options: &[(String, String)]) -> Res<Vec<Reply>> {
-        let args = Args::new(options, None)?;
-        args.finish("league list")?;
+    async fn league_list(&self, req: &Request) -> Res<Vec<Reply>> {
         let here = self.leagues_here(req).await?;
         if here.is_empty() {
             return Ok(vec![Reply::public(
@@ -523,10 +444,7 @@ impl Table {
         Ok(vec![Reply::public(&req.channel, lines.join("\n"))])
     }
 
-    async fn league_leave(&self, req: &Request, options: &[(String, String)]) -> Res<Vec<Reply>> {
-        let mut args = Args::new(options, Some("name"))?;
-        let name = args.take("name");
-        args.finish("league leave")?;
+    async fn league_leave(&self, req: &Request, name: Option<String>) -> Res<Vec<Reply>> {
         let found = self.league_named(req, name).await?;
         let _guard = self.lock(LEAGUE_LOCK | found.id).await;
         let mut l = self
@@ -534,20 +452,21 @@ impl Table {
             .await?
             .ok_or("That league is gone.")?;
         let Some(e) = l.entrant_of(req.user.id) else {
-            return Err(format!("You are not a player of league {}.", l.name));
+            return Err(format!("You are not a player of league {}.", l.name).into());
         };
         match l.phase {
             LeaguePhase::Forming => {
                 return Err(format!(
                     "League {} has not started: /league decline name:{} instead.",
                     l.name, l.name
-                ))
+                )
+                .into())
             }
             LeaguePhase::Playing => {}
-            p => return Err(format!("League {} is {}.", l.name, phase_word(p))),
+            p => return Err(format!("League {} is {}.", l.name, phase_word(p)).into()),
         }
         if l.entrants[e].left_at.is_some() {
-            return Err(format!("You already left league {}.", l.name));
+            return Err(format!("You already left league {}.", l.name).into());
         }
         let version = l.version;
         l.entrants[e].left_at = Some(self.now());
@@ -618,10 +537,7 @@ impl Table {
 
     /// `/league cancel`: the creator calls off a league that has not started
     /// (T45); everyone invited is told, and its name is free again.
-    async fn league_cancel(&self, req: &Request, options: &[(String, String)]) -> Res<Vec<Reply>> {
-        let mut args = Args::new(options, Some("name"))?;
-        let name = args.take("name");
-        args.finish("league cancel")?;
+    async fn league_cancel(&self, req: &Request, name: Option<String>) -> Res<Vec<Reply>> {
         let found = self.league_named(req, name).await?;
         let _guard = self.lock(LEAGUE_LOCK | found.id).await;
         let mut l = self
@@ -629,10 +545,7 @@ impl Table {
             .await?
             .ok_or("That league is gone.")?;
         if l.creator != req.user.id {
-            return Err(format!(
-                "Only the creator of league {} can cancel it.",
-                l.name
-            ));
+            return Err(format!("Only the creator of league {} can cancel it.", l.name).into());
         }
         if l.phase != LeaguePhase::Forming || lapsed(&l, self.now()) {
             let phase = if lapsed(&l, self.now()) {
@@ -644,7 +557,8 @@ impl Table {
                 "League {} is {}: only a league not yet started can be cancelled.",
                 l.name,
                 phase_word(phase)
-            ));
+            )
+            .into());
         }
         let version = l.version;
         l.phase = LeaguePhase::Cancelled;

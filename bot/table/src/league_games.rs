@@ -33,8 +33,7 @@ fn on_behalf(l: &LeagueRecord, user: &Named) -> Request {
     Request {
         user: UserRef::from(user),
         channel: league_channel(l),
-        command: "league".into(),
-        options: Vec::new(),
+        command: tokar_model::Command::League(tokar_model::command::LeagueCommand::List),
         interaction_token: None,
         // The league acts for the player, never as a server manager.
         manage_server: false,

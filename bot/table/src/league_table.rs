@@ -1,7 +1,6 @@
 //! `/league table`: a league's standings as text with its crosstable picture
 //! beside them (T35, T43, T56), or before its start who has said yes (T45).
 
-use super::args::Args;
 use super::crosstable::crosstable;
 use super::league::{lapsed, phase_word, rules_text, table_size};
 use super::{Image, Reply, Request, Res, Table};
@@ -14,11 +13,8 @@ impl Table {
     pub(super) async fn league_table(
         &self,
         req: &Request,
-        options: &[(String, String)],
+        name: Option<String>,
     ) -> Res<Vec<Reply>> {
-        let mut args = Args::new(options, Some("name"))?;
-        let name = args.take("name");
-        args.finish("league table")?;
         let l = self.league_named(req, name).await?;
         if l.phase == LeaguePhase::Forming {
             return Ok(vec![Reply::public(

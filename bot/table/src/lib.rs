@@ -8,7 +8,6 @@
 //! [`Table::tick`].
 
 mod answers;
-mod args;
 mod autocomplete;
 mod board_text;
 mod channels;
@@ -48,7 +47,7 @@ pub use replay::MAX_REPLAY_FRAMES;
 pub use replay_cache::ReplayCacheStats;
 pub use threads::{thread_name, THREAD_NAME_LIMIT};
 pub use tokar_model::api::{
-    Button, ChannelRef, Image, Reply, Request, ThreadRefusal, ThreadSupport, UserRef,
+    Button, ChannelRef, Image, Refusal, Reply, Request, ThreadRefusal, ThreadSupport, UserRef,
 };
 pub use tokar_model::replay::replay;
 pub(crate) use tokar_model::replay::{apply_entry, reseed_at};
@@ -146,7 +145,7 @@ struct Inner {
 }
 
 /// A refusal: one line for the user, nothing changed.
-type Res<T> = Result<T, String>;
+type Res<T> = Result<T, Refusal>;
 
 /// What players are told when the store fails or a record cannot be read;
 /// the detail goes to the log (`tracing::error!`).
@@ -232,7 +231,7 @@ impl Table {
         let this = self.clone();
         let channel = req.channel.clone();
         let user = req.user.clone();
-        let command = req.command.clone();
+        let command = req.command.name();
         // A task of its own: the command completes (and commits) even if the
         // caller stops waiting, and a panic in it is caught here.
         match tokio::spawn(async move { this.run(req).await }).await {
@@ -249,20 +248,16 @@ impl Table {
     }
 
     async fn run(&self, req: Request) -> Vec<Reply> {
-        let command = req
-            .command
-            .trim()
-            .trim_start_matches('/')
-            .to_ascii_lowercase();
+        let command = req.command.name();
         if let Err(e) = self.remember_user(&req.user).await {
             warn!(error = %e, "cannot record the user's name");
         }
-        let result = self.dispatch(&command, &req).await;
+        let result = self.dispatch(&req).await;
         match result {
             Ok(mut replies) => {
                 info!(user = %req.user.name, %command, "done");
                 // A play ends the player's vacation (ruling T50).
-                if command == "play" {
+                if matches!(req.command, tokar_model::Command::Play { .. }) {
                     replies.extend(self.vacation_ends_at_play(&req.user).await);
                 }
                 // The command is committed; the bot's answers follow it.
@@ -280,7 +275,11 @@ impl Table {
             Err(reason) => {
                 info!(user = %req.user.name, %command, %reason, "refused");
                 // A refusal quotes at most an excerpt of anything typed (issue #32).
-                let reason = tokar_model::quote::bound_quotes(reason, &req.command, &req.options);
+                let reason = tokar_model::quote::bound_quotes(
+                    reason.into_text(),
+                    command,
+                    &req.command.typed(),
+                );
                 vec![Reply::refusal(&req.channel, &req.user, reason)]
             }
         }
@@ -308,6 +307,7 @@ impl Table {
             Ok(())
         })
         .await
+        .map_err(String::from)
     }
 
     /// The table's time: what schedules, records and the outbox's retries are reckoned in.
@@ -438,7 +438,7 @@ impl Table {
                 error!(game = id, error = %e, "no seed for a game");
                 "No game can be set up right now (the server has no randomness to deal \
                  with); nothing was done. The operator has been told."
-                    .to_string()
+                    .into()
             }),
         }
     }

@@ -47,6 +47,7 @@ impl Table {
             } else {
                 ""
             }
-        ))
+        )
+        .into())
     }
 }

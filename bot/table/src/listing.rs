@@ -1,15 +1,16 @@
 //! What a user reads and sets: /games, /history, /export, /rules, /settings (/vacation is
 //! in `vacation.rs`).
 
-use super::args::Args;
 use super::commands::{describe_entry, Pick};
 use super::export::{self, GameExport};
 use super::paging::{self, Item, MESSAGE_LIMIT};
 use super::text::{self, seats_label};
 use super::{ChannelRef, Reply, Request, Res, Table};
 use tokar_engine::catalog::GameKind;
-use tokar_engine::spelling::did_you_mean;
 use tokar_engine::Seat;
+use tokar_model::clock::Millis;
+use tokar_model::command::game_kind;
+use tokar_model::command::Reminder;
 use tokar_model::duration;
 use tokar_model::record::{GameRecord, Phase};
 
@@ -33,20 +34,14 @@ impl Table {
         }
     }
 
-    pub(super) async fn cmd_games(&self, req: &Request) -> Res<Vec<Reply>> {
-        let mut args = Args::new(&req.options, Some("scope"))?;
-        let scope = args.take("scope").map(|s| s.to_ascii_lowercase());
-        let page = paging::page_number(args.take("page"))?;
-        args.finish("games")?;
-        match scope.as_deref() {
-            None | Some("mine") => {}
-            Some("server") => return self.server_games(req, page).await,
-            Some(other) => {
-                return Err(format!(
-                    "scope:{} must be mine or server.",
-                    tokar_model::quote::excerpt(other)
-                ))
-            }
+    pub(super) async fn cmd_games(
+        &self,
+        req: &Request,
+        server: bool,
+        page: usize,
+    ) -> Res<Vec<Reply>> {
+        if server {
+            return self.server_games(req, page).await;
         }
         let user = req.user.id;
         let mut recs = self.records_of_user(user).await?;
@@ -144,10 +139,7 @@ impl Table {
         Ok(vec![Reply::private(&req.channel, &req.user, content)])
     }
 
-    pub(super) async fn cmd_history(&self, req: &Request) -> Res<Vec<Reply>> {
-        let mut args = Args::new(&req.options, Some("game"))?;
-        let given = args.game()?;
-        args.finish("history")?;
+    pub(super) async fn cmd_history(&self, req: &Request, given: Option<u64>) -> Res<Vec<Reply>> {
         let id = self.pick(req, given, Pick::View).await?;
         let l = self.load(id).await?;
         let Some(game) = &l.game else {
@@ -184,14 +176,11 @@ impl Table {
         Ok(vec![Reply::public(&req.channel, lines.join("\n"))])
     }
 
-    pub(super) async fn cmd_export(&self, req: &Request) -> Res<Vec<Reply>> {
-        let mut args = Args::new(&req.options, Some("game"))?;
-        let given = args.game()?;
-        args.finish("export")?;
+    pub(super) async fn cmd_export(&self, req: &Request, given: Option<u64>) -> Res<Vec<Reply>> {
         let id = self.pick(req, given, Pick::View).await?;
         let l = self.load(id).await?;
         if l.game.is_none() {
-            return Err(text::lobby_status(&l.rec));
+            return Err(text::lobby_status(&l.rec).into());
         }
         let log = self.blocking(move |s| s.log(id)).await?;
         let over = l.rec.phase == Phase::Finished;
@@ -209,11 +198,12 @@ impl Table {
         Ok(vec![export_reply(&req.channel, id, over, record)])
     }
 
-    pub(super) async fn cmd_rules(&self, req: &Request) -> Res<Vec<Reply>> {
-        let mut args = Args::new(&req.options, Some("game"))?;
-        let game = args.take("game");
-        let mut unit = args.take("unit");
-        args.finish("rules")?;
+    pub(super) async fn cmd_rules(
+        &self,
+        req: &Request,
+        game: Option<String>,
+        mut unit: Option<String>,
+    ) -> Res<Vec<Reply>> {
         let kind = match game {
             Some(g) => {
                 let (kind, topic) = game_and_topic(&g)?;
@@ -223,7 +213,8 @@ impl Table {
                             "Name one topic: /rules {} {t} or /rules {} {u}.",
                             kind.slug(),
                             kind.slug()
-                        ));
+                        )
+                        .into());
                     }
                     unit = Some(t);
                 }
@@ -259,28 +250,19 @@ impl Table {
         Ok(vec![Reply::private(&req.channel, &req.user, text)])
     }
 
-    pub(super) async fn cmd_settings(&self, req: &Request) -> Res<Vec<Reply>> {
-        let mut args = Args::new(&req.options, None)?;
-        let reminder = args.take("reminder");
-        let deadline = args.take("deadline");
-        args.finish("settings")?;
+    pub(super) async fn cmd_settings(
+        &self,
+        req: &Request,
+        reminder: Option<Reminder>,
+        deadline: Option<Millis>,
+    ) -> Res<Vec<Reply>> {
         let mut me = self.user_record(&req.user).await?;
-        if let Some(r) = reminder {
-            me.reminder = if r.eq_ignore_ascii_case("off") {
-                None
-            } else {
-                let d = duration::parse(&r)?;
-                if d < duration::HOUR {
-                    return Err("reminder must be at least 1h (or off).".into());
-                }
-                Some(d)
-            };
+        match reminder {
+            None => {}
+            Some(Reminder::Off) => me.reminder = None,
+            Some(Reminder::Every(d)) => me.reminder = Some(d),
         }
         if let Some(d) = deadline {
-            let d = duration::parse(&d)?;
-            if !(duration::DAY..=90 * duration::DAY).contains(&d) {
-                return Err("deadline must be from 1d to 90d.".into());
-            }
             me.deadline = d;
         }
         let show = format!(
@@ -295,24 +277,10 @@ impl Table {
     }
 }
 
-/// Reads a game kind, as `/new game:` and `/rules` take it: its slug or
-/// title, or a refusal with the nearest name.
-pub(super) fn game_kind(text: &str) -> Result<GameKind, String> {
-    GameKind::parse(text).ok_or_else(|| {
-        let slugs = GameKind::ALL.map(|k| k.slug());
-        format!(
-            "There is no game called '{}'.{} Choose {}.",
-            tokar_model::quote::excerpt(text),
-            did_you_mean(text, slugs),
-            slugs.join(", ")
-        )
-    })
-}
-
 /// `/rules arcana blue-knight`: the words typed without option names name
 /// the game and then the topic (T17). The game is the longest run of first
 /// words that names one (`magic chess king`), the topic the rest.
-fn game_and_topic(text: &str) -> Result<(GameKind, Option<String>), String> {
+fn game_and_topic(text: &str) -> Res<(GameKind, Option<String>)> {
     let words: Vec<&str> = text.split_whitespace().collect();
     for n in (1..=words.len()).rev() {
         if let Some(kind) = GameKind::parse(&words[..n].join(" ")) {

@@ -1,13 +1,13 @@
 //! Making a game: /new, /accept, /decline, /join, and the start once every
 //! seat is taken.
 
-use super::args::{parse_mention, Args};
 use super::export;
 use super::text::{self, lobby_status, open_seats};
 use super::{Change, Loaded, Reply, Request, Res, Table, UserRef};
 use tokar_engine::catalog::{AnyGame, GameKind, Options};
 use tokar_engine::spelling::did_you_mean;
 use tokar_engine::{Seat, Viewer};
+use tokar_model::command::{Args, NewGame};
 use tokar_model::quote::excerpt;
 use tokar_model::record::{GameRecord, LogEntry, Member, Named, Phase, Reseed, TurnClock, FORMAT};
 
@@ -37,6 +37,7 @@ fn read_options(kind: GameKind, args: &mut Args, creator: bool) -> Res<(Options,
                         did_you_mean(&v, spec.choices.iter().copied()),
                         spec.choices.join(", ")
                     )
+                    .into()
                 })
         };
         if let Some(v) = args.take(spec.name) {
@@ -48,7 +49,8 @@ fn read_options(kind: GameKind, args: &mut Args, creator: bool) -> Res<(Options,
                 return Err(format!(
                     "Option {} is chosen by the game's creator at /new.",
                     spec.name
-                ));
+                )
+                .into());
             }
         }
         if spec.per_seat && creator {
@@ -98,11 +100,11 @@ fn options_help(kind: GameKind, per_seat_only: bool) -> String {
 }
 
 impl Table {
-    pub(super) async fn cmd_new(&self, req: &Request) -> Res<Vec<Reply>> {
-        let mut args = Args::new(&req.options, Some("game"))?;
-        let from = match args.take("record") {
+    pub(super) async fn cmd_new(&self, req: &Request, asked: &NewGame) -> Res<Vec<Reply>> {
+        let mut args = asked.options.clone();
+        let from = match &asked.record {
             Some(r) => {
-                let e = export::read(&r)?;
+                let e = export::read(r)?;
                 // The whole record is replayed now, off the executor: a long one takes a while.
                 let checked = tokio::task::spawn_blocking(move || export::check(&e).map(|()| e))
                     .await
@@ -114,98 +116,54 @@ impl Table {
             }
             None => None,
         };
-        let kind = match (&from, args.take("game")) {
+        let kind = match (&from, asked.game) {
             (Some(e), _) => e.kind,
-            (None, Some(g)) => super::listing::game_kind(&g)?,
-            (None, None) => {
-                return Err(format!(
-                    "Missing option game: choose {}.",
-                    GameKind::ALL.map(|k| k.slug()).join(", ")
-                ))
-            }
+            (None, Some(kind)) => kind,
+            (None, None) => return Err(tokar_model::command::missing_game()),
         };
         if !kind.available() {
-            return Err(format!("{} cannot be played yet.", kind.title()));
+            return Err(format!("{} cannot be played yet.", kind.title()).into());
         }
-        let players = match args.take("players") {
-            None => None,
-            Some(p) => Some(
-                p.parse::<usize>()
-                    .ok()
-                    .filter(|&n| (1..=8).contains(&n))
-                    .ok_or_else(|| {
-                        format!("players:{} must be a number from 1 to 8.", excerpt(&p))
-                    })?,
-            ),
-        };
+        let players = asked.players;
         let mut opponents: Vec<u64> = Vec::new();
         // Seats the bot takes at once (opponent:@Tokar, possibly several times, and bots:N).
         let mut robots = 0usize;
-        args.expect("opponent");
-        let mut invites = args.take_where(|k| {
-            k.strip_prefix("opponent")
-                .is_some_and(|n| n.is_empty() || n.parse::<u8>().is_ok())
-        });
-        invites.sort_by_key(|(k, _)| (k.len(), k.clone()));
-        for (_, v) in invites {
-            if self.names_robot(&v) {
+        for o in &asked.opponents {
+            if self.names_robot(&o.typed) {
                 robots += 1;
                 continue;
             }
-            let id = parse_mention(&v)?;
+            let id = o.id()?;
             if id == req.user.id {
                 return Err(
                     "You cannot invite yourself; to hold several seats, use players:1.".into(),
                 );
             }
             if opponents.contains(&id) {
-                return Err(format!("{} is invited twice.", excerpt(&v)));
+                return Err(format!("{} is invited twice.", excerpt(&o.typed)).into());
             }
             opponents.push(id);
         }
         let (mut options, mine) = read_options(kind, &mut args, true)?;
-        let asked = super::robot::read_play_options(&mut args)?;
-        robots += asked.bots;
+        let asked_play = super::robot::PlayAsked {
+            level: asked.level,
+            hints: asked.hints,
+            vacation: asked.vacation,
+            bots: asked.bots,
+        };
+        robots += asked_play.bots;
         let rates_bots = match (robots, req.channel.guild) {
             (1.., Some(g)) => self.blocking(move |s| s.server(g)).await?.rate_bot_games,
             _ => false,
         };
-        let rated = read_rated(&mut args, robots, rates_bots)?;
-        let mut play = asked.for_game(rated)?;
+        let rated = read_rated(asked.rated, robots, rates_bots)?;
+        let mut play = asked_play.for_game(rated)?;
         play.bound_to_record = from.is_some();
         // Its seats are rated as its level's player (T52).
         play.robot = (robots > 0).then(|| self.robot().id);
         // The move deadline of this game, else the creator's setting (T5, T25).
-        let deadline = match args.take("deadline") {
-            None => None,
-            Some(d) => Some(
-                tokar_model::duration::parse(&d)
-                    .ok()
-                    .filter(|d| {
-                        (tokar_model::duration::DAY..=90 * tokar_model::duration::DAY).contains(d)
-                    })
-                    .ok_or_else(|| {
-                        format!(
-                            "deadline:{} must be from 1d to 90d (such as deadline:3d).",
-                            excerpt(&d)
-                        )
-                    })?,
-            ),
-        };
-        let reminder = match args.take("reminder") {
-            None => None,
-            Some(r) => Some(
-                tokar_model::duration::parse(&r)
-                    .ok()
-                    .filter(|r| *r >= tokar_model::duration::HOUR)
-                    .ok_or_else(|| {
-                        format!(
-                            "reminder:{} must be at least 1h (such as reminder:12h).",
-                            excerpt(&r)
-                        )
-                    })?,
-            ),
-        };
+        let deadline = asked.deadline;
+        let reminder = asked.reminder;
         args.finish("new")?;
         self.room_for_a_new_game(req.user.id).await?;
         // Unless the creator says, a game has the seats its rules are written for (Magic
@@ -215,7 +173,8 @@ impl Table {
             return Err(format!(
                 "players:{players} leaves no room for {} invited opponents.",
                 opponents.len() + robots
-            ));
+            )
+            .into());
         }
         kind.seating(players).map_err(|e| e.to_string())?;
         match &from {
@@ -360,7 +319,7 @@ impl Table {
             .collect();
         match mine.as_slice() {
             [] => Err(match given {
-                Some(g) => format!("You have no invitation to game #{g}."),
+                Some(g) => format!("You have no invitation to game #{g}.").into(),
                 None => "You have no invitation to answer.".into(),
             }),
             [one] => self.load(one.id).await,
@@ -370,19 +329,24 @@ impl Table {
                     .map(|r| format!("#{}", r.id))
                     .collect::<Vec<_>>()
                     .join(", ")
-            )),
+            )
+            .into()),
         }
     }
 
-    pub(super) async fn cmd_accept(&self, req: &Request) -> Res<Vec<Reply>> {
-        let mut args = Args::new(&req.options, Some("game"))?;
-        let given = args.game()?;
+    pub(super) async fn cmd_accept(
+        &self,
+        req: &Request,
+        given: Option<u64>,
+        options: &Args,
+    ) -> Res<Vec<Reply>> {
+        let mut args = options.clone();
         let first = self.invitation(req, given).await?;
         let id = first.rec.id;
         let _guard = self.lock(id).await;
         let Loaded { mut rec, .. } = self.load(id).await?;
         if rec.phase != Phase::Lobby || !rec.invited.iter().any(|i| i.id == req.user.id) {
-            return Err(format!("You have no invitation to game #{id}."));
+            return Err(format!("You have no invitation to game #{id}.").into());
         }
         Self::own_channel(&rec, req)?;
         let (_, mine) = read_options(rec.kind, &mut args, false)?;
@@ -406,9 +370,13 @@ impl Table {
         self.joined(rec, version, req, "accepted").await
     }
 
-    pub(super) async fn cmd_join(&self, req: &Request) -> Res<Vec<Reply>> {
-        let mut args = Args::new(&req.options, Some("game"))?;
-        let given = args.game()?;
+    pub(super) async fn cmd_join(
+        &self,
+        req: &Request,
+        given: Option<u64>,
+        options: &Args,
+    ) -> Res<Vec<Reply>> {
+        let mut args = options.clone();
         let id = match given {
             Some(g) => g,
             None => {
@@ -441,7 +409,8 @@ impl Table {
                                 .map(|i| format!("#{i}"))
                                 .collect::<Vec<_>>()
                                 .join(", ")
-                        ))
+                        )
+                        .into())
                     }
                 }
             }
@@ -449,21 +418,22 @@ impl Table {
         let _guard = self.lock(id).await;
         let Loaded { mut rec, .. } = self.load(id).await?;
         if rec.phase != Phase::Lobby {
-            return Err(format!(
-                "Game #{id} has already started; there is no seat to join."
-            ));
+            return Err(
+                format!("Game #{id} has already started; there is no seat to join.").into(),
+            );
         }
         Self::own_channel(&rec, req)?;
         if text::is_member(&rec, req.user.id) {
-            return Err(format!("You are already in game #{id}."));
+            return Err(format!("You are already in game #{id}.").into());
         }
         if rec.invited.iter().any(|i| i.id == req.user.id) {
-            return Err(format!("You are invited to game #{id}: /accept game:{id}."));
+            return Err(format!("You are invited to game #{id}: /accept game:{id}.").into());
         }
         if open_seats(&rec) == 0 {
             return Err(format!(
                 "Game #{id} has no open seat; its seats are kept for invited players."
-            ));
+            )
+            .into());
         }
         let (_, mine) = read_options(rec.kind, &mut args, false)?;
         args.finish("join")?;
@@ -518,16 +488,13 @@ impl Table {
         self.store(Some(req), staged, vec![reply]).await
     }
 
-    pub(super) async fn cmd_decline(&self, req: &Request) -> Res<Vec<Reply>> {
-        let mut args = Args::new(&req.options, Some("game"))?;
-        let given = args.game()?;
-        args.finish("decline")?;
+    pub(super) async fn cmd_decline(&self, req: &Request, given: Option<u64>) -> Res<Vec<Reply>> {
         let first = self.invitation(req, given).await?;
         let id = first.rec.id;
         let _guard = self.lock(id).await;
         let Loaded { mut rec, .. } = self.load(id).await?;
         if rec.phase != Phase::Lobby || !rec.invited.iter().any(|i| i.id == req.user.id) {
-            return Err(format!("You have no invitation to game #{id}."));
+            return Err(format!("You have no invitation to game #{id}.").into());
         }
         Self::own_channel(&rec, req)?;
         let version = rec.version;
@@ -576,7 +543,8 @@ impl Table {
                 rec.kind.title(),
                 seating.len(),
                 rec.members.len()
-            ));
+            )
+            .into());
         }
         for (m, seats) in rec.members.iter_mut().zip(&seating) {
             m.seats = seats.iter().map(|s| s.0).collect();
@@ -690,12 +658,12 @@ fn record_keeps_options(given: &Options, record: &Options) -> Res<()> {
             Some(r) => {
                 return Err(format!(
                     "The record sets {k}:{r}; a game from it keeps the record's options: leave out {k}:."
-                ))
+                ).into())
             }
             None => {
                 return Err(format!(
                     "The record has no {k}: option (its game had the default); a game from it keeps the record's options: leave out {k}:."
-                ))
+                ).into())
             }
         }
     }
@@ -728,13 +696,13 @@ fn bound_by_record(
                     return Err(format!(
                         "The record sets {k}:{r} for your seat ({}); a game from it keeps the record's options: leave out {k}:.",
                         s.0
-                    ))
+                    ).into())
                 }
                 None => {
                     return Err(format!(
                         "The record has no {k}: for your seat ({}) (its game had the default); a game from it keeps the record's options: leave out {k}:.",
                         s.0
-                    ))
+                    ).into())
                 }
             }
         }
@@ -761,15 +729,7 @@ fn assistance_note(rec: &GameRecord) -> String {
 /// `rated:yes|no` of /new: rated by default between people; a game with
 /// Tokar's seats is not rated, and asking for it is refused, unless the server
 /// rates them (`/server rated-bots:on`), when it is rated by default (T28).
-fn read_rated(args: &mut Args, robots: usize, rates_bots: bool) -> Res<bool> {
-    let asked = match args.take("rated") {
-        None => None,
-        Some(v) => match v.trim().to_ascii_lowercase().as_str() {
-            "yes" | "on" | "true" => Some(true),
-            "no" | "off" | "false" => Some(false),
-            _ => return Err(format!("rated:{} must be yes or no.", excerpt(&v))),
-        },
-    };
+fn read_rated(asked: Option<bool>, robots: usize, rates_bots: bool) -> Res<bool> {
     match (asked, robots) {
         (Some(true), 1..) if !rates_bots => Err(
             "Games with Tokar's seats are not rated on this server; leave out rated:yes, or invite people instead."

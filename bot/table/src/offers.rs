@@ -1,35 +1,33 @@
 //! Ending or undoing by agreement: /resign, /draw, /undo, and /claim at the move deadline.
 
-use super::args::Args;
 use super::commands::{describe, retime, Pick};
 use super::schedule::Deadline;
 use super::text::{self, is_member, seats_of};
 use super::{replay, Change, Loaded, Reply, Request, Res, Table, UserRef};
 use tokar_engine::{Outcome, Seat};
+use tokar_model::command::Answer;
 use tokar_model::record::{GameRecord, LogAction, LogEntry, Offer, Phase, FORMAT};
 
 impl Table {
-    pub(super) async fn cmd_resign(&self, req: &Request) -> Res<Vec<Reply>> {
-        let mut args = Args::new(&req.options, Some("game"))?;
-        let given = args.game()?;
-        let confirm = args.take("confirm");
-        args.finish("resign")?;
-        let confirmed = match confirm.as_deref().map(str::to_ascii_lowercase).as_deref() {
-            None => false,
-            Some("yes") => true,
-            Some(other) => return Err(format!("confirm:{other} must be yes.")),
-        };
+    pub(super) async fn cmd_resign(
+        &self,
+        req: &Request,
+        given: Option<u64>,
+        confirmed: bool,
+    ) -> Res<Vec<Reply>> {
         let id = self.pick(req, given, Pick::Member).await?;
         let _guard = self.lock(id).await;
         let mut l = self.load(id).await?;
         if !is_member(&l.rec, req.user.id) {
-            return Err(format!("You are not playing in game #{id}."));
+            return Err(format!("You are not playing in game #{id}.").into());
         }
         Self::reachable(&l.rec, req)?;
         let version = l.rec.version;
         match l.rec.phase {
-            Phase::Finished => return Err(format!("Game #{id} is over; it cannot be changed.")),
-            Phase::Cancelled => return Err(format!("Game #{id} was cancelled.")),
+            Phase::Finished => {
+                return Err(format!("Game #{id} is over; it cannot be changed.").into())
+            }
+            Phase::Cancelled => return Err(format!("Game #{id} was cancelled.").into()),
             Phase::Lobby => {
                 let content = if l.rec.creator == req.user.id {
                     l.rec.phase = Phase::Cancelled;
@@ -72,29 +70,23 @@ impl Table {
         v
     }
 
-    pub(super) async fn cmd_draw(&self, req: &Request) -> Res<Vec<Reply>> {
-        self.offer(req, "draw").await
-    }
-
-    pub(super) async fn cmd_undo(&self, req: &Request) -> Res<Vec<Reply>> {
-        self.offer(req, "undo").await
-    }
-
     /// /draw and /undo: offer, accept, decline. Any move voids an open offer.
-    pub(super) async fn offer(&self, req: &Request, kind: &str) -> Res<Vec<Reply>> {
-        let mut args = Args::new(&req.options, Some("answer"))?;
-        let given = args.game()?;
-        let answer = args.take("answer").map(|a| a.to_ascii_lowercase());
-        args.finish(kind)?;
-        if let Some(a) = &answer {
-            if !matches!(a.as_str(), "offer" | "accept" | "decline") {
-                return Err(format!("answer:{a} must be offer, accept or decline."));
-            }
-        }
+    pub(super) async fn offer(
+        &self,
+        req: &Request,
+        kind: &str,
+        given: Option<u64>,
+        answer: Option<Answer>,
+    ) -> Res<Vec<Reply>> {
+        let answer = answer.map(|a| match a {
+            Answer::Offer => "offer",
+            Answer::Accept => "accept",
+            Answer::Decline => "decline",
+        });
         let user = req.user.id;
         // Without game:, the game with an open offer of this kind to answer is meant
         // (or, to withdraw, the user's own).
-        let decline = answer.as_deref() == Some("decline");
+        let decline = answer == Some("decline");
         let open_here = |r: &GameRecord| {
             let slot = if kind == "draw" {
                 &r.draw_offer
@@ -115,7 +107,8 @@ impl Table {
             return Err(format!(
                 "Game #{id} is rated: {} grants no takebacks in a rated game.",
                 self.robot().name
-            ));
+            )
+            .into());
         }
         let version = l.rec.version;
         let slot = if kind == "draw" {
@@ -129,9 +122,9 @@ impl Table {
         } else {
             "taking back"
         };
-        let mut offer = match (slot, answer.as_deref()) {
+        let mut offer = match (slot, answer) {
             (None, Some("accept" | "decline")) => {
-                return Err(format!("Nobody has offered {what} in game #{id}."));
+                return Err(format!("Nobody has offered {what} in game #{id}.").into());
             }
             (None, _) => {
                 let to_len = if kind == "undo" {
@@ -167,7 +160,8 @@ impl Table {
             (Some(o), _) if o.agreed.contains(&user) => {
                 return Err(format!(
                     "You already agreed to {what} in game #{id}; waiting for the others."
-                ));
+                )
+                .into());
             }
             (Some(mut o), _) => {
                 o.agreed.push(user);
@@ -183,7 +177,8 @@ impl Table {
                 return Err(format!(
                     "Game #{id}: {} does not agree to draws; play on, or /resign.",
                     self.robot().name
-                ));
+                )
+                .into());
             }
             offer.agreed.push(robot);
         }
@@ -315,7 +310,8 @@ impl Table {
                     "Game #{id}: the bot's answer {} ({}) drew on chance; it cannot be taken back.",
                     e.seq + 1,
                     describe(&e.action)
-                ));
+                )
+                .into());
             }
         }
         let trailing = to;
@@ -326,31 +322,30 @@ impl Table {
                     "Game #{id}: action {} ({}) drew on chance; it cannot be taken back.",
                     e.seq + 1,
                     describe(&e.action)
-                ));
+                )
+                .into());
             }
             if !matches!(e.action, LogAction::Play(_)) {
                 return Err(format!(
                     "Game #{id}: a resignation or skipped turn cannot be taken back."
-                ));
+                )
+                .into());
             }
             to -= 1;
         }
         if to == trailing {
             return Err(match log.last() {
-                None => format!("Game #{id}: nothing has been played yet."),
+                None => format!("Game #{id}: nothing has been played yet.").into(),
                 Some(_) if to == floor && floor > 0 => format!(
                     "Game #{id} started from a record after its {floor} actions; they cannot be taken back."
-                ),
-                Some(_) => format!("Game #{id}: the last action is not yours, so there is nothing of yours to take back."),
+                ).into(),
+                Some(_) => format!("Game #{id}: the last action is not yours, so there is nothing of yours to take back.").into(),
             });
         }
         Ok(to as u64)
     }
 
-    pub(super) async fn cmd_claim(&self, req: &Request) -> Res<Vec<Reply>> {
-        let mut args = Args::new(&req.options, Some("game"))?;
-        let given = args.game()?;
-        args.finish("claim")?;
+    pub(super) async fn cmd_claim(&self, req: &Request, given: Option<u64>) -> Res<Vec<Reply>> {
         let claimable = self.claimable_here(req).await?;
         let id = self
             .pick_with(req, given, Pick::Play, |r| claimable.contains(&r.id))
@@ -360,7 +355,7 @@ impl Table {
         let version = l.rec.version;
         let waiting = l.rec.turn.waiting.clone();
         if waiting.contains(&req.user.id) {
-            return Err(format!("Game #{id} waits for you; you cannot claim it."));
+            return Err(format!("Game #{id} waits for you; you cannot claim it.").into());
         }
         let now = self.now();
         match self.effective_deadline(&l.rec).await? {
@@ -369,13 +364,15 @@ impl Table {
                 return Err(format!(
                     "Game #{id}: the move deadline has not passed; {}.",
                     d.describe(now)
-                ))
+                )
+                .into())
             }
             d @ Deadline::Paused(_) => {
                 return Err(format!(
                     "Game #{id}: the move clock is {}; it cannot be claimed.",
                     d.describe(now)
-                ))
+                )
+                .into())
             }
         }
         let game = l.game.as_ref().ok_or("The game has not started.")?;

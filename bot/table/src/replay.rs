@@ -5,7 +5,6 @@
 //! (ruling T18). A long game draws every n-th action only ([`MAX_REPLAY_FRAMES`]), and a
 //! finished game's replay is drawn once and then kept (`replay_cache.rs`).
 
-use super::args::Args;
 use super::commands::Pick;
 use super::replay_cache::{CachedReplay, ReplayCacheStats, ReplayKey};
 use super::text::{self, is_member};
@@ -23,20 +22,18 @@ use tracing::warn;
 pub const MAX_REPLAY_FRAMES: usize = 200;
 
 impl Table {
-    pub(super) async fn cmd_replay(&self, req: &Request) -> Res<Vec<Reply>> {
-        let mut args = Args::new(&req.options, Some("game"))?;
-        let given = args.game()?;
-        args.finish("replay")?;
+    pub(super) async fn cmd_replay(&self, req: &Request, given: Option<u64>) -> Res<Vec<Reply>> {
         let id = self.pick(req, given, Pick::View).await?;
         let l = self.load(id).await?;
         if l.game.is_none() {
-            return Err(text::lobby_status(&l.rec));
+            return Err(text::lobby_status(&l.rec).into());
         }
         let over = l.rec.phase == Phase::Finished;
         if !over && !is_member(&l.rec, req.user.id) {
             return Err(format!(
                 "Game #{id} is still being played: only its players can replay it until it ends."
-            ));
+            )
+            .into());
         }
         // A finished game's replay never changes: drawn once, then kept (replay_cache.rs).
         let key = over.then_some(ReplayKey {
@@ -50,7 +47,7 @@ impl Table {
             None => {
                 let log = self.blocking(move |s| s.log(id)).await?;
                 if log.is_empty() {
-                    return Err(format!("Game #{id} has no moves to replay yet."));
+                    return Err(format!("Game #{id} has no moves to replay yet.").into());
                 }
                 let rec = l.rec;
                 let renderer = self.inner.renderer.clone();
@@ -60,11 +57,15 @@ impl Table {
                     Ok(Ok(r)) => r,
                     Ok(Err(e)) => {
                         warn!(game = id, error = %e, "replay not drawn");
-                        return Err(format!("Game #{id} could not be replayed as a picture."));
+                        return Err(
+                            format!("Game #{id} could not be replayed as a picture.").into()
+                        );
                     }
                     Err(e) => {
                         warn!(game = id, error = %e, "replay task failed");
-                        return Err(format!("Game #{id} could not be replayed as a picture."));
+                        return Err(
+                            format!("Game #{id} could not be replayed as a picture.").into()
+                        );
                     }
                 };
                 let replay = Arc::new(CachedReplay {

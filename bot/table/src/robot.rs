@@ -23,7 +23,6 @@
 //! by it. If the game moved on meanwhile, the `/play` is refused by the normal
 //! checks and the bot thinks again on the new position.
 
-use super::args::{parse_mention, Args};
 use super::commands::Pick;
 use super::leases::GAME_LEASE_MS;
 use super::text::{is_member, seats_of};
@@ -34,6 +33,7 @@ use std::time::{Duration, Instant};
 use tokar_engine::catalog::{AnyGame, Options};
 use tokar_engine::search::{Budget, Level};
 use tokar_engine::Seat;
+use tokar_model::command::parse_mention;
 use tokar_model::record::{Member, Named, Phase, PlayOptions};
 use tokar_store::Lease;
 use tracing::{info, warn};
@@ -166,49 +166,6 @@ pub(super) struct PlayAsked {
     pub(super) hints: Option<bool>,
     pub(super) vacation: bool,
     pub(super) bots: usize,
-}
-
-/// `on` or `off` (and their synonyms) of option `name`.
-fn switch(name: &str, value: &str) -> Res<bool> {
-    match value.to_ascii_lowercase().as_str() {
-        "on" | "yes" | "true" => Ok(true),
-        "off" | "no" | "false" => Ok(false),
-        _ => Err(format!(
-            "{name}:{} must be on or off.",
-            tokar_model::quote::excerpt(value)
-        )),
-    }
-}
-
-/// Reads the /new options about how the game is played: `level`, `hints`, `vacation`, `bots`.
-pub(super) fn read_play_options(args: &mut Args) -> Res<PlayAsked> {
-    let mut level = PlayOptions::default().level;
-    if let Some(l) = args.take("level") {
-        level = Level::parse(&l)
-            .ok_or_else(|| format!("level:{l} is not a level: choose easy, normal or hard."))?;
-    }
-    let hints = match args.take("hints") {
-        None => None,
-        Some(h) => Some(switch("hints", &h)?),
-    };
-    let vacation = match args.take("vacation") {
-        None => true,
-        Some(v) => switch("vacation", &v)?,
-    };
-    let bots = match args.take("bots") {
-        None => 0,
-        Some(b) => b
-            .parse::<usize>()
-            .ok()
-            .filter(|&n| n <= 7)
-            .ok_or_else(|| format!("bots:{b} must be a number from 0 to 7."))?,
-    };
-    Ok(PlayAsked {
-        level,
-        hints,
-        vacation,
-        bots,
-    })
 }
 
 impl PlayAsked {
@@ -370,15 +327,14 @@ impl Table {
             let req = Request {
                 user: me.clone(),
                 channel: ChannelRef::from(&l.rec.channel),
-                command: "play".into(),
-                options: vec![
-                    ("action".into(), notation.clone()),
-                    ("game".into(), id.to_string()),
-                ],
+                command: tokar_model::Command::Play {
+                    game: Some(id),
+                    action: notation.clone(),
+                },
                 interaction_token: None,
                 manage_server: false,
             };
-            match self.dispatch("play", &req).await {
+            match self.dispatch(&req).await {
                 Ok(replies) => {
                     info!(game = id, %why, "the bot played");
                     out.extend(replies);
@@ -436,39 +392,38 @@ impl Table {
     }
 
     /// /hint: the user's best action by the bot's search, shown only to them.
-    pub(super) async fn cmd_hint(&self, req: &Request) -> Res<Vec<Reply>> {
-        let mut args = Args::new(&req.options, Some("game"))?;
-        let given = args.game()?;
-        args.finish("hint")?;
+    pub(super) async fn cmd_hint(&self, req: &Request, given: Option<u64>) -> Res<Vec<Reply>> {
         let id = self.pick(req, given, Pick::Play).await?;
         let l = self.load(id).await?;
         if !is_member(&l.rec, req.user.id) {
-            return Err(format!(
-                "You are not playing in game #{id}; hints are for its players."
-            ));
+            return Err(
+                format!("You are not playing in game #{id}; hints are for its players.").into(),
+            );
         }
         if l.rec.phase != Phase::Playing {
-            return Err(format!(
-                "Game #{id} is not being played; there is nothing to hint."
-            ));
+            return Err(
+                format!("Game #{id} is not being played; there is nothing to hint.").into(),
+            );
         }
         // Ruling T49: a rated game is unassisted, whatever its play options say (games
         // stored before the ruling have hints on).
         if l.rec.rated == Some(true) {
-            return Err(format!(
-                "Game #{id} is rated, and rated games are played without hints."
-            ));
+            return Err(
+                format!("Game #{id} is rated, and rated games are played without hints.").into(),
+            );
         }
         if !l.rec.play.hints {
             return Err(format!(
                 "Hints are off in game #{id}: its players chose hints:off at /new."
-            ));
+            )
+            .into());
         }
         let game = l.game.ok_or("The game has not started.")?;
         let Some(seat) = first_to_act(&game, &seats_of(&l.rec, req.user.id)) else {
             return Err(format!(
                 "It is not your turn in game #{id}; a hint is for the player to act."
-            ));
+            )
+            .into());
         };
         let name = game.seat_name(seat);
         let seed = self.robot_seed(id, l.rec.log_len) ^ req.user.id;

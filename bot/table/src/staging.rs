@@ -342,7 +342,7 @@ fn pointer(req: &Request, game: u64, replies: &[Reply]) -> Option<Reply> {
     let to = replies.iter().find(public)?.channel.id;
     // Only a player's own command on a game: a league acting for a player (T34) has
     // nobody typing who could be told.
-    let verb = match req.command.trim_start_matches('/') {
+    let verb = match req.command.name() {
         "play" => "Played",
         "resign" => "Resigned",
         "claim" => "Claimed",

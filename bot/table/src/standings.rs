@@ -1,10 +1,9 @@
 //! /leaderboard and /stats: ratings, results and history as text and pictures.
 
-use super::args::{parse_mention, Args};
-use super::listing::game_kind;
 use super::{Image, Reply, Request, Res, Table};
 use tokar_engine::catalog::GameKind;
 use tokar_engine::search::Level;
+use tokar_model::command::RatingScope;
 use tokar_model::rating::board::{Listed, MIN_OPPONENTS};
 use tokar_model::rating::levels::level_player;
 use tokar_model::rating::{Rating, Score};
@@ -102,27 +101,20 @@ impl Table {
         out
     }
 
-    pub(super) async fn cmd_leaderboard(&self, req: &Request) -> Res<Vec<Reply>> {
-        let mut args = Args::new(&req.options, Some("game"))?;
-        let kind = match args.take("game") {
-            Some(g) => game_kind(&g)?,
-            None => {
-                return Err(format!(
-                    "Missing option game: choose {}.",
-                    GameKind::ALL.map(|k| k.slug()).join(", ")
-                ))
-            }
-        };
+    pub(super) async fn cmd_leaderboard(
+        &self,
+        req: &Request,
+        kind: GameKind,
+        scope: Option<RatingScope>,
+    ) -> Res<Vec<Reply>> {
         // Ruling T31: on a server the server's own ratings unless asked otherwise.
-        let (scope, place) = match (args.take("scope").as_deref(), req.channel.guild) {
-            (None | Some("server"), Some(g)) => (g, "this server"),
-            (Some("global"), _) | (None, None) => (GLOBAL, "all servers"),
-            (Some("server"), None) => {
+        let (scope, place) = match (scope, req.channel.guild) {
+            (None | Some(RatingScope::Server), Some(g)) => (g, "this server"),
+            (Some(RatingScope::Global), _) | (None, None) => (GLOBAL, "all servers"),
+            (Some(RatingScope::Server), None) => {
                 return Err("scope:server needs a server; here only scope:global is kept.".into())
             }
-            (Some(other), _) => return Err(format!("scope:{other} must be server or global.")),
         };
-        args.finish("leaderboard")?;
         let now = self.now();
         let board = self
             .blocking(move |s| s.leaderboard(kind, scope, now))
@@ -205,17 +197,13 @@ impl Table {
         }
     }
 
-    pub(super) async fn cmd_stats(&self, req: &Request) -> Res<Vec<Reply>> {
-        let mut args = Args::new(&req.options, Some("user"))?;
-        let user = match args.take("user") {
-            Some(u) => parse_mention(&u)?,
-            None => req.user.id,
-        };
-        let against = args
-            .take("against")
-            .map(|a| parse_mention(&a))
-            .transpose()?;
-        args.finish("stats")?;
+    pub(super) async fn cmd_stats(
+        &self,
+        req: &Request,
+        user: Option<u64>,
+        against: Option<u64>,
+    ) -> Res<Vec<Reply>> {
+        let user = user.unwrap_or(req.user.id);
         let name = self.name_of(user).await.name;
         let now = self.now();
         let players = self.rated_players(user);

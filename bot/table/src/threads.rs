@@ -109,7 +109,7 @@ impl Table {
             return Ok(());
         };
         let Some((parent, _, _)) = e.thread() else {
-            return Err(format!("outbox entry {entry} asks for no thread"));
+            return Err(format!("outbox entry {entry} asks for no thread").into());
         };
         let parent = parent.clone();
         let to = Named::from(thread);
@@ -154,7 +154,7 @@ impl Table {
             return Ok(());
         };
         let Some((parent, _, _)) = e.thread() else {
-            return Err(format!("outbox entry {entry} asks for no thread"));
+            return Err(format!("outbox entry {entry} asks for no thread").into());
         };
         info!(entry, ?why, "a game's thread was refused");
         let line = Reply::public(&ChannelRef::from(parent), refusal_line(e.game, why));
@@ -204,11 +204,12 @@ impl Table {
 
     /// `/server [threads:on|off] [rated-bots:on|off]`: shows this server's settings;
     /// changing them needs the Manage Server permission (rulings T21, T28).
-    pub(super) async fn cmd_server(&self, req: &Request) -> Res<Vec<Reply>> {
-        let mut args = super::args::Args::new(&req.options, Some("threads"))?;
-        let threads = args.take("threads").map(|s| s.to_ascii_lowercase());
-        let rated_bots = args.take("rated-bots").map(|s| s.to_ascii_lowercase());
-        args.finish("server")?;
+    pub(super) async fn cmd_server(
+        &self,
+        req: &Request,
+        threads: Option<bool>,
+        rated_bots: Option<bool>,
+    ) -> Res<Vec<Reply>> {
         let guild = req
             .channel
             .guild
@@ -220,16 +221,6 @@ impl Table {
                     .into(),
             );
         }
-        let switch = |name: &str, value: Option<&str>| -> Res<Option<bool>> {
-            match value {
-                None => Ok(None),
-                Some("on") => Ok(Some(true)),
-                Some("off") => Ok(Some(false)),
-                Some(other) => Err(format!("{name} is on or off, not {other}.")),
-            }
-        };
-        let threads = switch("threads", threads.as_deref())?;
-        let rated_bots = switch("rated-bots", rated_bots.as_deref())?;
         let changed = threads.is_some() || rated_bots.is_some();
         rec.threads = threads.unwrap_or(rec.threads);
         rec.rate_bot_games = rated_bots.unwrap_or(rec.rate_bot_games);

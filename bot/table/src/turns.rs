@@ -1,22 +1,20 @@
 //! Playing and looking: /play, /board, /moves, /hand and the buttons under a turn message.
 
-use super::args::{parse_game_number, Args};
 use super::commands::{marks, squeeze, Pick};
 use super::text::{self, seats_label, seats_of};
 use super::{moves_list, outcome, Loaded, Reply, Request, Res, Table};
 use tokar_engine::{ActionError, Seat, Viewer};
+use tokar_model::command::parse_game_number;
 use tokar_model::quote::excerpt;
 use tokar_model::record::{LogAction, LogEntry, Phase, FORMAT};
 
 impl Table {
-    pub(super) async fn cmd_play(&self, req: &Request) -> Res<Vec<Reply>> {
-        let mut args = Args::new(&req.options, Some("action"))?;
-        let given = args.game()?;
-        let action = args.require(
-            "action",
-            "the move in notation, such as action:b1-c3 (/moves lists yours)",
-        )?;
-        args.finish("play")?;
+    pub(super) async fn cmd_play(
+        &self,
+        req: &Request,
+        given: Option<u64>,
+        action: &str,
+    ) -> Res<Vec<Reply>> {
         let (_guard, mut l) = self.playing(req, given).await?;
         self.strengthen(&mut l)?;
         let id = l.rec.id;
@@ -37,12 +35,13 @@ impl Table {
             return Err(format!(
                 "It is not your turn in game #{id}: waiting for {}.",
                 seats_label(&l.rec, game, &to_act)
-            ));
+            )
+            .into());
         }
         let mut errors = Vec::new();
         let mut chosen = None;
         for &seat in &mine {
-            match game.normalize(seat, &action) {
+            match game.normalize(seat, action) {
                 Ok(n) => {
                     chosen = Some((seat, n));
                     break;
@@ -55,13 +54,14 @@ impl Table {
             // notation: a user holding a Gladiator commander and his King who
             // types a plain move the commander may not make has not said "I
             // override" (rule 7), and an override costs the commander's move.
-            Some((seat, n)) if seat != mine[0] && squeeze(&n) != squeeze(&action) => {
+            Some((seat, n)) if seat != mine[0] && squeeze(&n) != squeeze(action) => {
                 return Err(format!(
                     "'{}' is refused in game #{id}: {} To play it as {}, type action:\"{n}\".",
-                    excerpt(&action),
+                    excerpt(action),
                     errors.first().map(|e| e.to_string()).unwrap_or_default(),
                     game.seat_name(seat)
-                ));
+                )
+                .into());
             }
             Some(c) => c,
             None => {
@@ -73,15 +73,12 @@ impl Table {
                     .or(errors.first())
                     .map(|e| e.to_string())
                     .unwrap_or_default();
-                return Err(format!(
-                    "'{}' is refused in game #{id}: {e}",
-                    excerpt(&action)
-                ));
+                return Err(format!("'{}' is refused in game #{id}: {e}", excerpt(action)).into());
             }
         };
         let events = game
             .play(seat, &notation)
-            .map_err(|e| format!("'{}' is refused in game #{id}: {e}", excerpt(&action)))?;
+            .map_err(|e| format!("'{}' is refused in game #{id}: {e}", excerpt(action)))?;
         let game = game.clone();
         let before = l.rec.turn.waiting.clone();
         let entry = LogEntry {
@@ -120,10 +117,7 @@ impl Table {
         self.store(Some(req), staged, replies).await
     }
 
-    pub(super) async fn cmd_board(&self, req: &Request) -> Res<Vec<Reply>> {
-        let mut args = Args::new(&req.options, Some("game"))?;
-        let given = args.game()?;
-        args.finish("board")?;
+    pub(super) async fn cmd_board(&self, req: &Request, given: Option<u64>) -> Res<Vec<Reply>> {
         let id = self.pick(req, given, Pick::View).await?;
         let l = self.load(id).await?;
         let Some(game) = &l.game else {
@@ -158,29 +152,13 @@ impl Table {
         &self,
         req: &Request,
         what: &str,
-        main: &str,
+        given: Option<u64>,
+        square: Option<&str>,
+        page: usize,
     ) -> Res<Vec<Reply>> {
-        let mut args = Args::new(&req.options, (!main.is_empty()).then_some(main))?;
-        let given = args.game()?;
-        let (square, page) = if what == "moves" {
-            (args.take("square"), args.take("page"))
-        } else {
-            (None, None)
-        };
-        args.finish(what)?;
-        let page = match page {
-            None => 1,
-            Some(p) => p
-                .trim()
-                .parse::<usize>()
-                .ok()
-                .filter(|&n| n >= 1)
-                .ok_or_else(|| format!("page:{} must be a page number: 1, 2, 3...", excerpt(&p)))?,
-        };
         let id = self.pick(req, given, Pick::Member).await?;
         let l = self.load(id).await?;
-        self.private_info(req, &l, what, square.as_deref(), page)
-            .await
+        self.private_info(req, &l, what, square, page).await
     }
 
     pub(super) async fn private_info(
@@ -194,11 +172,11 @@ impl Table {
         let id = l.rec.id;
         let game = match &l.game {
             Some(g) => g,
-            None => return Err(text::lobby_status(&l.rec)),
+            None => return Err(text::lobby_status(&l.rec).into()),
         };
         let seats = seats_of(&l.rec, req.user.id);
         if seats.is_empty() {
-            return Err(format!("You are not playing in game #{id}."));
+            return Err(format!("You are not playing in game #{id}.").into());
         }
         let mut lines = Vec::new();
         let mut images = Vec::new();
@@ -219,11 +197,11 @@ impl Table {
                 ));
             }
             if !any_cards {
-                return Err(format!("{} has no hidden hands.", l.rec.kind.title()));
+                return Err(format!("{} has no hidden hands.", l.rec.kind.title()).into());
             }
         } else {
             if outcome(&l.rec, game).is_over() {
-                return Err(format!("Game #{id} is over."));
+                return Err(format!("Game #{id} is over.").into());
             }
             let view = game.view(Viewer::Spectator);
             let board = view.board;
@@ -276,7 +254,7 @@ impl Table {
                 return Err(format!(
                     "Game #{id}: your list of moves has {count} page{}; page:{page} is not one of them.",
                     if count == 1 { "" } else { "s" }
-                ));
+                ).into());
             };
             lines = chosen;
             lines.extend(moves_list::page_footer(page, count, square));
@@ -295,10 +273,7 @@ impl Table {
         Ok(vec![reply])
     }
 
-    pub(super) async fn cmd_button(&self, req: &Request) -> Res<Vec<Reply>> {
-        let mut args = Args::new(&req.options, Some("custom_id"))?;
-        let cid = args.require("custom_id", "the button's id")?;
-        args.finish("button")?;
+    pub(super) async fn cmd_button(&self, req: &Request, cid: &str) -> Res<Vec<Reply>> {
         let parts: Vec<&str> = cid.split(':').collect();
         let (id, len, what) = match parts.as_slice() {
             ["tokar", id, len, what @ ("hand" | "moves")] => (
@@ -323,7 +298,7 @@ impl Table {
         if l.rec.log_len != len || l.rec.phase != Phase::Playing {
             return Err(format!(
                 "That button belongs to an earlier position of game #{id}; use /{what} game:{id} for the current one."
-            ));
+            ).into());
         }
         self.private_info(req, &l, what, None, 1).await
     }

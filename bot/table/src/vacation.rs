@@ -7,7 +7,6 @@
 //! now runs or stands still. A game whose write fails keeps running by the user record
 //! (its clock reads the vacations from there); the missed notice is in the operator's log.
 
-use super::args::Args;
 use super::{Change, ChannelRef, Reply, Request, Res, Table, UserRef};
 use tokar_model::clock::Millis;
 use tokar_model::duration;
@@ -35,16 +34,13 @@ fn time_left(user: &UserRecord, now: Millis) -> String {
 }
 
 impl Table {
-    pub(super) async fn cmd_vacation(&self, req: &Request) -> Res<Vec<Reply>> {
-        let mut args = Args::new(&req.options, Some("state"))?;
-        let state = args.take("state").map(|s| s.to_ascii_lowercase());
-        args.finish("vacation")?;
+    pub(super) async fn cmd_vacation(&self, req: &Request, state: Option<bool>) -> Res<Vec<Reply>> {
         let mut me = self.user_record(&req.user).await?;
         let now = self.now();
         // A vacation whose budget ran out ended then, whether or not a game's sweep saw it.
         let spent = vacation::close_if_spent(&mut me, now);
         let on = me.on_vacation();
-        match state.as_deref() {
+        match state {
             None => {
                 if spent {
                     self.end_vacation(req.user.id, Ending::Spent).await?;
@@ -58,13 +54,13 @@ impl Table {
                 );
                 Ok(vec![Reply::private(&req.channel, &req.user, content)])
             }
-            Some("on") if on => Err("Your vacation is already on.".into()),
-            Some("off") if !on => Err(if spent {
+            Some(true) if on => Err("Your vacation is already on.".into()),
+            Some(false) if !on => Err(if spent {
                 "Your vacation ended when its time ran out.".into()
             } else {
                 "You are not on vacation.".into()
             }),
-            Some("on") => {
+            Some(true) => {
                 if spent {
                     self.end_vacation(req.user.id, Ending::Spent).await?;
                 }
@@ -74,7 +70,7 @@ impl Table {
                         "You have {} of vacation time, and a vacation takes at least {}: you earn 1 day on the 1st and the 15th of each month.",
                         duration::format(left),
                         duration::format(MINIMUM)
-                    ));
+                    ).into());
                 }
                 me.vacation_budget_since = vacation::since(&me).or(Some(now));
                 me.vacations.push((now, None));
@@ -99,7 +95,7 @@ impl Table {
                 out.extend(self.vacation_notices(&me, &line).await);
                 Ok(out)
             }
-            Some("off") => {
+            Some(false) => {
                 let mut out = vec![Reply::private(
                     &req.channel,
                     &req.user,
@@ -109,10 +105,6 @@ impl Table {
                 out.extend(self.end_vacation(req.user.id, Ending::Off).await?);
                 Ok(out)
             }
-            Some(other) => Err(format!(
-                "/vacation takes on or off, not '{}'.",
-                tokar_model::quote::excerpt(other)
-            )),
         }
     }
 

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use tokar_bot::clock::VirtualClock;
 use tokar_bot::console::{parse_line, Line};
-use tokar_bot::{ChannelRef, Reply, Request, Table, TableConfig, UserRef};
+use tokar_bot::{ChannelRef, Command, Reply, Request, Table, TableConfig, UserRef};
 
 /// The game these tests play, and each side's options.
 pub const GAME: &str = "arcana";
@@ -79,30 +79,46 @@ pub fn channel(name: &str) -> ChannelRef {
     ChannelRef::new(user(name).id + 5_000_000, name)
 }
 
-/// A console line as a request.
-pub fn request(line: &str) -> Request {
+/// A console line as a request, or (as the console answers it) the refusal of a
+/// command whose text does not read.
+pub fn read_request(line: &str) -> Result<Request, Box<Reply>> {
     match parse_line(line).unwrap() {
         Line::Command {
             user: u,
             channel: c,
             command,
             options,
-        } => Request {
-            user: user(&u),
-            channel: channel(c.as_deref().unwrap_or("table")),
-            command,
-            options: options
+        } => {
+            let (user, channel) = (user(&u), channel(c.as_deref().unwrap_or("table")));
+            let options: Vec<(String, String)> = options
                 .into_iter()
                 .map(|(k, v)| match v.strip_prefix('@') {
-                    Some(n) => (k, format!("<@{}>", user(n).id)),
+                    Some(n) => (k, format!("<@{}>", self::user(n).id)),
                     None => (k, v),
                 })
-                .collect(),
-            interaction_token: None,
-            manage_server: false,
-        },
+                .collect();
+            match Command::parse(&command, &options) {
+                Ok(command) => Ok(Request {
+                    user,
+                    channel,
+                    command,
+                    interaction_token: None,
+                    manage_server: false,
+                }),
+                Err(refusal) => Err(Box::new(Reply::refusal(
+                    &channel,
+                    &user,
+                    refusal.into_text(),
+                ))),
+            }
+        }
         other => panic!("not a command line: {other:?}"),
     }
+}
+
+/// A console line as a request; the line must read.
+pub fn request(line: &str) -> Request {
+    read_request(line).unwrap_or_else(|r| panic!("{line} does not read: {}", r.content))
 }
 
 impl Env {
@@ -113,7 +129,16 @@ impl Env {
                 self.table.remember_user(&user(name)).await.unwrap();
             }
         }
-        self.table.handle(request(line)).await
+        match read_request(line) {
+            Ok(req) => self.table.handle(req).await,
+            Err(refused) => {
+                // The table records the name of whoever types, even a command it refuses.
+                if let Some(u) = &refused.ephemeral_to {
+                    self.table.remember_user(u).await.unwrap();
+                }
+                vec![*refused]
+            }
+        }
     }
 
     /// Runs a line that must be accepted; returns its replies.

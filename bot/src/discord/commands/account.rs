@@ -2,7 +2,9 @@
 
 use super::super::autocomplete as ac;
 use super::super::data::{CommandError, Context};
-use super::{invoke, Options};
+use super::invoke;
+use tokar_model::command::{deadline_setting, settings_reminder};
+use tokar_model::{Command, Refusal};
 
 /// On or off.
 #[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
@@ -13,37 +15,33 @@ pub(crate) enum Switch {
     Off,
 }
 
-/// Show or change when you are reminded and your move deadline.
+impl Switch {
+    fn on(self) -> bool {
+        matches!(self, Switch::On)
+    }
+}
+
 #[poise::command(slash_command, interaction_context = "Guild|BotDm")]
 pub(crate) async fn settings(
     ctx: Context<'_>,
-    #[description = "Remind me after (e.g. 12h, 1d, off)"]
-    #[autocomplete = "ac::reminder"]
-    reminder: Option<String>,
-    #[description = "Move deadline for new games (e.g. 3d, 7d, off)"]
-    #[autocomplete = "ac::deadline"]
-    deadline: Option<String>,
+    #[autocomplete = "ac::reminder"] reminder: Option<String>,
+    #[autocomplete = "ac::deadline"] deadline: Option<String>,
 ) -> Result<(), CommandError> {
-    invoke(
-        ctx,
-        "settings",
-        Options::new()
-            .with("reminder", reminder)
-            .with("deadline", deadline),
-    )
-    .await
+    let command = (|| -> Result<Command, Refusal> {
+        Ok(Command::Settings {
+            reminder: reminder.as_deref().map(settings_reminder).transpose()?,
+            deadline: deadline.as_deref().map(deadline_setting).transpose()?,
+        })
+    })();
+    invoke(ctx, command).await
 }
 
-/// Pause your reminders and deadlines while you are away.
 #[poise::command(slash_command, interaction_context = "Guild|BotDm")]
-pub(crate) async fn vacation(
-    ctx: Context<'_>,
-    #[description = "on: away; off: back (empty: show)"] state: Option<Switch>,
-) -> Result<(), CommandError> {
-    invoke(ctx, "vacation", Options::new().choice("state", state)).await
+pub(crate) async fn vacation(ctx: Context<'_>, state: Option<Switch>) -> Result<(), CommandError> {
+    let state = state.map(Switch::on);
+    invoke(ctx, Ok(Command::Vacation { state })).await
 }
 
-/// Show or change this server's settings (changing them needs Manage Server).
 #[poise::command(
     slash_command,
     interaction_context = "Guild",
@@ -51,18 +49,15 @@ pub(crate) async fn vacation(
 )]
 pub(crate) async fn server(
     ctx: Context<'_>,
-    #[description = "on: each game gets its own thread; off: games stay in their channel"]
     threads: Option<Switch>,
-    #[description = "on: games against Tokar are rated; off: they are not (the default)"]
-    #[rename = "rated-bots"]
-    rated_bots: Option<Switch>,
+    #[rename = "rated-bots"] rated_bots: Option<Switch>,
 ) -> Result<(), CommandError> {
     invoke(
         ctx,
-        "server",
-        Options::new()
-            .choice("threads", threads)
-            .choice("rated-bots", rated_bots),
+        Ok(Command::Server {
+            threads: threads.map(Switch::on),
+            rated_bots: rated_bots.map(Switch::on),
+        }),
     )
     .await
 }

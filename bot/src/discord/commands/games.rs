@@ -5,45 +5,36 @@ use poise::serenity_prelude as serenity;
 use super::super::answer::Prepare;
 use super::super::autocomplete as ac;
 use super::super::data::{CommandError, Context};
-use super::{invoke, invoke_prepared, GameKind, Options};
+use super::{count, invoke, invoke_prepared, user_arg, GameKind};
+use tokar_model::command::{Args, NewGame};
+use tokar_model::Command;
 
-/// Challenge players to a new game in this channel.
 // Each argument is one slash-command option: Discord's form, not a design choice.
 #[allow(clippy::too_many_arguments)]
 #[poise::command(slash_command, guild_only)]
 pub(crate) async fn new(
     ctx: Context<'_>,
-    #[description = "Which game"] game: GameKind,
-    #[description = "Who you challenge"] opponent: Option<serenity::User>,
-    #[description = "Second opponent (games for more players)"] opponent2: Option<serenity::User>,
-    #[description = "Third opponent (games for more players)"] opponent3: Option<serenity::User>,
-    #[description = "Number of seats (to hold several seats yourself)"]
+    game: GameKind,
+    opponent: Option<serenity::User>,
+    opponent2: Option<serenity::User>,
+    opponent3: Option<serenity::User>,
     #[min = 1]
     #[max = 8]
     players: Option<u64>,
-    #[description = "Arcana: your army (human, undead, undead-arcana, alternate, or picks)"]
     army: Option<String>,
-    #[description = "Arcana: who moves first (random, creator, opponent)"] first: Option<String>,
-    #[description = "Arachne: strategist, convenient or original"] variant: Option<String>,
-    #[description = "Computer opponents filling open seats"]
+    first: Option<String>,
+    variant: Option<String>,
     #[min = 0]
     #[max = 7]
     bots: Option<u64>,
-    #[description = "Computer level: easy, normal, hard"] level: Option<String>,
-    #[description = "Allow /hint in this game: on or off"] hints: Option<String>,
-    #[description = "Move deadline of this game, 1d-90d (default: your /settings)"]
-    #[autocomplete = "ac::deadline"]
-    deadline: Option<String>,
-    #[description = "Reminder interval in this game, at least 1h (default: each player's)"]
-    #[autocomplete = "ac::reminder"]
-    reminder: Option<String>,
-    #[description = "Count for ratings: yes (default between people) or no"] rated: Option<String>,
-    #[description = "Whether a player's /vacation stops this game's clock: on (default) or off"]
+    level: Option<String>,
+    hints: Option<String>,
+    #[autocomplete = "ac::deadline"] deadline: Option<String>,
+    #[autocomplete = "ac::reminder"] reminder: Option<String>,
+    rated: Option<String>,
     vacation: Option<String>,
-    #[description = "Start from an exported game record"] record: Option<String>,
-    #[description = "Other game options as name:value pairs (e.g. partners:yes freeze-cards:12)"]
+    record: Option<String>,
     options: Option<String>,
-    #[description = "Start from an exported game record sent as a .txt file (long records)"]
     record_file: Option<serenity::Attachment>,
 ) -> Result<(), CommandError> {
     // A record file is read inside the defer timer (see `serve_prepared`): a slow download
@@ -57,33 +48,47 @@ pub(crate) async fn new(
         ),
         (None, Some(file)) => (
             None,
-            Some(Box::pin(async move {
-                read_record(&file)
-                    .await
-                    .map(|text| vec![("record".to_owned(), text)])
-            })),
+            Some(Box::pin(async move { read_record(&file).await })),
         ),
         (text, None) => (text, None),
     };
-    let options = Options::new()
-        .choice("game", Some(game))
-        .user("opponent", opponent.as_ref())
-        .user("opponent2", opponent2.as_ref())
-        .user("opponent3", opponent3.as_ref())
-        .with("players", players)
-        .with("army", army)
-        .with("first", first)
-        .with("variant", variant)
-        .with("bots", bots)
-        .with("level", level)
-        .with("hints", hints)
-        .with("deadline", deadline)
-        .with("reminder", reminder)
-        .with("rated", rated)
-        .with("vacation", vacation)
-        .with("record", record)
-        .pairs(options.as_deref());
-    invoke_prepared(ctx, "new", options, prepare).await
+    // What Discord leaves as text is read as the console reads it.
+    let mut text: Vec<(String, String)> = [
+        ("army", army),
+        ("first", first),
+        ("variant", variant),
+        ("level", level),
+        ("hints", hints),
+        ("deadline", deadline),
+        ("reminder", reminder),
+        ("rated", rated),
+        ("vacation", vacation),
+        ("record", record),
+    ]
+    .into_iter()
+    .filter_map(|(k, v)| Some((k.to_owned(), v?)))
+    .collect();
+    // The free-text field: `name:value` pairs separated by spaces (`partners:yes
+    // freeze-cards:12`), the console's syntax; a word without a colon is a name with no
+    // value, refused as the console's is.
+    for word in options.as_deref().unwrap_or("").split_whitespace() {
+        let (name, value) = word.split_once(':').unwrap_or((word, ""));
+        text.push((name.to_owned(), value.to_owned()));
+    }
+    let opponents = [opponent, opponent2, opponent3]
+        .iter()
+        .flatten()
+        .map(user_arg)
+        .collect();
+    let command = NewGame::from_typed(
+        game.kind(),
+        opponents,
+        players.map(count),
+        bots.map(count),
+        &text,
+    )
+    .map(Command::New);
+    invoke_prepared(ctx, command, prepare).await
 }
 
 /// A record file's text. Discord caps a string option at 6000 characters; a long game's record
@@ -114,54 +119,49 @@ async fn read_record(file: &serenity::Attachment) -> Result<String, String> {
     Ok(text.trim().to_owned())
 }
 
-/// Accept a challenge.
+/// `army:` of /accept and /join, the game's own option a player chooses, for the engine to
+/// judge once the game is known.
+fn army_option(army: Option<String>) -> Result<Args, tokar_model::Refusal> {
+    let pairs: Vec<(String, String)> = army.map(|a| ("army".to_owned(), a)).into_iter().collect();
+    Args::new(&pairs, None)
+}
+
 #[poise::command(slash_command, guild_only)]
 pub(crate) async fn accept(
     ctx: Context<'_>,
-    #[description = "Game number (if you have several challenges)"]
     #[autocomplete = "ac::game"]
     #[min = 1]
     game: Option<u64>,
-    #[description = "Arcana: your army (human, undead, undead-arcana, alternate, or picks)"]
     army: Option<String>,
 ) -> Result<(), CommandError> {
+    let options = army_option(army);
     invoke(
         ctx,
-        "accept",
-        Options::new().with("game", game).with("army", army),
+        options.map(|options| Command::Accept { game, options }),
     )
     .await
 }
 
-/// Decline a challenge.
 #[poise::command(slash_command, guild_only)]
 pub(crate) async fn decline(
     ctx: Context<'_>,
-    #[description = "Game number (if you have several challenges)"]
     #[autocomplete = "ac::game"]
     #[min = 1]
     game: Option<u64>,
 ) -> Result<(), CommandError> {
-    invoke(ctx, "decline", Options::new().with("game", game)).await
+    invoke(ctx, Ok(Command::Decline { game })).await
 }
 
-/// Take a free seat in an open game.
 #[poise::command(slash_command, guild_only)]
 pub(crate) async fn join(
     ctx: Context<'_>,
-    #[description = "Game number"]
     #[autocomplete = "ac::game"]
     #[min = 1]
     game: Option<u64>,
-    #[description = "Arcana: your army (human, undead, undead-arcana, alternate, or picks)"]
     army: Option<String>,
 ) -> Result<(), CommandError> {
-    invoke(
-        ctx,
-        "join",
-        Options::new().with("game", game).with("army", army),
-    )
-    .await
+    let options = army_option(army);
+    invoke(ctx, options.map(|options| Command::Join { game, options })).await
 }
 
 /// Which games `/games` lists.
@@ -173,87 +173,64 @@ pub(crate) enum Scope {
     Server,
 }
 
-/// List your games and whose turn it is, or this server's games.
 #[poise::command(slash_command, interaction_context = "Guild|BotDm")]
 pub(crate) async fn games(
     ctx: Context<'_>,
-    #[description = "mine (default) or this server's: open seats, games in play, results"]
     scope: Option<Scope>,
-    #[description = "Which page of a long list"]
-    #[min = 1]
-    page: Option<u64>,
+    #[min = 1] page: Option<u64>,
 ) -> Result<(), CommandError> {
-    invoke(
-        ctx,
-        "games",
-        Options::new().choice("scope", scope).with("page", page),
-    )
-    .await
+    let server = matches!(scope, Some(Scope::Server));
+    let page = page.map_or(1, count);
+    invoke(ctx, Ok(Command::Games { server, page })).await
 }
 
-/// Be pinged once when a game ends (never for its turns).
 // The answer is private and changes no play, so it works in a DM with the bot too.
 #[poise::command(slash_command, interaction_context = "Guild|BotDm")]
 pub(crate) async fn follow(
     ctx: Context<'_>,
-    #[description = "Game number"]
-    #[min = 1]
-    game: u64,
-    #[description = "Stop following it"] stop: Option<bool>,
+    #[min = 1] game: u64,
+    stop: Option<bool>,
 ) -> Result<(), CommandError> {
-    let stop = stop.map(|s| if s { "yes" } else { "no" });
-    invoke(
-        ctx,
-        "follow",
-        Options::new().with("game", Some(game)).with("stop", stop),
-    )
-    .await
+    let stop = stop == Some(true);
+    invoke(ctx, Ok(Command::Follow { game, stop })).await
 }
 
-/// Show the moves played so far.
 #[poise::command(slash_command, guild_only)]
 pub(crate) async fn history(
     ctx: Context<'_>,
-    #[description = "Game number"]
     #[autocomplete = "ac::game"]
     #[min = 1]
     game: Option<u64>,
 ) -> Result<(), CommandError> {
-    invoke(ctx, "history", Options::new().with("game", game)).await
+    invoke(ctx, Ok(Command::History { game })).await
 }
 
-/// Export a game's record.
 #[poise::command(slash_command, guild_only)]
 pub(crate) async fn export(
     ctx: Context<'_>,
-    #[description = "Game number"]
     #[autocomplete = "ac::game"]
     #[min = 1]
     game: Option<u64>,
 ) -> Result<(), CommandError> {
-    invoke(ctx, "export", Options::new().with("game", game)).await
+    invoke(ctx, Ok(Command::Export { game })).await
 }
 
-/// Replay a game as an animated picture: a finished game for anyone, a game in play for its players.
 #[poise::command(slash_command, guild_only)]
 pub(crate) async fn replay(
     ctx: Context<'_>,
-    #[description = "Game number"]
     #[autocomplete = "ac::game"]
     #[min = 1]
     game: Option<u64>,
 ) -> Result<(), CommandError> {
-    invoke(ctx, "replay", Options::new().with("game", game)).await
+    invoke(ctx, Ok(Command::Replay { game })).await
 }
 
-/// Continue here a game whose channel was deleted or closed to the bot.
 #[poise::command(slash_command, guild_only)]
 pub(crate) async fn resume(
     ctx: Context<'_>,
-    #[description = "Game number (see /games)"]
     #[autocomplete = "ac::game"]
     #[min = 1]
     game: u64,
 ) -> Result<(), CommandError> {
-    invoke(ctx, "resume", Options::new().with("game", Some(game))).await
+    invoke(ctx, Ok(Command::Resume { game })).await
 }

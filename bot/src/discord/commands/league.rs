@@ -3,7 +3,10 @@
 //! subcommand's name first (as the console types `/league new ...`).
 
 use super::super::data::{CommandError, Context};
-use super::{invoke, GameKind, Options};
+use super::{count, invoke, GameKind};
+use tokar_model::command::{deadline_setting, LeagueCommand, NewLeague, UserArg};
+use tokar_model::league::rules::{Numbers, TieBreaks, Withdrawal};
+use tokar_model::{Command, Refusal};
 
 /// Yes or no.
 #[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
@@ -52,7 +55,6 @@ pub(crate) enum PairingNumbers {
     Listed,
 }
 
-/// Round-robin leagues of this server.
 #[poise::command(
     slash_command,
     guild_only,
@@ -63,101 +65,98 @@ pub(crate) async fn league(_ctx: Context<'_>) -> Result<(), CommandError> {
     Ok(())
 }
 
-fn sub(name: &str) -> Options {
-    Options::new().with("", Some(name))
+fn sub(command: LeagueCommand) -> Result<Command, Refusal> {
+    Ok(Command::League(command))
 }
 
-/// Start a league: every player is asked to say yes first.
 // A slash command's options are its parameters (poise), one each.
 #[allow(clippy::too_many_arguments)]
 #[poise::command(slash_command, guild_only)]
 pub(crate) async fn new(
     ctx: Context<'_>,
-    #[description = "Which game"] game: GameKind,
-    #[description = "The league's name"] name: String,
-    #[description = "The players, as mentions: @a @b @c"] players: String,
-    #[description = "Play every pairing twice, home and away"] double: Option<YesNo>,
-    #[description = "Move deadline of its games (1d to 90d; default yours)"] deadline: Option<
-        String,
-    >,
-    #[description = "Gladiator: players per team (consecutive players form a team)"]
+    game: GameKind,
+    name: String,
+    players: String,
+    double: Option<YesNo>,
+    deadline: Option<String>,
     #[min = 1]
     #[max = 4]
     team: Option<u64>,
-    #[description = "Tie-breaks: fide (DE, wins, SB, Koya, lots; default) or sb (SB, wins, lots)"]
     tiebreaks: Option<TieBreakList>,
-    #[description = "Leaving: fide (under half played: annulled; default) or iccf (games left lost)"]
     withdrawal: Option<WithdrawalRule>,
-    #[description = "Pairing numbers: lot (default), rating, or listed (order of players)"]
     numbers: Option<PairingNumbers>,
-    #[description = "Count its games for ratings: yes (default; no hints) or no"] rated: Option<
-        YesNo,
-    >,
-    #[description = "Whether a player's /vacation stops its games' clocks: on (default) or off"]
+    rated: Option<YesNo>,
     vacation: Option<OnOff>,
 ) -> Result<(), CommandError> {
-    let options = sub("new")
-        .choice("game", Some(game))
-        .with("name", Some(name))
-        .with("players", Some(players))
-        .choice("double", double)
-        .with("deadline", deadline)
-        .with("team", team)
-        .choice("tiebreaks", tiebreaks)
-        .choice("withdrawal", withdrawal)
-        .choice("numbers", numbers)
-        .choice("rated", rated)
-        .choice("vacation", vacation);
-    invoke(ctx, "league", options).await
+    let command = (|| -> Result<Command, Refusal> {
+        let game = game.kind();
+        let name = name.trim().to_string();
+        // As the console reads them: checked in the same order, with the same words.
+        if !game.available() {
+            return Err(format!("{} cannot be played yet.", game.title()).into());
+        }
+        if name.is_empty() || name.chars().count() > 32 || name.starts_with('#') {
+            return Err("A league's name is 1 to 32 characters (not starting with #).".into());
+        }
+        let deadline = deadline.as_deref().map(deadline_setting).transpose()?;
+        let team = match team {
+            None => 1,
+            Some(t) if game == tokar_engine::catalog::GameKind::Gladiator => count(t),
+            Some(_) => return Err("team: is for Gladiator leagues, where teams play teams.".into()),
+        };
+        sub(LeagueCommand::New(NewLeague {
+            game,
+            name,
+            players: players.split_whitespace().map(UserArg::from_text).collect(),
+            double: matches!(double, Some(YesNo::Yes)),
+            deadline,
+            team,
+            tiebreaks: tiebreaks.map_or_else(TieBreaks::default, |t| match t {
+                TieBreakList::Fide => TieBreaks::Fide,
+                TieBreakList::Sb => TieBreaks::Sb,
+            }),
+            withdrawal: withdrawal.map_or_else(Withdrawal::default, |w| match w {
+                WithdrawalRule::Fide => Withdrawal::Fide,
+                WithdrawalRule::Iccf => Withdrawal::Iccf,
+            }),
+            numbers: numbers.map_or_else(Numbers::default, |n| match n {
+                PairingNumbers::Lot => Numbers::Lot,
+                PairingNumbers::Rating => Numbers::Rating,
+                PairingNumbers::Listed => Numbers::Listed,
+            }),
+            rated: !matches!(rated, Some(YesNo::No)),
+            vacation: !matches!(vacation, Some(OnOff::Off)),
+        }))
+    })();
+    invoke(ctx, command).await
 }
 
-/// Say yes to a league you are invited to.
 #[poise::command(slash_command, guild_only)]
-pub(crate) async fn accept(
-    ctx: Context<'_>,
-    #[description = "The league's name"] name: Option<String>,
-) -> Result<(), CommandError> {
-    invoke(ctx, "league", sub("accept").with("name", name)).await
+pub(crate) async fn accept(ctx: Context<'_>, name: Option<String>) -> Result<(), CommandError> {
+    invoke(ctx, sub(LeagueCommand::Answer { yes: true, name })).await
 }
 
-/// Say no to a league you are invited to (it is cancelled).
 #[poise::command(slash_command, guild_only)]
-pub(crate) async fn decline(
-    ctx: Context<'_>,
-    #[description = "The league's name"] name: Option<String>,
-) -> Result<(), CommandError> {
-    invoke(ctx, "league", sub("decline").with("name", name)).await
+pub(crate) async fn decline(ctx: Context<'_>, name: Option<String>) -> Result<(), CommandError> {
+    invoke(ctx, sub(LeagueCommand::Answer { yes: false, name })).await
 }
 
-/// A league's standings.
 #[poise::command(slash_command, guild_only)]
-pub(crate) async fn table(
-    ctx: Context<'_>,
-    #[description = "The league's name"] name: Option<String>,
-) -> Result<(), CommandError> {
-    invoke(ctx, "league", sub("table").with("name", name)).await
+pub(crate) async fn table(ctx: Context<'_>, name: Option<String>) -> Result<(), CommandError> {
+    invoke(ctx, sub(LeagueCommand::Table { name })).await
 }
 
-/// This server's leagues.
 #[poise::command(slash_command, guild_only)]
 pub(crate) async fn list(ctx: Context<'_>) -> Result<(), CommandError> {
-    invoke(ctx, "league", sub("list")).await
+    invoke(ctx, sub(LeagueCommand::List)).await
 }
 
-/// Leave a league: your games left are lost at the move deadline.
 #[poise::command(slash_command, guild_only)]
-pub(crate) async fn leave(
-    ctx: Context<'_>,
-    #[description = "The league's name"] name: String,
-) -> Result<(), CommandError> {
-    invoke(ctx, "league", sub("leave").with("name", Some(name))).await
+pub(crate) async fn leave(ctx: Context<'_>, name: String) -> Result<(), CommandError> {
+    invoke(ctx, sub(LeagueCommand::Leave { name: Some(name) })).await
 }
 
-/// Call off a league you created that has not started.
 #[poise::command(slash_command, guild_only)]
-pub(crate) async fn cancel(
-    ctx: Context<'_>,
-    #[description = "The league's name"] name: String,
-) -> Result<(), CommandError> {
-    invoke(ctx, "league", sub("cancel").with("name", Some(name))).await
+pub(crate) async fn cancel(ctx: Context<'_>, name: String) -> Result<(), CommandError> {
+    invoke(ctx, sub(LeagueCommand::Cancel { name: Some(name) })).await
 }

@@ -14,6 +14,9 @@ use super::answer::{claim, serve_prepared, Prepare, Responder};
 use super::data::{channel_ref, user_ref, CommandError, Context, Data};
 use super::errors::report;
 use crate::table::{Request, ThreadRefusal, ThreadSupport};
+use tokar_model::command::declare::{self, Declared};
+use tokar_model::command::UserArg;
+use tokar_model::{Command, Refusal};
 
 /// Every command the bot registers, each installable in servers only.
 ///
@@ -24,12 +27,33 @@ use crate::table::{Request, ThreadRefusal, ThreadSupport};
 /// game can be posted. `GUILD_INSTALL` alone keeps every command to where the bot was added.
 /// Discord ignores the field for guild commands (`DISCORD_GUILD_ID`); sending it there is
 /// harmless.
+///
+/// Each command's and option's description is the one declared in
+/// [`tokar_model::command::declare`].
 pub(crate) fn all() -> Vec<poise::Command<Data, CommandError>> {
     let mut commands = listed();
     for c in &mut commands {
         c.install_context = Some(vec![serenity::InstallationContext::Guild]);
+        if let Some(declared) = declare::find(&c.name) {
+            describe(c, declared);
+        }
     }
     commands
+}
+
+/// Sets the descriptions of `command`, its options and its sub-commands from `declared`.
+fn describe(command: &mut poise::Command<Data, CommandError>, declared: &Declared) {
+    command.description = Some(declared.summary.into());
+    for p in &mut command.parameters {
+        if let Some(o) = declared.options.iter().find(|o| o.name == p.name) {
+            p.description = Some(o.about.into());
+        }
+    }
+    for sub in &mut command.subcommands {
+        if let Some(d) = declared.subcommands.iter().find(|d| d.name == sub.name) {
+            describe(sub, d);
+        }
+    }
 }
 
 fn listed() -> Vec<poise::Command<Data, CommandError>> {
@@ -64,11 +88,6 @@ fn listed() -> Vec<poise::Command<Data, CommandError>> {
     ]
 }
 
-/// Commands whose answer is for the invoker only: when slow, they are deferred ephemerally.
-const PRIVATE: &[&str] = &[
-    "hint", "moves", "hand", "games", "rules", "help", "settings", "vacation", "follow", "server",
-];
-
 /// The game families a new game can be.
 #[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
 pub(crate) enum GameKind {
@@ -82,51 +101,40 @@ pub(crate) enum GameKind {
     Arachne,
 }
 
-/// Options as the table takes them: (name, value) strings, users as `<@id>`.
-#[derive(Default)]
-pub(crate) struct Options(Vec<(String, String)>);
+impl GameKind {
+    /// The engine's game this choice stands for.
+    pub(crate) fn kind(self) -> tokar_engine::catalog::GameKind {
+        use tokar_engine::catalog::GameKind as K;
+        match self {
+            GameKind::Arcana => K::Arcana,
+            GameKind::MagicChess => K::MagicChess,
+            GameKind::Gladiator => K::Gladiator,
+            GameKind::Arachne => K::Arachne,
+        }
+    }
+}
 
-impl Options {
-    pub fn new() -> Self {
-        Self::default()
-    }
-    /// Adds an option the player gave; absent ones are left out.
-    pub fn with(mut self, name: &str, value: Option<impl ToString>) -> Self {
-        if let Some(value) = value {
-            self.0.push((name.to_owned(), value.to_string()));
-        }
-        self
-    }
-    pub fn user(self, name: &str, user: Option<&serenity::User>) -> Self {
-        self.with(name, user.map(|u| format!("<@{}>", u.id.get())))
-    }
-    pub fn choice(self, name: &str, choice: Option<impl poise::ChoiceParameter>) -> Self {
-        self.with(name, choice.map(|c| c.name()))
-    }
-    /// Adds the options written in one free-text field as `name:value` pairs
-    /// separated by spaces (`partners:yes freeze-cards:12`), the same syntax
-    /// the console reads. The table checks names and values, so a word without
-    /// a colon goes through as a name with no value and is refused there.
-    pub fn pairs(mut self, text: Option<&str>) -> Self {
-        for word in text.unwrap_or("").split_whitespace() {
-            let (name, value) = word.split_once(':').unwrap_or((word, ""));
-            self.0.push((name.to_owned(), value.to_owned()));
-        }
-        self
-    }
+/// A Discord user as a command names them.
+pub(crate) fn user_arg(user: &serenity::User) -> UserArg {
+    UserArg::from_id(user.id.get())
+}
+
+/// A number Discord already bounded (`#[min]`, `#[max]`), as the table counts.
+pub(crate) fn count(n: u64) -> usize {
+    usize::try_from(n).unwrap_or(usize::MAX)
 }
 
 /// Runs one slash command on the table and answers it.
 pub(crate) async fn invoke(
     ctx: Context<'_>,
-    command: &str,
-    options: Options,
+    command: Result<Command, Refusal>,
 ) -> Result<(), CommandError> {
-    invoke_prepared(ctx, command, options, None).await
+    invoke_prepared(ctx, command, None).await
 }
 
 /// [`invoke`], with `prepare` run before the table is asked, inside the defer timer (see
-/// [`serve_prepared`]).
+/// [`serve_prepared`]). A command whose options did not read (`Err`: a duration, a level
+/// typed as text) is refused to the invoker here with the line the table would give.
 ///
 /// The interaction is claimed first: when another session of its shard claimed it, nothing
 /// here answers it. Once claimed, a failure is told to the invoker here, with the responder
@@ -135,8 +143,7 @@ pub(crate) async fn invoke(
 /// nothing.
 pub(crate) async fn invoke_prepared(
     ctx: Context<'_>,
-    command: &str,
-    options: Options,
+    command: Result<Command, Refusal>,
     prepare: Option<Prepare>,
 ) -> Result<(), CommandError> {
     let poise::Context::Application(actx) = ctx else {
@@ -157,14 +164,26 @@ pub(crate) async fn invoke_prepared(
         acknowledged: actx.has_sent_initial_response,
         invoker: user.clone(),
         channel: channel.clone(),
-        private: PRIVATE.contains(&command),
+        // A refusal of options that did not read is private too.
+        private: command
+            .as_ref()
+            .map_or(true, |c| declare::is_private(c.name())),
         loading: Default::default(),
     };
+    let command = match command {
+        Ok(command) => command,
+        Err(refusal) => {
+            if let Err(e) = responder.tell(refusal.text()).await {
+                tracing::warn!(error = %e, "could not tell the player why the command was refused");
+            }
+            return Ok(());
+        }
+    };
+    let is_new = matches!(command, Command::New(_));
     let request = Request {
         user,
         channel,
-        command: command.to_owned(),
-        options: options.0,
+        command,
         interaction_token: Some(i.token.clone()),
         // Discord gives the member's permissions in the channel with every interaction.
         manage_server: i
@@ -173,7 +192,7 @@ pub(crate) async fn invoke_prepared(
             .and_then(|m| m.permissions)
             .is_some_and(|p| p.manage_guild()),
     };
-    if command == "new" {
+    if is_new {
         if let Some(missing) = missing_permissions(i.app_permissions, i.channel.as_ref()) {
             if let Err(e) = responder.tell(&missing).await {
                 tracing::warn!(error = %e, "could not tell the player what /new lacks");
@@ -185,7 +204,7 @@ pub(crate) async fn invoke_prepared(
         report(&responder, &e).await;
         return Ok(());
     }
-    if command == "new" {
+    if is_new {
         if let Some(note) = missing_history(i.app_permissions) {
             // After the answer, so that a first response can still carry the announcement.
             if let Err(e) = responder.tell(note).await {
@@ -312,12 +331,45 @@ mod tests {
         }
     }
 
+    /// The commands registered with Discord are exactly the declared ones, each with the
+    /// declared options (and sub-commands) in the declared order and the declared
+    /// descriptions: a command or option added on one side only fails here.
+    #[test]
+    fn registered_commands_are_exactly_the_declared_ones() {
+        fn same(c: &poise::Command<Data, CommandError>, d: &Declared, path: &str) {
+            let params: Vec<&str> = c.parameters.iter().map(|p| &*p.name).collect();
+            let options: Vec<&str> = d.options.iter().map(|o| o.name).collect();
+            assert_eq!(params, options, "{path}: options");
+            assert_eq!(c.description.as_deref(), Some(d.summary), "{path}");
+            for p in &c.parameters {
+                let about = d.options.iter().find(|o| o.name == p.name).map(|o| o.about);
+                assert_eq!(p.description.as_deref(), about, "{path} {}", p.name);
+            }
+            let subs: Vec<&str> = c.subcommands.iter().map(|s| &*s.name).collect();
+            let declared: Vec<&str> = d.subcommands.iter().map(|s| s.name).collect();
+            assert_eq!(subs, declared, "{path}: sub-commands");
+            for (sub, d) in c.subcommands.iter().zip(d.subcommands) {
+                same(sub, d, &format!("{path} {}", d.name));
+            }
+        }
+        let registered = all();
+        let mut names: Vec<&str> = registered.iter().map(|c| &*c.name).collect();
+        let mut declared: Vec<&str> = declare::COMMANDS.iter().map(|c| c.name).collect();
+        names.sort_unstable();
+        declared.sort_unstable();
+        assert_eq!(names, declared);
+        for c in &registered {
+            let d = declare::find(&c.name).expect("declared");
+            same(c, d, &format!("/{}", c.name));
+        }
+    }
+
     /// Games live in server channels: a command that creates or changes one is offered only
     /// in servers (a game made in a DM with the bot could not be seen by its opponent).
     #[test]
     fn game_commands_are_offered_only_in_servers() {
         for c in all() {
-            let game_bound = !PRIVATE.contains(&&*c.name);
+            let game_bound = !declare::is_private(&c.name);
             assert_eq!(c.guild_only, game_bound, "/{}", c.name);
         }
     }

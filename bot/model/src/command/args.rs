@@ -1,15 +1,19 @@
-//! A command's options, read one by one so that anything left over (a typo,
-//! an option the command does not take) is reported instead of ignored.
+//! A command's options as text, read one by one so that anything left over (a
+//! typo, an option the command does not take) is reported instead of ignored.
+//! [`super::Command::parse`] reads the console's text through it; a game's own
+//! options (which only the engine judges) stay in one inside the typed command.
 
+use crate::api::Refusal;
+use crate::quote::excerpt;
 use std::collections::BTreeMap;
 use tokar_engine::spelling::did_you_mean;
-use tokar_model::quote::excerpt;
 
 /// Words an action may begin with that look like an option name (`king:`,
 /// Gladiator's override). Typed as `/play king: c1-b2` or `/play
 /// king:c1-b2`, they are the start of the action, not an option (T17).
 const ACTION_PREFIXES: &[&str] = &["king"];
 
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Args {
     map: BTreeMap<String, String>,
     /// The option names the command asked for, for "did you mean".
@@ -25,7 +29,7 @@ impl Args {
     /// When the main option is an action, a word of [`ACTION_PREFIXES`]
     /// given as an option name begins the action: `king: c1-b2` and
     /// `king:c1-b2` are the action `king: c1-b2` (T17).
-    pub fn new(options: &[(String, String)], main: Option<&str>) -> Result<Args, String> {
+    pub fn new(options: &[(String, String)], main: Option<&str>) -> Result<Args, Refusal> {
         let mut map = BTreeMap::new();
         let mut nameless: Vec<String> = Vec::new();
         let mut prefix: Option<String> = None;
@@ -33,23 +37,22 @@ impl Args {
             let key = k.trim().to_ascii_lowercase();
             if key.is_empty() {
                 if main.is_none() {
-                    return Err(format!(
-                        "'{}' needs an option name (name:value).",
-                        excerpt(v)
-                    ));
+                    return Err(
+                        format!("'{}' needs an option name (name:value).", excerpt(v)).into(),
+                    );
                 }
                 nameless.push(v.trim().to_string());
                 continue;
             }
             if main == Some("action") && ACTION_PREFIXES.contains(&key.as_str()) {
                 if prefix.is_some() {
-                    return Err(format!("'{key}:' is given twice."));
+                    return Err(format!("'{key}:' is given twice.").into());
                 }
                 prefix = Some(format!("{key}: {}", v.trim()).trim_end().to_string());
                 continue;
             }
             if map.insert(key.clone(), v.trim().to_string()).is_some() {
-                return Err(format!("Option '{}' is given twice.", excerpt(&key)));
+                return Err(format!("Option '{}' is given twice.", excerpt(&key)).into());
             }
         }
         if let Some(main) = main {
@@ -87,15 +90,15 @@ impl Args {
         }
     }
 
-    pub fn require(&mut self, key: &str, what: &str) -> Result<String, String> {
+    pub fn require(&mut self, key: &str, what: &str) -> Result<String, Refusal> {
         match self.take(key) {
             Some(v) if !v.is_empty() => Ok(v),
-            _ => Err(format!("Missing option {key}: {what}.")),
+            _ => Err(format!("Missing option {key}: {what}.").into()),
         }
     }
 
     /// The game number, if given (`game:3` or `game:#3`).
-    pub fn game(&mut self) -> Result<Option<u64>, String> {
+    pub fn game(&mut self) -> Result<Option<u64>, Refusal> {
         match self.take("game") {
             None => Ok(None),
             Some(v) => parse_game_number(&v).map(Some),
@@ -115,27 +118,38 @@ impl Args {
 
     /// Fails naming the options nobody took, with the nearest option the
     /// command does take.
-    pub fn finish(self, command: &str) -> Result<(), String> {
+    pub fn finish(self, command: &str) -> Result<(), Refusal> {
         match self.map.keys().next() {
             None => Ok(()),
             Some(k) => Err(format!(
                 "/{command} does not take option '{}'.{}",
                 excerpt(k),
                 did_you_mean(k, self.asked.iter().map(String::as_str))
-            )),
+            )
+            .into()),
         }
+    }
+
+    /// Whether no option is left.
+    pub fn is_empty(&self) -> bool {
+        self.map.is_empty()
+    }
+
+    /// The options left, as typed (name, value), for the refusal's quoting bound.
+    pub fn left(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.map.iter().map(|(k, v)| (k.as_str(), v.as_str()))
     }
 }
 
-pub fn parse_game_number(v: &str) -> Result<u64, String> {
+pub fn parse_game_number(v: &str) -> Result<u64, Refusal> {
     v.trim()
         .trim_start_matches('#')
         .parse::<u64>()
-        .map_err(|_| format!("'{}' is not a game number (write game:3).", excerpt(v)))
+        .map_err(|_| format!("'{}' is not a game number (write game:3).", excerpt(v)).into())
 }
 
 /// Reads a user mention `<@123>` (or `<@!123>`, or a bare id).
-pub fn parse_mention(v: &str) -> Result<u64, String> {
+pub fn parse_mention(v: &str) -> Result<u64, Refusal> {
     let t = v.trim();
     let inner = t
         .strip_prefix("<@")
@@ -144,7 +158,7 @@ pub fn parse_mention(v: &str) -> Result<u64, String> {
         .unwrap_or(t);
     inner
         .parse::<u64>()
-        .map_err(|_| format!("'{}' is not a user (mention them: @name).", excerpt(v)))
+        .map_err(|_| format!("'{}' is not a user (mention them: @name).", excerpt(v)).into())
 }
 
 #[cfg(test)]

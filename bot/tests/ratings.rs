@@ -395,10 +395,19 @@ async fn a_game_counts_on_its_server_and_globally() {
         .await;
     play_each(&e, 1, &["alice", "bob"], REAL_PLAY).await;
     e.ok("@bob /resign game:1 confirm:yes").await;
+    // A line that does not read (scope:nowhere) is refused before it reaches the table.
     let board = |server, scope: &str| {
-        let req = on(server, &format!("@carol /leaderboard game:arcana {scope}"));
+        let read = read_request(&format!("@carol /leaderboard game:arcana {scope}"));
         let table = e.table.clone();
-        async move { table.handle(req).await.remove(0).content }
+        async move {
+            match read {
+                Ok(mut req) => {
+                    req.channel.guild = Some(server);
+                    table.handle(req).await.remove(0).content
+                }
+                Err(refused) => refused.content,
+            }
+        }
     };
     assert!(board(7, "").await.contains("this server"));
     assert!(board(7, "").await.contains("2 rated players not listed"));

@@ -81,8 +81,8 @@ impl Search<'_> {
         &mut self,
         state: &G,
         depth: u32,
-        mut alpha: f32,
-        mut beta: f32,
+        alpha: f32,
+        beta: f32,
     ) -> Result<f32, Stopped> {
         if let Some(v) = self.settled(state, depth) {
             return Ok(v);
@@ -99,41 +99,30 @@ impl Search<'_> {
         if actions.is_empty() {
             return Ok(state.heuristic(self.seat));
         }
-        let mut best = if maximise {
-            f32::NEG_INFINITY
-        } else {
-            f32::INFINITY
-        };
+        let mut w = Window::new(alpha, beta, maximise);
         let children = self.children(state, mover, &actions, depth, maximise)?;
         for child in children {
             let v = match child {
                 Child::Scored(v) => v,
-                Child::Played(next) => self.value(&next, depth - 1, alpha, beta)?,
+                Child::Played(next) => self.value(&next, depth - 1, w.alpha, w.beta)?,
                 Child::Lazy(i) => {
                     let mut next = state.clone();
                     if next.play(mover, &actions[i]).is_err() {
                         continue;
                     }
                     self.count()?;
-                    self.value(&next, depth - 1, alpha, beta)?
+                    self.value(&next, depth - 1, w.alpha, w.beta)?
                 }
             };
-            if maximise {
-                best = best.max(v);
-                alpha = alpha.max(v);
-            } else {
-                best = best.min(v);
-                beta = beta.min(v);
-            }
-            if alpha >= beta {
+            if w.take(v) {
                 break;
             }
         }
-        if best.is_infinite() {
+        if w.best.is_infinite() {
             // Every listed action was refused: score the position as it stands.
             return Ok(state.heuristic(self.seat));
         }
-        Ok(best)
+        Ok(w.best)
     }
 
     /// A finished game, or the horizon: the value without looking further.
@@ -160,8 +149,8 @@ impl Search<'_> {
         &mut self,
         state: &G,
         plies: u32,
-        mut alpha: f32,
-        mut beta: f32,
+        alpha: f32,
+        beta: f32,
     ) -> Result<f32, Stopped> {
         if let Some(v) = self.settled(state, 0) {
             return Ok(v);
@@ -170,22 +159,11 @@ impl Search<'_> {
         let Some(&mover) = state.to_act().first() else {
             return Ok(stand);
         };
-        let maximise = mover == self.seat;
-        if maximise {
-            if stand >= beta {
-                return Ok(stand);
-            }
-            alpha = alpha.max(stand);
-        } else {
-            if stand <= alpha {
-                return Ok(stand);
-            }
-            beta = beta.min(stand);
-        }
-        if plies == 0 {
+        // Standing pat is the first child: enough on its own for a cut.
+        let mut w = Window::new(alpha, beta, mover == self.seat);
+        if w.take(stand) || plies == 0 {
             return Ok(stand);
         }
-        let mut best = stand;
         for action in state.legal_actions(mover) {
             let mut next = state.clone();
             let Ok(events) = next.play(mover, &action) else {
@@ -199,19 +177,12 @@ impl Search<'_> {
             if !strikes {
                 continue;
             }
-            let v = self.quiet(&next, plies - 1, alpha, beta)?;
-            if maximise {
-                best = best.max(v);
-                alpha = alpha.max(v);
-            } else {
-                best = best.min(v);
-                beta = beta.min(v);
-            }
-            if alpha >= beta {
+            let v = self.quiet(&next, plies - 1, w.alpha, w.beta)?;
+            if w.take(v) {
                 break;
             }
         }
-        Ok(best)
+        Ok(w.best)
     }
 
     /// The children of a node in the order to search them: with two or more
@@ -249,6 +220,43 @@ impl Search<'_> {
             scored.sort_by(|a, b| a.0.total_cmp(&b.0));
         }
         Ok(scored.into_iter().map(|(_, c)| c).collect())
+    }
+}
+
+/// A node's bounds for the searching seat and its best value so far: the
+/// mover maximises when it is the searching seat, and minimises otherwise.
+struct Window {
+    alpha: f32,
+    beta: f32,
+    best: f32,
+    maximise: bool,
+}
+
+impl Window {
+    fn new(alpha: f32, beta: f32, maximise: bool) -> Window {
+        let best = if maximise {
+            f32::NEG_INFINITY
+        } else {
+            f32::INFINITY
+        };
+        Window {
+            alpha,
+            beta,
+            best,
+            maximise,
+        }
+    }
+
+    /// Takes a child's value; true when the other children cannot matter.
+    fn take(&mut self, v: f32) -> bool {
+        if self.maximise {
+            self.best = self.best.max(v);
+            self.alpha = self.alpha.max(v);
+        } else {
+            self.best = self.best.min(v);
+            self.beta = self.beta.min(v);
+        }
+        self.alpha >= self.beta
     }
 }
 

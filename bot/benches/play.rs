@@ -132,6 +132,9 @@ fn play(c: &mut Criterion) {
     let trips = || store.kv().postgres().map(|pg| pg.trips().round_trips);
     let mut round_trips = 0;
     let mut samples: Vec<Duration> = Vec::new();
+    // Each timed call's time, round trips and whether it ended its game: the
+    // tail is told apart from the ordinary calls below.
+    let mut calls: Vec<(Duration, u64, bool)> = Vec::new();
     c.bench_function("play end to end (flushed commit, picture)", |bench| {
         bench.iter_custom(|iters| {
             let mut total = Duration::ZERO;
@@ -147,13 +150,17 @@ fn play(c: &mut Criterion) {
                 let start = Instant::now();
                 let replies = b.rt.block_on(async move { table.handle(r).await });
                 let took = start.elapsed();
+                let mut made = 0;
                 if let (Some(after), Some(before)) = (trips(), trips_before) {
-                    round_trips += after - before;
+                    made = after - before;
+                    round_trips += made;
                 }
                 assert!(replies[0].ok, "{replies:?}");
-                b.mirror.as_mut().unwrap().play(seat, &action).unwrap();
+                let mirror = b.mirror.as_mut().unwrap();
+                mirror.play(seat, &action).unwrap();
                 total += took;
                 samples.push(took);
+                calls.push((took, made, mirror.outcome().is_over()));
             }
             total
         })
@@ -175,8 +182,30 @@ fn play(c: &mut Criterion) {
                 round_trips as f64 / samples.len() as f64
             );
         }
+        print_tail(&mut calls);
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// What the slowest hundredth of the calls were: how many ended their game
+/// (ratings, the final picture) and their round trips, beside the others'.
+fn print_tail(calls: &mut [(Duration, u64, bool)]) {
+    calls.sort_by_key(|c| std::cmp::Reverse(c.0));
+    let tail = calls.len().div_ceil(100);
+    let (slow, rest) = calls.split_at(tail);
+    let ended = |part: &[(Duration, u64, bool)]| part.iter().filter(|c| c.2).count();
+    let mean_trips = |part: &[(Duration, u64, bool)]| {
+        part.iter().map(|c| c.1).sum::<u64>() as f64 / part.len().max(1) as f64
+    };
+    println!(
+        "slowest {tail} calls: {} ended their game, {:.1} round trips each; \
+         the other {}: {} ended their game, {:.1} round trips each",
+        ended(slow),
+        mean_trips(slow),
+        rest.len(),
+        ended(rest),
+        mean_trips(rest)
+    );
 }
 
 criterion_group!(benches, play);

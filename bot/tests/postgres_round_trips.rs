@@ -15,7 +15,7 @@ use tokar_bot::storage::StoreSettings;
 /// The most round trips one `/play` of a running game may make (its reads,
 /// and its write with the outbox entries it stores), on connections that
 /// prepared their statements already.
-const PLAY_TRIPS: u64 = 11;
+const PLAY_TRIPS: u64 = 9;
 
 fn trips(e: &Env) -> Trips {
     e.table
@@ -158,4 +158,79 @@ fn a_write_refused_beside_its_commit_fails_the_transaction_and_keeps_nothing() {
     // The connection is fit for the next transaction.
     kv::transaction(&kv, |tx| tx.insert(MAIN, b"fine", b"2")).unwrap();
     assert_eq!(kv.get(MAIN, b"fine").unwrap(), Some(b"2".to_vec()));
+}
+
+/// Numbers asked for ahead (`KvTx::expect`) go out with the transaction's
+/// next read: the ids and the generation a game's write takes cost no round
+/// trip of their own, and stay unique and growing.
+#[test]
+fn numbers_asked_for_ahead_travel_with_the_next_read() {
+    let (_server, kv) = store("asked_ahead");
+    kv::transaction(&kv, |tx| tx.insert(MAIN, b"game", b"1")).unwrap();
+    let first_id = kv::transaction(&kv, |tx| tx.generate_id()).unwrap();
+    let generation = kv.generation().unwrap();
+    let mut taken = (Vec::new(), 0);
+    let trips = round_trips(&kv, || {
+        taken = kv::transaction(&kv, |tx| {
+            tx.expect(3, true);
+            let game = tx.get(MAIN, b"game")?;
+            assert_eq!(game, Some(b"1".to_vec()));
+            let ids = (0..3)
+                .map(|_| tx.generate_id())
+                .collect::<Result<Vec<_>, _>>()?;
+            tx.insert(MAIN, b"game", b"2")?;
+            Ok((ids, tx.bump_generation()?))
+        })
+        .unwrap()
+    });
+    assert_eq!(
+        trips, 2,
+        "the read with its asks, then the writes with COMMIT"
+    );
+    let (ids, bumped) = taken;
+    assert!(
+        ids[0] > first_id && ids[0] < ids[1] && ids[1] < ids[2],
+        "{ids:?}"
+    );
+    assert!(bumped > generation);
+    assert!(kv.generation().unwrap() >= bumped);
+    // A number asked for beyond those taken is asked of the server again.
+    let more = kv::transaction(&kv, |tx| {
+        tx.expect(1, false);
+        tx.get(MAIN, b"game")?;
+        Ok((tx.generate_id()?, tx.generate_id()?))
+    })
+    .unwrap();
+    assert!(ids[2] < more.0 && more.0 < more.1, "{more:?}");
+    assert_eq!(kv.get(MAIN, b"game").unwrap(), Some(b"2".to_vec()));
+}
+
+/// Several keys read in one round trip, answered in the order asked, an
+/// absent key as `None`.
+#[test]
+fn several_keys_are_read_in_one_round_trip() {
+    let (_server, kv) = store("get_many");
+    kv::transaction(&kv, |tx| {
+        tx.insert(MAIN, b"a", b"1")?;
+        tx.insert(MAIN, b"c", b"3")?;
+        tx.insert("leagues", b"b", b"other keyspace")
+    })
+    .unwrap();
+    let keys = [b"c".to_vec(), b"b".to_vec(), b"a".to_vec(), b"c".to_vec()];
+    let mut got = Vec::new();
+    let trips = round_trips(&kv, || got = kv.get_many(MAIN, &keys).unwrap());
+    assert_eq!(trips, 1);
+    assert_eq!(
+        got,
+        vec![
+            Some(b"3".to_vec()),
+            None,
+            Some(b"1".to_vec()),
+            Some(b"3".to_vec())
+        ]
+    );
+    assert_eq!(
+        round_trips(&kv, || assert!(kv.get_many(MAIN, &[]).unwrap().is_empty())),
+        0
+    );
 }

@@ -76,6 +76,16 @@ pub trait KvTx {
     fn remove(&mut self, tree: Tree, key: &[u8]) -> Result<(), TxError>;
     /// A number never given before by this database.
     fn generate_id(&mut self) -> Result<u64, TxError>;
+    /// Says ahead what the transaction will take from the store's counters:
+    /// `ids` numbers from [`KvTx::generate_id`] and, with `generation`, one
+    /// [`KvTx::bump_generation`]. A store whose counters cost a round trip
+    /// each (PostgreSQL) sends these asks with the transaction's next read, so
+    /// that they cost none of their own; a number asked for and not taken is
+    /// skipped, as a rolled-back transaction's is. By default nothing: sled's
+    /// counters are local.
+    fn expect(&mut self, ids: usize, generation: bool) {
+        let _ = (ids, generation);
+    }
     /// Adds one to the store's generation and returns the new value (see
     /// [`Kv::generation`]). By default a key of [`MAIN`]: every transaction
     /// that calls it writes that key, which costs sled nothing (its
@@ -131,6 +141,12 @@ pub trait Kv: Send + Sync + 'static {
     /// The keys and values starting with `prefix`, in key order, at most `limit`.
     fn scan(&self, tree: Tree, prefix: &[u8], limit: usize) -> Result<Vec<RawItem>, StoreError> {
         self.range(tree, prefix, prefix_end(prefix).as_deref(), limit)
+    }
+    /// The values of `keys`, in their order (`None` where a key is absent):
+    /// one round trip on a store across the network, where a `get` each would
+    /// be one per key. Not a snapshot: each value is as [`Kv::get`] would read it.
+    fn get_many(&self, tree: Tree, keys: &[Vec<u8>]) -> Result<Vec<Option<Vec<u8>>>, StoreError> {
+        keys.iter().map(|k| self.get(tree, k)).collect()
     }
     /// The keys starting with `prefix`, in key order.
     fn keys(&self, tree: Tree, prefix: &[u8]) -> Result<Vec<Vec<u8>>, StoreError> {

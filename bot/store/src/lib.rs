@@ -370,6 +370,18 @@ impl Store {
         }
     }
 
+    /// The records of games `ids` that exist, in the order asked: one read of
+    /// the database for them all (see [`Kv::get_many`]).
+    pub fn games(&self, ids: &[u64]) -> Result<Vec<GameRecord>, StoreError> {
+        let keys: Vec<Vec<u8>> = ids.iter().map(|&id| key(b'g', &[id])).collect();
+        self.kv
+            .get_many(MAIN, &keys)?
+            .into_iter()
+            .flatten()
+            .map(|b| decode_game(&b).map_err(StoreError::Corrupt))
+            .collect()
+    }
+
     pub fn log(&self, id: u64) -> Result<Vec<LogEntry>, StoreError> {
         self.kv
             .scan(MAIN, &key(b'l', &[id]), usize::MAX)?
@@ -478,6 +490,9 @@ impl Store {
         let id = w.record.id;
         let gkey = key(b'g', &[id]);
         let (ids, generation) = transaction(&*self.kv, |tx| {
+            // The outbox entries' ids and the generation travel with the read
+            // of the record (one round trip less each on PostgreSQL).
+            tx.expect(w.outbox.len(), true);
             let stored = match tx.get(MAIN, &gkey)? {
                 None => None,
                 Some(b) => Some(decode_game(&b).map_err(corrupt)?),

@@ -203,6 +203,8 @@ impl PgKv {
 }
 
 const GET: &str = "SELECT value FROM tokar_kv WHERE tree = $1 AND key = $2";
+/// The rows of several keys of one keyspace (`$2` the keys).
+const GET_MANY: &str = "SELECT key, value FROM tokar_kv WHERE tree = $1 AND key = ANY($2::bytea[])";
 /// Every row a transaction writes, in one statement (`$1` trees, `$2` keys,
 /// `$3` values; one row per key: a transaction keeps the last write of each).
 const UPSERT_MANY: &str = "INSERT INTO tokar_kv (tree, key, value) \
@@ -211,6 +213,8 @@ const UPSERT_MANY: &str = "INSERT INTO tokar_kv (tree, key, value) \
 const DELETE: &str = "DELETE FROM tokar_kv WHERE tree = $1 AND key = $2";
 const NEXT_ID: &str = "SELECT nextval('tokar_id')";
 const NEXT_GENERATION: &str = "SELECT nextval('tokar_generation')";
+/// `$1` numbers of the id sequence at once (see `KvTx::expect`).
+const NEXT_IDS: &str = "SELECT nextval('tokar_id') FROM generate_series(1, $1::bigint)";
 /// The last generation given (0 before the first).
 const GENERATION: &str =
     "SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM tokar_generation";
@@ -233,6 +237,29 @@ impl Kv for PgKv {
     fn get(&self, tree: Tree, key: &[u8]) -> Result<Option<Vec<u8>>, StoreError> {
         let rows = self.query(GET, tree, key.to_vec(), None, None)?;
         Ok(rows.first().map(|r| r.get::<_, Vec<u8>>(0)))
+    }
+
+    fn get_many(&self, tree: Tree, keys: &[Vec<u8>]) -> Result<Vec<Option<Vec<u8>>>, StoreError> {
+        match keys {
+            [] => return Ok(Vec::new()),
+            [key] => return Ok(vec![self.get(tree, key)?]),
+            _ => {}
+        }
+        let pool = self.pool.clone();
+        let count = self.count.clone();
+        let asked = keys.to_vec();
+        let rows = self
+            .run(async move {
+                let client = pool.get().await?;
+                let statement = prepared(&client, GET_MANY, &count).await?;
+                count.trip(1);
+                let rows = client.query(&statement, &[&tree, &asked]).await?;
+                Ok::<_, Failure>(rows)
+            })?
+            .map_err(|e| StoreError::Database(e.text))?;
+        let found: std::collections::HashMap<Vec<u8>, Vec<u8>> =
+            rows.iter().map(|r| (r.get(0), r.get(1))).collect();
+        Ok(keys.iter().map(|k| found.get(k).cloned()).collect())
     }
 
     fn range(

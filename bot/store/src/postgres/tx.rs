@@ -5,7 +5,9 @@
 //! - `BEGIN ISOLATION LEVEL SERIALIZABLE` never travels alone: it goes out
 //!   with the transaction's first statement.
 //! - A read (`get`, `generate_id`, `bump_generation`) is one round trip: the
-//!   closure needs its answer to go on.
+//!   closure needs its answer to go on. Numbers asked for ahead
+//!   ([`KvTx::expect`]) go out with the next read instead, and `generate_id`
+//!   and `bump_generation` then answer from them without a trip of their own.
 //! - Writes (`insert`, `remove`) stay in the transaction, the last one of each
 //!   key kept, and a `get` of a written key answers from them (the closure
 //!   reads its own writes, as it would on the server). When the closure
@@ -24,12 +26,14 @@
 //! update is refused (40001) and [`PgKv::transact`] runs the closure again.
 
 use super::trips::{prepared, Counter};
-use super::{one_line, Failure, PgKv, DELETE, GET, NEXT_GENERATION, NEXT_ID, UPSERT_MANY};
+use super::{
+    one_line, Failure, PgKv, DELETE, GET, NEXT_GENERATION, NEXT_ID, NEXT_IDS, UPSERT_MANY,
+};
 use crate::kv::{BackendError, KvTx, Tree, TxError};
 use crate::StoreError;
 use deadpool_postgres::Object;
 use futures_util::future::{join_all, BoxFuture};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
 
 /// Opens a transaction (two statements, sent as one message).
@@ -54,6 +58,9 @@ impl PgKv {
             },
             writes: BTreeMap::new(),
             broken: None,
+            ask: Ask::default(),
+            ids: VecDeque::new(),
+            generation: None,
         };
         let result = f(&mut tx);
         let ending = match (tx.broken.take(), result) {
@@ -131,7 +138,23 @@ struct PgTx<'a> {
     /// (PostgreSQL refuses every later statement), whatever the closure does
     /// with the error.
     broken: Option<Failure>,
+    /// Counters' numbers asked for ahead and not sent yet (see [`KvTx::expect`]).
+    ask: Ask,
+    /// Ids received ahead, not taken yet.
+    ids: VecDeque<u64>,
+    /// A generation received ahead, not taken yet.
+    generation: Option<u64>,
 }
+
+/// What a transaction asked of the counters ahead of its next read.
+#[derive(Clone, Copy, Default)]
+struct Ask {
+    ids: usize,
+    generation: bool,
+}
+
+/// The answers of one read: its row, and the numbers asked for ahead.
+type Answered = (Option<tokio_postgres::Row>, Vec<u64>, Option<u64>);
 
 impl PgTx<'_> {
     /// Sends `sql` (with `key`'s keyspace and key as its parameters, or none),
@@ -152,13 +175,34 @@ impl PgTx<'_> {
             self.session.open = true;
             let client = self.session.client();
             let count: Arc<Counter> = self.kv.count.clone();
+            let ask = std::mem::take(&mut self.ask);
             self.kv
                 .run(async move {
                     let statement = prepared(&client, sql, &count).await?;
+                    let next_ids = match ask.ids {
+                        0 => None,
+                        _ => Some(prepared(&client, NEXT_IDS, &count).await?),
+                    };
+                    let next_generation = match ask.generation {
+                        false => None,
+                        true => Some(prepared(&client, NEXT_GENERATION, &count).await?),
+                    };
                     let opened = async {
                         match begin {
                             true => client.batch_execute(BEGIN).await,
                             false => Ok(()),
+                        }
+                    };
+                    let ids = async {
+                        match &next_ids {
+                            Some(s) => client.query(s, &[&(ask.ids as i64)]).await,
+                            None => Ok(Vec::new()),
+                        }
+                    };
+                    let generation = async {
+                        match &next_generation {
+                            Some(s) => client.query(s, &[]).await,
+                            None => Ok(Vec::new()),
                         }
                     };
                     let asked = async {
@@ -167,11 +211,17 @@ impl PgTx<'_> {
                             None => client.query(&statement, &[]).await,
                         }
                     };
-                    count.trip(1 + 2 * u64::from(begin));
+                    let ahead =
+                        u64::from(next_ids.is_some()) + u64::from(next_generation.is_some());
+                    count.trip(1 + 2 * u64::from(begin) + ahead);
                     // `biased`: polled in this order, so BEGIN goes out first.
-                    let (opened, rows) = tokio::join!(biased; opened, asked);
+                    let (opened, ids, generation, rows) =
+                        tokio::join!(biased; opened, ids, generation, asked);
                     opened?;
-                    Ok::<_, Failure>(rows?.into_iter().next())
+                    let number = |r: &tokio_postgres::Row| r.get::<_, i64>(0) as u64;
+                    let ids = ids?.iter().map(number).collect();
+                    let generation = generation?.first().map(number);
+                    Ok::<Answered, Failure>((rows?.into_iter().next(), ids, generation))
                 })
                 .unwrap_or_else(|e| {
                     Err(Failure {
@@ -180,16 +230,23 @@ impl PgTx<'_> {
                     })
                 })
         };
-        outcome.map_err(|mut failure| {
-            // The connection went down with the transaction: the server kept
-            // nothing of it.
-            if self.session.closed() {
-                failure.retry = true;
+        match outcome {
+            Ok((row, ids, generation)) => {
+                self.ids.extend(ids);
+                self.generation = self.generation.or(generation);
+                Ok(row)
             }
-            let e = backend(&failure);
-            self.broken = Some(failure);
-            e
-        })
+            Err(mut failure) => {
+                // The connection went down with the transaction: the server
+                // kept nothing of it.
+                if self.session.closed() {
+                    failure.retry = true;
+                }
+                let e = backend(&failure);
+                self.broken = Some(failure);
+                Err(e)
+            }
+        }
     }
 
     /// Sends the writes kept and `COMMIT` in one round trip (see the module).
@@ -338,8 +395,16 @@ impl KvTx for PgTx<'_> {
     fn generate_id(&mut self) -> Result<u64, TxError> {
         // A sequence is outside transactions: a number it gave is never given
         // again, even when the transaction that took it rolls back.
+        if let Some(id) = self.ids.pop_front() {
+            return Ok(id);
+        }
         let row = self.read(NEXT_ID, None)?;
         next_value(row)
+    }
+
+    fn expect(&mut self, ids: usize, generation: bool) {
+        self.ask.ids += ids;
+        self.ask.generation |= generation && self.generation.is_none();
     }
 
     fn bump_generation(&mut self) -> Result<u64, TxError> {
@@ -347,6 +412,9 @@ impl KvTx for PgTx<'_> {
         // make each one conflict with every other. A number taken by a
         // transaction that rolls back is skipped: the generation may count
         // more writes than were stored, never fewer.
+        if let Some(generation) = self.generation.take() {
+            return Ok(generation);
+        }
         let row = self.read(NEXT_GENERATION, None)?;
         next_value(row)
     }

@@ -342,6 +342,23 @@ pub fn tree_key(tree: &str, k: &[u8], v: &[u8]) -> Result<(), String> {
             _ if k == b"next-league" => eight(v),
             _ => Err(format!("{}: no key this build knows", what())),
         },
+        "events" => match (k.first(), k.len()) {
+            (Some(b'E'), 9) => {
+                let rec =
+                    tokar_model::event::decode_event(v).map_err(|e| format!("{}: {e}", what()))?;
+                if Some(rec.id) != raw::number(k) {
+                    return Err(format!(
+                        "{}: the record says it is event {}",
+                        what(),
+                        rec.id
+                    ));
+                }
+                Ok(())
+            }
+            (Some(b'G'), 9) => eight(v),
+            _ if k == b"next-event" => eight(v),
+            _ => Err(format!("{}: no key this build knows", what())),
+        },
         "servers" if k.len() == 8 => crate::storage::decode_server(v)
             .map(drop)
             .map_err(|e| format!("{}: {e}", what())),
@@ -473,6 +490,13 @@ mod tests {
         )
         .is_ok());
         assert!(tree_key("servers", &9u64.to_be_bytes(), b"[]").is_err());
+        let mut ev = vec![b'E'];
+        ev.extend_from_slice(&3u64.to_be_bytes());
+        let e = tree_key("events", &ev, b"{\"format\":1}").unwrap_err();
+        assert!(e.starts_with("events key"), "{e}");
+        assert!(tree_key("events", b"next-event", &2u64.to_be_bytes()).is_ok());
+        assert!(tree_key("events", b"next-event", b"2").is_err());
+        assert!(tree_key("events", b"what", b"").is_err());
         assert!(tree_key("elsewhere", b"k", b"v").is_err());
         // Every tree the store writes is one this module knows.
         for name in crate::storage::kv::NAMED {

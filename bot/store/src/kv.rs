@@ -17,8 +17,8 @@
 //! - `generate_id` only grows, across restarts too.
 //!
 //! A keyspace is named by a [`Tree`]: [`MAIN`] holds games, logs, the
-//! schedule, the outbox and users; the named ones hold leagues and server
-//! settings.
+//! schedule, the outbox and users; the named ones hold events, leagues and
+//! server settings.
 
 use super::{RawItem, StoreError};
 
@@ -30,7 +30,11 @@ pub const MAIN: Tree = "";
 
 /// Every named keyspace the store writes (besides [`MAIN`]). A transaction may
 /// touch any of them.
-pub const NAMED: [Tree; 2] = [super::leagues::TREE, super::servers::TREE];
+pub const NAMED: [Tree; 3] = [
+    super::events::TREE,
+    super::leagues::TREE,
+    super::servers::TREE,
+];
 
 /// Why a transaction's step failed: the closure's own refusal, which ends the
 /// transaction with that error, or the database's, which the backend handles

@@ -43,6 +43,7 @@ mod claims;
 pub mod marker;
 pub use claims::{Claim, CLAIM_KEPT};
 mod dump;
+mod events;
 mod leases;
 pub use leases::Lease;
 mod delivered;

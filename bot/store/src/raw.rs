@@ -446,7 +446,10 @@ mod tests {
             ],
         )
         .unwrap();
-        assert_eq!(kv.tree_names().unwrap(), ["later", "leagues", "servers"]);
+        assert_eq!(
+            kv.tree_names().unwrap(),
+            ["events", "later", "leagues", "servers"]
+        );
         assert_eq!(
             kv.read_tree("later").unwrap(),
             [
@@ -458,7 +461,7 @@ mod tests {
         assert!(!valid_tree_name("__sled__default") && !valid_tree_name(""));
         // A database that keeps the known keyspaces only (PostgreSQL) reads
         // those, and says so of another.
-        assert_eq!(known_names(), ["leagues", "servers"]);
+        assert_eq!(known_names(), ["events", "leagues", "servers"]);
         assert!(read_known(&kv, "later").is_err());
         assert_eq!(read_known(&kv, "leagues").unwrap().len(), 1);
     }

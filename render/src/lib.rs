@@ -42,6 +42,7 @@
 //! ```
 
 mod board;
+mod bracket;
 mod canvas;
 mod cards;
 mod chart;
@@ -61,6 +62,7 @@ mod sketch;
 mod sprites;
 mod text;
 
+pub use bracket::{BracketMatch, BracketPicture, BracketSlot, MAX_FIRST_ROUND};
 pub use canvas::TextBox;
 pub use chart::Chart;
 pub use crosstable::{CrossRow, Crosstable, MAX_ENTRANTS};

@@ -87,7 +87,7 @@ impl Table {
         answer: &str,
         until: Option<Millis>,
     ) -> Res<Vec<Reply>> {
-        let rec = self.load(id).await?.rec;
+        let rec = self.records().load(id).await?.rec;
         let user = req.user.id;
         let game = Some(id);
         let command = match answer {
@@ -165,7 +165,7 @@ impl Table {
                         "Game #{id} moved on since you asked to resign, so that confirmation no longer stands; type /resign game:{id} again if you still mean it."
                     ).into());
                 }
-                if self.now() > until {
+                if self.records().now() > until {
                     return Err(format!(
                         "That confirmation expired (it lasts {} minutes); type /resign game:{id} again if you still mean it.",
                         RESIGN_CONFIRM_MS / 60_000
@@ -189,8 +189,8 @@ impl Table {
     /// The question `/resign` puts before a game in play ends: a private message with the
     /// confirming button (ruling T23).
     pub(super) async fn resign_question(&self, req: &Request, id: u64) -> Res<Vec<Reply>> {
-        let rec = self.load(id).await?.rec;
-        let until = self.now() + RESIGN_CONFIRM_MS;
+        let rec = self.records().load(id).await?.rec;
+        let until = self.records().now() + RESIGN_CONFIRM_MS;
         let mut reply = Reply::private(
             &req.channel,
             &req.user,

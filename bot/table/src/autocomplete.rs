@@ -52,7 +52,7 @@ impl Table {
                 let Ok(id) = self.pick(&req, game, Pick::Play).await else {
                     return Vec::new();
                 };
-                let Ok(l) = self.load(id).await else {
+                let Ok(l) = self.records().load(id).await else {
                     return Vec::new();
                 };
                 let Some(g) = &l.game else { return Vec::new() };

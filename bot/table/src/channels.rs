@@ -26,7 +26,11 @@ impl Table {
     /// Discord said the channel was deleted (or the bot left its server): every game in it
     /// loses its channel.
     pub async fn channel_deleted(&self, channel: u64) {
-        let ids = match self.blocking(move |s| s.games_in_channel(channel)).await {
+        let ids = match self
+            .records()
+            .blocking(move |s| s.games_in_channel(channel))
+            .await
+        {
             Ok(ids) => ids,
             Err(e) => {
                 warn!(channel, error = %e, "cannot list the games of a deleted channel");
@@ -39,26 +43,28 @@ impl Table {
     }
 
     async fn lose_channel(&self, id: u64, channel: u64, permission: bool) -> Res<()> {
-        let now = self.now();
+        let now = self.records().now();
         let hold_until = if permission {
             now + PERMISSION_RECHECK
         } else {
             u64::MAX
         };
-        let _guard = self.lock(id).await;
-        let mut l = self.load(id).await?;
+        let _guard = self.records().lock(id).await;
+        let mut l = self.records().load(id).await?;
         if l.rec.channel.id != channel && l.rec.channel_lost.is_none() {
             // Moved already: what still went to the old channel follows the game.
             let to = l.rec.channel.clone();
-            self.blocking(move |s| s.outbox_retarget(id, channel, Some(&to), 0))
+            self.records()
+                .blocking(move |s| s.outbox_retarget(id, channel, Some(&to), 0))
                 .await?;
-            self.inner.outbox_ready.notify_one();
+            self.staging().notify();
             return Ok(());
         }
         if l.rec.channel.id != channel || matches!(l.rec.phase, Phase::Finished | Phase::Cancelled)
         {
             // Over: only its last messages wait.
-            self.blocking(move |s| s.outbox_retarget(id, channel, None, hold_until))
+            self.records()
+                .blocking(move |s| s.outbox_retarget(id, channel, None, hold_until))
                 .await?;
             return Ok(());
         }
@@ -78,7 +84,7 @@ impl Table {
                 .rec
                 .members
                 .iter()
-                .filter(|m| !self.is_robot(m.user.id))
+                .filter(|m| !self.bot().is_robot(m.user.id))
                 .map(|m| {
                     Reply::private(
                         &ChannelRef::from(&l.rec.channel),
@@ -95,15 +101,16 @@ impl Table {
             let staged = self.stage(l, Some(version), super::Change::none()).await?;
             self.store(None, staged, notes).await?;
         }
-        self.blocking(move |s| s.outbox_retarget(id, channel, None, hold_until))
+        self.records()
+            .blocking(move |s| s.outbox_retarget(id, channel, None, hold_until))
             .await?;
         Ok(())
     }
 
     /// `/resume game:N`: a game that lost its channel continues in this one.
     pub(super) async fn cmd_resume(&self, req: &Request, id: u64) -> Res<Vec<Reply>> {
-        let _guard = self.lock(id).await;
-        let mut l = self.load(id).await?;
+        let _guard = self.records().lock(id).await;
+        let mut l = self.records().load(id).await?;
         if !is_member(&l.rec, req.user.id) {
             return Err(format!("You are not playing in game #{id}.").into());
         }
@@ -119,7 +126,7 @@ impl Table {
         l.rec.channel = Named::from(&req.channel);
         l.rec.channel_lost = None;
         // The clock stood still while the game had no channel: the current move starts afresh.
-        l.rec.turn.since = self.now();
+        l.rec.turn.since = self.records().now();
         l.rec.turn.reminded_at = None;
         l.rec.turn.deadline_told = false;
         let before = Vec::new();
@@ -142,9 +149,10 @@ impl Table {
         };
         let replies = self.store(Some(req), staged, vec![reply]).await?;
         let to = Named::from(&req.channel);
-        self.blocking(move |s| s.outbox_retarget(id, old, Some(&to), 0))
+        self.records()
+            .blocking(move |s| s.outbox_retarget(id, old, Some(&to), 0))
             .await?;
-        self.inner.outbox_ready.notify_one();
+        self.staging().notify();
         Ok(replies)
     }
 }

@@ -104,22 +104,23 @@ impl Table {
         }
     }
 
-    pub(super) async fn records(&self, ids: Vec<u64>) -> Res<Vec<GameRecord>> {
-        self.read(move |s| {
-            let mut out = Vec::new();
-            for id in ids {
-                if let Some(r) = s.game(id)? {
-                    out.push(r);
+    pub(super) async fn records_by_id(&self, ids: Vec<u64>) -> Res<Vec<GameRecord>> {
+        self.records()
+            .read(move |s| {
+                let mut out = Vec::new();
+                for id in ids {
+                    if let Some(r) = s.game(id)? {
+                        out.push(r);
+                    }
                 }
-            }
-            Ok(out)
-        })
-        .await
+                Ok(out)
+            })
+            .await
     }
 
     pub(super) async fn records_of_user(&self, user: u64) -> Res<Vec<GameRecord>> {
-        let ids = self.read(move |s| s.games_of_user(user)).await?;
-        self.records(ids).await
+        let ids = self.records().read(move |s| s.games_of_user(user)).await?;
+        self.records_by_id(ids).await
     }
 
     /// The game a command means: the one named, or the user's only candidate here (for
@@ -222,8 +223,11 @@ impl Table {
     /// readable after the end).
     async fn shown_in_channel(&self, req: &Request) -> Res<u64> {
         let c = req.channel.id;
-        let ids = self.blocking(move |s| s.games_in_channel(c)).await?;
-        let recs = self.records(ids).await?;
+        let ids = self
+            .records()
+            .blocking(move |s| s.games_in_channel(c))
+            .await?;
+        let recs = self.records_by_id(ids).await?;
         let playing: Vec<u64> = recs
             .iter()
             .filter(|r| r.phase == Phase::Playing)
@@ -285,7 +289,7 @@ impl Table {
             .turn
             .waiting
             .iter()
-            .filter(|u| !before.contains(u) && !self.is_robot(**u))
+            .filter(|u| !before.contains(u) && !self.bot().is_robot(**u))
             .filter_map(|&u| rec.members.iter().find(|m| m.user.id == u))
             .map(|m| UserRef::from(&m.user))
             .collect();
@@ -383,8 +387,8 @@ impl Table {
         req: &Request,
         id: u64,
     ) -> Res<(tokio::sync::OwnedMutexGuard<()>, Loaded)> {
-        let guard = self.lock(id).await;
-        let l = self.load(id).await?;
+        let guard = self.records().lock(id).await;
+        let l = self.records().load(id).await?;
         match l.rec.phase {
             Phase::Lobby => return Err(text::lobby_status(&l.rec).into()),
             Phase::Cancelled => return Err(format!("Game #{id} was cancelled.").into()),
@@ -434,7 +438,9 @@ impl Table {
         // its own hand from the game, and Discord cannot message it.
         for e in events {
             if let Some(secret) = &e.secret {
-                if let Some(u) = text::holder(rec, secret.seat).filter(|u| !self.is_robot(u.id)) {
+                if let Some(u) =
+                    text::holder(rec, secret.seat).filter(|u| !self.bot().is_robot(u.id))
+                {
                     out.push(Reply::private(
                         &req.channel,
                         &UserRef::from(u),
@@ -463,7 +469,9 @@ impl Table {
         if game.chance_is_strong() || outcome(&l.rec, game).is_over() {
             return Ok(());
         }
-        let seed = self.draw_seed(tokar_model::entropy::Purpose::Rekey, l.rec.id)?;
+        let seed = self
+            .seeds()
+            .draw_seed(tokar_model::entropy::Purpose::Rekey, l.rec.id)?;
         game.rekey(seed);
         // A ChaCha20 key came with format 2: the record is written in it from now on.
         l.rec.format = tokar_model::record::FORMAT;
@@ -486,11 +494,11 @@ impl Table {
         game: &AnyGame,
         version: u64,
         append: Vec<LogEntry>,
-    ) -> Res<super::staging::Staged> {
+    ) -> Res<super::writes::Staged> {
         rec.log_len += append.len() as u64;
         rec.draw_offer = None;
         rec.undo_offer = None;
-        let ended = retime(&mut rec, game, self.now());
+        let ended = retime(&mut rec, game, self.records().now());
         let mut staged = self
             .stage(
                 Loaded {

@@ -52,8 +52,8 @@ pub(super) fn ping_followers(rec: &mut GameRecord, replies: &mut [Reply]) {
 
 impl Table {
     pub(super) async fn cmd_follow(&self, req: &Request, id: u64, stop: bool) -> Res<Vec<Reply>> {
-        let _guard = self.lock(id).await;
-        let mut l = self.load(id).await?;
+        let _guard = self.records().lock(id).await;
+        let mut l = self.records().load(id).await?;
         let version = l.rec.version;
         let following = l.rec.followers.iter().any(|f| f.id == req.user.id);
         let content = match (l.rec.phase, stop, following) {

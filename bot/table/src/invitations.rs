@@ -31,7 +31,7 @@ impl Table {
         let Some(due) = lobby_due(&l.rec) else {
             return Ok(Vec::new());
         };
-        let now = self.now();
+        let now = self.records().now();
         if now < due {
             return Ok(Vec::new());
         }

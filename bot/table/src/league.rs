@@ -96,6 +96,7 @@ impl Table {
     async fn leagues_here(&self, req: &Request) -> Res<Vec<LeagueRecord>> {
         let (guild, channel) = (req.channel.guild, req.channel.id);
         Ok(self
+            .records()
             .blocking(|s| s.leagues())
             .await?
             .into_iter()
@@ -153,7 +154,7 @@ impl Table {
         let double = asked.double;
         let deadline = match asked.deadline {
             Some(d) => d,
-            None => self.user_record(&req.user).await?.deadline,
+            None => self.records().user_record(&req.user).await?.deadline,
         };
         let team = asked.team;
         let (tiebreaks, withdrawal, numbers) = (asked.tiebreaks, asked.withdrawal, asked.numbers);
@@ -161,7 +162,7 @@ impl Table {
         let mut people: Vec<u64> = Vec::new();
         for player in &asked.players {
             let word = player.typed.as_str();
-            if self.names_robot(word) {
+            if self.bot().names_robot(word) {
                 return Err("Leagues are between people: Tokar does not play in them.".into());
             }
             let id = player.id()?;
@@ -194,7 +195,7 @@ impl Table {
             );
         }
         let here = self.leagues_here(req).await?;
-        let now = self.now();
+        let now = self.records().now();
         if here.iter().any(|l| {
             l.name.eq_ignore_ascii_case(&name)
                 && matches!(l.phase, LeaguePhase::Forming | LeaguePhase::Playing)
@@ -210,13 +211,14 @@ impl Table {
             named.push(if p == req.user.id {
                 Named::from(&req.user)
             } else {
-                self.name_of(p).await
+                self.records().name_of(p).await
             });
         }
-        let id = self.blocking(|s| s.next_league_id()).await?;
+        let id = self.records().blocking(|s| s.next_league_id()).await?;
         // The league's own seed: its lots (T43) and drawn pairing numbers.
         let seed = tokar_engine::Rng::from_seed(
-            self.draw_seed(tokar_model::entropy::Purpose::League, id)?,
+            self.seeds()
+                .draw_seed(tokar_model::entropy::Purpose::League, id)?,
         )
         .next_u64();
         let rec = LeagueRecord {
@@ -228,7 +230,7 @@ impl Table {
             guild: req.channel.guild,
             channel: Named::from(&req.channel),
             creator: req.user.id,
-            created_at: self.now(),
+            created_at: self.records().now(),
             double,
             deadline,
             entrants: named
@@ -284,16 +286,17 @@ impl Table {
         yes: bool,
     ) -> Res<Vec<Reply>> {
         let found = self.league_named(req, name).await?;
-        let _guard = self.lock(LEAGUE_LOCK | found.id).await;
+        let _guard = self.records().lock(LEAGUE_LOCK | found.id).await;
         let mut l = self
+            .records()
             .blocking(move |s| s.league(found.id))
             .await?
             .ok_or("That league is gone.")?;
         if l.entrant_of(req.user.id).is_none() {
             return Err(format!("You are not a player of league {}.", l.name).into());
         }
-        if l.phase != LeaguePhase::Forming || lapsed(&l, self.now()) {
-            let phase = if lapsed(&l, self.now()) {
+        if l.phase != LeaguePhase::Forming || lapsed(&l, self.records().now()) {
+            let phase = if lapsed(&l, self.records().now()) {
                 LeaguePhase::Expired
             } else {
                 l.phase
@@ -360,7 +363,7 @@ impl Table {
         let plan = fixtures(l.entrants.len(), table_size(l.kind), l.double);
         for at in plan {
             let entrants = at.iter().map(|&k| numbered[k]).collect();
-            let game = self.blocking(|s| s.next_game_id()).await?;
+            let game = self.records().blocking(|s| s.next_game_id()).await?;
             l.fixtures.push(Fixture { entrants, game });
         }
         l.phase = LeaguePhase::Playing;
@@ -403,7 +406,7 @@ impl Table {
             )]);
         }
         let mut lines = vec!["Leagues here:".to_string()];
-        let now = self.now();
+        let now = self.records().now();
         for l in here.iter().rev().take(20) {
             let phase = if lapsed(l, now) {
                 LeaguePhase::Expired
@@ -446,8 +449,9 @@ impl Table {
 
     async fn league_leave(&self, req: &Request, name: Option<String>) -> Res<Vec<Reply>> {
         let found = self.league_named(req, name).await?;
-        let _guard = self.lock(LEAGUE_LOCK | found.id).await;
+        let _guard = self.records().lock(LEAGUE_LOCK | found.id).await;
         let mut l = self
+            .records()
             .blocking(move |s| s.league(found.id))
             .await?
             .ok_or("That league is gone.")?;
@@ -469,7 +473,7 @@ impl Table {
             return Err(format!("You already left league {}.", l.name).into());
         }
         let version = l.version;
-        l.entrants[e].left_at = Some(self.now());
+        l.entrants[e].left_at = Some(self.records().now());
         let reply = Reply::public(
             &league_channel(&l),
             format!(
@@ -505,6 +509,7 @@ impl Table {
                 for e in &l.entrants {
                     let ids: Vec<u64> = e.members.iter().map(|m| m.id).collect();
                     let values = self
+                        .records()
                         .blocking(move |s| {
                             ids.iter()
                                 .map(|&u| s.standing(kind, scope, u))
@@ -539,16 +544,17 @@ impl Table {
     /// (T45); everyone invited is told, and its name is free again.
     async fn league_cancel(&self, req: &Request, name: Option<String>) -> Res<Vec<Reply>> {
         let found = self.league_named(req, name).await?;
-        let _guard = self.lock(LEAGUE_LOCK | found.id).await;
+        let _guard = self.records().lock(LEAGUE_LOCK | found.id).await;
         let mut l = self
+            .records()
             .blocking(move |s| s.league(found.id))
             .await?
             .ok_or("That league is gone.")?;
         if l.creator != req.user.id {
             return Err(format!("Only the creator of league {} can cancel it.", l.name).into());
         }
-        if l.phase != LeaguePhase::Forming || lapsed(&l, self.now()) {
-            let phase = if lapsed(&l, self.now()) {
+        if l.phase != LeaguePhase::Forming || lapsed(&l, self.records().now()) {
+            let phase = if lapsed(&l, self.records().now()) {
                 LeaguePhase::Expired
             } else {
                 l.phase
@@ -582,15 +588,15 @@ impl Table {
     /// deadline is stored as expired and its players told, once (the write
     /// is compare-and-swapped on the league's version) (T45).
     pub(super) async fn league_expire(&self, leagues: &[LeagueRecord]) -> Vec<Reply> {
-        let now = self.now();
+        let now = self.records().now();
         let mut out = Vec::new();
         for found in leagues
             .iter()
             .filter(|l| l.phase == LeaguePhase::Forming && lapsed(l, now))
         {
             let id = found.id;
-            let _guard = self.lock(LEAGUE_LOCK | id).await;
-            let mut l = match self.blocking(move |s| s.league(id)).await {
+            let _guard = self.records().lock(LEAGUE_LOCK | id).await;
+            let mut l = match self.records().blocking(move |s| s.league(id)).await {
                 Ok(Some(l)) if l.phase == LeaguePhase::Forming => l,
                 _ => continue,
             };

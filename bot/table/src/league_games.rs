@@ -52,7 +52,7 @@ impl Table {
         expected: Option<u64>,
         mut replies: Vec<Reply>,
     ) -> Res<Vec<Reply>> {
-        let now = self.now();
+        let now = self.records().now();
         let mut announced = Vec::new();
         let mut carried = false;
         for (i, r) in replies.iter().enumerate() {
@@ -79,17 +79,18 @@ impl Table {
             .and_then(|q| q.interaction_token.clone())
             .filter(|_| carried);
         if let Some(t) = &token {
-            self.claims().insert(t.clone());
+            self.staging().claims().insert(t.clone());
         }
         let entries: Vec<_> = announced.iter().map(|(_, e)| e.clone()).collect();
         let ids = match self
+            .records()
             .blocking(move |s| s.put_league(&rec, expected, &entries))
             .await
         {
             Ok(ids) => ids,
             Err(e) => {
                 if let Some(t) = &token {
-                    self.claims().remove(t);
+                    self.staging().claims().remove(t);
                 }
                 return Err(e);
             }
@@ -98,7 +99,7 @@ impl Table {
             replies[*i].outbox = Some(*id);
         }
         if !ids.is_empty() {
-            self.inner.outbox_ready.notify_one();
+            self.staging().notify();
         }
         Ok(replies)
     }
@@ -112,7 +113,7 @@ impl Table {
         let mut out = Vec::new();
         for f in &l.fixtures {
             let id = f.game;
-            match self.blocking(move |s| s.game(id)).await {
+            match self.records().blocking(move |s| s.game(id)).await {
                 Ok(None) => {}
                 Ok(Some(_)) => continue,
                 Err(e) => {
@@ -141,7 +142,7 @@ impl Table {
             if first {
                 options.insert("first".into(), "creator".into());
             }
-            let seed = match self.seed_for(id) {
+            let seed = match self.seeds().seed_for(id) {
                 Ok(s) => s,
                 Err(e) => {
                     error!(league = l.id, game = id, error = %e, "league game not started");
@@ -156,14 +157,14 @@ impl Table {
                 vacation: l.vacation,
                 ..PlayOptions::for_rated(rated)
             };
-            let _guard = self.lock(id).await;
+            let _guard = self.records().lock(id).await;
             let rec = GameRecord {
                 format: FORMAT,
                 id,
                 version: 0,
                 kind: l.kind,
                 channel: l.channel.clone(),
-                created_at: self.now(),
+                created_at: self.records().now(),
                 creator: people[0].id,
                 players,
                 members: people
@@ -219,6 +220,7 @@ impl Table {
         for f in &l.fixtures {
             let id = f.game;
             let (rec, log) = self
+                .records()
                 .blocking(move |s| {
                     let rec = s.game(id)?;
                     let log = match &rec {
@@ -235,8 +237,8 @@ impl Table {
                 forfeited: Vec::new(),
             };
             if let Some(rec) = rec.filter(|r| r.phase == Phase::Finished) {
-                let Loaded { game, .. } = self.load(id).await?;
-                let game = game.ok_or_else(|| super::unloadable(id, "no game"))?;
+                let Loaded { game, .. } = self.records().load(id).await?;
+                let game = game.ok_or_else(|| super::records::unloadable(id, "no game"))?;
                 played.places = Some(places(l, &rec, &game, &log, &f.entrants));
                 for e in &log {
                     let holder = text::holder(&rec, Seat(e.seat)).map(|u| u.id);
@@ -280,7 +282,11 @@ impl Table {
     /// league's last game, the league ends and its winner is announced, in the
     /// same transaction as the league's change (compare-and-swapped, so once).
     pub(super) async fn league_game_over(&self, game: u64) -> Vec<Reply> {
-        let league = match self.blocking(move |s| s.league_of_game(game)).await {
+        let league = match self
+            .records()
+            .blocking(move |s| s.league_of_game(game))
+            .await
+        {
             Ok(Some(l)) => l,
             Ok(None) => return Vec::new(),
             Err(e) => {
@@ -293,7 +299,7 @@ impl Table {
 
     /// Ends a league whose games are all over; nothing otherwise.
     pub(super) async fn league_finish_if_over(&self, league: u64) -> Vec<Reply> {
-        let l = match self.blocking(move |s| s.league(league)).await {
+        let l = match self.records().blocking(move |s| s.league(league)).await {
             Ok(Some(l)) if l.phase == LeaguePhase::Playing => l,
             _ => return Vec::new(),
         };
@@ -327,7 +333,7 @@ impl Table {
         );
         reply.mentions = l
             .people()
-            .filter(|p| !self.is_robot(p.id))
+            .filter(|p| !self.bot().is_robot(p.id))
             .map(UserRef::from)
             .collect();
         let version = l.version;
@@ -362,8 +368,8 @@ impl Table {
             if !f.entrants.iter().any(|e| leavers.contains(e)) {
                 continue;
             }
-            let _guard = self.lock(f.game).await;
-            let Ok(loaded) = self.load(f.game).await else {
+            let _guard = self.records().lock(f.game).await;
+            let Ok(loaded) = self.records().load(f.game).await else {
                 continue;
             };
             if loaded.rec.phase != Phase::Playing {
@@ -417,7 +423,7 @@ impl Table {
     /// The tick's part: leagues whose games are not all made yet, leavers'
     /// games still open, and ends not yet announced (after a crash).
     pub(super) async fn league_tick(&self) -> Vec<Reply> {
-        let leagues = match self.blocking(|s| s.leagues()).await {
+        let leagues = match self.records().blocking(|s| s.leagues()).await {
             Ok(l) => l,
             Err(e) => {
                 warn!(error = %e, "leagues unreadable");

@@ -19,7 +19,7 @@ impl Table {
         if l.phase == LeaguePhase::Forming {
             return Ok(vec![Reply::public(
                 &req.channel,
-                forming_text(&l, self.now()),
+                forming_text(&l, self.records().now()),
             )]);
         }
         let games = self.league_results(&l).await?;
@@ -27,7 +27,7 @@ impl Table {
         let mut reply = Reply::public(&req.channel, league_table_text(&l, &s));
         let table = crosstable(&l, &s, &games);
         let name = format!("league-{}-crosstable.png", l.id);
-        let renderer = self.inner.renderer.clone();
+        let renderer = self.pictures().renderer();
         // Drawn off the async threads. One that cannot be drawn is left out,
         // since the message's text holds the standings, and the reason goes to
         // the log.

@@ -25,7 +25,7 @@ impl Table {
     /// How many games are being played, for the operator (`tokar_games_in_play`); a scan of
     /// every record, so it is asked now and then.
     pub async fn games_in_play(&self) -> Option<usize> {
-        match self.blocking(|s| s.games_in_play()).await {
+        match self.records().blocking(|s| s.games_in_play()).await {
             Ok(n) => Some(n),
             Err(e) => {
                 tracing::warn!(error = %e, "cannot count the games in play");
@@ -47,7 +47,7 @@ impl Table {
         let mut recs = self.records_of_user(user).await?;
         // Those waiting longest first, in each part.
         recs.sort_by_key(|r| (r.turn.since, r.id));
-        let now = self.now();
+        let now = self.records().now();
         // What waits for the user comes first: their turns, their invitations, their games
         // that lost their channel (which only a /resume moves on); then what waits for others.
         let mut mine = Vec::new();
@@ -86,7 +86,7 @@ impl Table {
                     )));
                 }
                 Phase::Playing => {
-                    let l = self.load(r.id).await?;
+                    let l = self.records().load(r.id).await?;
                     let Some(game) = &l.game else { continue };
                     let yours = r.turn.waiting.contains(&user);
                     let whose = if yours {
@@ -141,14 +141,14 @@ impl Table {
 
     pub(super) async fn cmd_history(&self, req: &Request, given: Option<u64>) -> Res<Vec<Reply>> {
         let id = self.pick(req, given, Pick::View).await?;
-        let l = self.load(id).await?;
+        let l = self.records().load(id).await?;
         let Some(game) = &l.game else {
             return Ok(vec![Reply::public(
                 &req.channel,
                 text::lobby_status(&l.rec),
             )]);
         };
-        let log = self.blocking(move |s| s.log(id)).await?;
+        let log = self.records().blocking(move |s| s.log(id)).await?;
         let mut lines = vec![format!(
             "Game #{id} ({}): {}.",
             l.rec.kind.title(),
@@ -178,11 +178,11 @@ impl Table {
 
     pub(super) async fn cmd_export(&self, req: &Request, given: Option<u64>) -> Res<Vec<Reply>> {
         let id = self.pick(req, given, Pick::View).await?;
-        let l = self.load(id).await?;
+        let l = self.records().load(id).await?;
         if l.game.is_none() {
             return Err(text::lobby_status(&l.rec).into());
         }
-        let log = self.blocking(move |s| s.log(id)).await?;
+        let log = self.records().blocking(move |s| s.log(id)).await?;
         let over = l.rec.phase == Phase::Finished;
         let record = export::write(&GameExport {
             kind: l.rec.kind,
@@ -256,7 +256,7 @@ impl Table {
         reminder: Option<Reminder>,
         deadline: Option<Millis>,
     ) -> Res<Vec<Reply>> {
-        let mut me = self.user_record(&req.user).await?;
+        let mut me = self.records().user_record(&req.user).await?;
         match reminder {
             None => {}
             Some(Reminder::Off) => me.reminder = None,
@@ -272,7 +272,7 @@ impl Table {
             if me.on_vacation() { "on" } else { "off" }
         );
         let rec = me.clone();
-        self.blocking(move |s| s.put_user(&rec)).await?;
+        self.records().blocking(move |s| s.put_user(&rec)).await?;
         Ok(vec![Reply::private(&req.channel, &req.user, show)])
     }
 }
@@ -340,7 +340,7 @@ impl Table {
     pub(super) async fn finished_lines(&self, finished: &[&GameRecord]) -> Res<Vec<String>> {
         let mut lines = Vec::new();
         for r in finished {
-            let l = self.load(r.id).await?;
+            let l = self.records().load(r.id).await?;
             let Some(game) = &l.game else { continue };
             let result = text::outcome_text(r, game, &super::outcome(r, game));
             lines.push(format!(

@@ -129,7 +129,7 @@ impl Table {
         // Seats the bot takes at once (opponent:@Tokar, possibly several times, and bots:N).
         let mut robots = 0usize;
         for o in &asked.opponents {
-            if self.names_robot(&o.typed) {
+            if self.bot().names_robot(&o.typed) {
                 robots += 1;
                 continue;
             }
@@ -153,7 +153,12 @@ impl Table {
         };
         robots += asked_play.bots;
         let rates_bots = match (robots, req.channel.guild) {
-            (1.., Some(g)) => self.blocking(move |s| s.server(g)).await?.rate_bot_games,
+            (1.., Some(g)) => {
+                self.records()
+                    .blocking(move |s| s.server(g))
+                    .await?
+                    .rate_bot_games
+            }
             _ => false,
         };
         let rated = read_rated(asked.rated, robots, rates_bots)?;
@@ -188,13 +193,13 @@ impl Table {
             // players asks for (two players of Magic Chess are partners, R15).
             None => kind.stamp(&mut options, players),
         }
-        let me = self.user_record(&req.user).await?;
+        let me = self.records().user_record(&req.user).await?;
         let mut invited = Vec::new();
         for &o in &opponents {
-            invited.push(self.name_of(o).await);
+            invited.push(self.records().name_of(o).await);
         }
-        let id = self.blocking(|s| s.next_game_id()).await?;
-        let now = self.now();
+        let id = self.records().blocking(|s| s.next_game_id()).await?;
+        let now = self.records().now();
         // A record's seed serves only to replay its actions; from the first
         // action not in it, chance comes from a seed nobody has seen (T13).
         let (seed, reseeds, preset) = match from {
@@ -205,15 +210,15 @@ impl Table {
                 };
                 reseeds.push(Reseed::redraw(
                     e.actions.len() as u64,
-                    self.secret_seed(id)?,
+                    self.seeds().secret_seed(id)?,
                 ));
                 let seed = match e.seed {
                     Some(s) => s,
-                    None => self.seed_for(id)?,
+                    None => self.seeds().seed_for(id)?,
                 };
                 (seed, reseeds, e.actions)
             }
-            _ => (self.seed_for(id)?, Vec::new(), Vec::new()),
+            _ => (self.seeds().seed_for(id)?, Vec::new(), Vec::new()),
         };
         let mut rec = GameRecord {
             format: FORMAT,
@@ -239,7 +244,7 @@ impl Table {
             deadline: deadline.unwrap_or(me.deadline),
             // The lobby's clock: an unanswered invitation expires after the deadline (T27).
             turn: TurnClock {
-                since: self.now(),
+                since: self.records().now(),
                 ..TurnClock::default()
             },
             draw_offer: None,
@@ -322,7 +327,7 @@ impl Table {
                 Some(g) => format!("You have no invitation to game #{g}.").into(),
                 None => "You have no invitation to answer.".into(),
             }),
-            [one] => self.load(one.id).await,
+            [one] => self.records().load(one.id).await,
             many => Err(format!(
                 "You are invited to several games ({}): add game:<number>.",
                 many.iter()
@@ -343,8 +348,8 @@ impl Table {
         let mut args = options.clone();
         let first = self.invitation(req, given).await?;
         let id = first.rec.id;
-        let _guard = self.lock(id).await;
-        let Loaded { mut rec, .. } = self.load(id).await?;
+        let _guard = self.records().lock(id).await;
+        let Loaded { mut rec, .. } = self.records().load(id).await?;
         if rec.phase != Phase::Lobby || !rec.invited.iter().any(|i| i.id == req.user.id) {
             return Err(format!("You have no invitation to game #{id}.").into());
         }
@@ -381,13 +386,14 @@ impl Table {
             Some(g) => g,
             None => {
                 let ids = self
+                    .records()
                     .blocking({
                         let c = req.channel.id;
                         move |s| s.games_in_channel(c)
                     })
                     .await?;
                 let mut open = Vec::new();
-                for r in self.records(ids).await? {
+                for r in self.records_by_id(ids).await? {
                     if r.phase == Phase::Lobby
                         && open_seats(&r) > 0
                         && !text::is_member(&r, req.user.id)
@@ -415,8 +421,8 @@ impl Table {
                 }
             }
         };
-        let _guard = self.lock(id).await;
-        let Loaded { mut rec, .. } = self.load(id).await?;
+        let _guard = self.records().lock(id).await;
+        let Loaded { mut rec, .. } = self.records().load(id).await?;
         if rec.phase != Phase::Lobby {
             return Err(
                 format!("Game #{id} has already started; there is no seat to join.").into(),
@@ -491,8 +497,8 @@ impl Table {
     pub(super) async fn cmd_decline(&self, req: &Request, given: Option<u64>) -> Res<Vec<Reply>> {
         let first = self.invitation(req, given).await?;
         let id = first.rec.id;
-        let _guard = self.lock(id).await;
-        let Loaded { mut rec, .. } = self.load(id).await?;
+        let _guard = self.records().lock(id).await;
+        let Loaded { mut rec, .. } = self.records().load(id).await?;
         if rec.phase != Phase::Lobby || !rec.invited.iter().any(|i| i.id == req.user.id) {
             return Err(format!("You have no invitation to game #{id}.").into());
         }
@@ -558,7 +564,7 @@ impl Table {
         }
         let mut game = AnyGame::setup(rec.kind, &rec.options, rec.seed)
             .map_err(|e| format!("Game #{} cannot start: {e}", rec.id))?;
-        let now = self.now();
+        let now = self.records().now();
         let mut append = Vec::new();
         for (i, (seat, action)) in std::mem::take(&mut rec.preset).into_iter().enumerate() {
             super::reseed_at(&rec, &mut game, i as u64);

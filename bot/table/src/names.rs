@@ -24,7 +24,8 @@ impl NameKind {
 impl Table {
     /// Every console name of `kind` with its id.
     pub async fn console_names(&self, kind: NameKind) -> Result<Vec<(String, u64)>, String> {
-        self.blocking(move |s| s.console_names(kind.byte()))
+        self.records()
+            .blocking(move |s| s.console_names(kind.byte()))
             .await
             .map_err(String::from)
     }
@@ -38,7 +39,8 @@ impl Table {
         id: u64,
     ) -> Result<u64, String> {
         let name = name.to_string();
-        self.blocking(move |s| s.claim_console_name(kind.byte(), &name, id))
+        self.records()
+            .blocking(move |s| s.claim_console_name(kind.byte(), &name, id))
             .await
             .map_err(String::from)
     }
@@ -47,20 +49,25 @@ impl Table {
     /// an unchanged game, which is how the tests check that a refused command
     /// changed nothing.
     pub async fn stored_record(&self, id: u64) -> Result<Option<Vec<u8>>, String> {
-        self.blocking(move |s| s.game_bytes(id))
+        self.records()
+            .blocking(move |s| s.game_bytes(id))
             .await
             .map_err(String::from)
     }
 
     /// [`Table::stored_record`] of games `1..=last`, read at once.
     pub async fn stored_records(&self, last: u64) -> Result<Vec<Option<Vec<u8>>>, String> {
-        self.blocking(move |s| (1..=last).map(|id| s.game_bytes(id)).collect())
+        self.records()
+            .blocking(move |s| (1..=last).map(|id| s.game_bytes(id)).collect())
             .await
             .map_err(String::from)
     }
 
     /// Every user the store knows (their last names and ids).
     pub async fn users(&self) -> Result<Vec<UserRecord>, String> {
-        self.blocking(|s| s.users()).await.map_err(String::from)
+        self.records()
+            .blocking(|s| s.users())
+            .await
+            .map_err(String::from)
     }
 }

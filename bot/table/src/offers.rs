@@ -16,8 +16,8 @@ impl Table {
         confirmed: bool,
     ) -> Res<Vec<Reply>> {
         let id = self.pick(req, given, Pick::Member).await?;
-        let _guard = self.lock(id).await;
-        let mut l = self.load(id).await?;
+        let _guard = self.records().lock(id).await;
+        let mut l = self.records().load(id).await?;
         if !is_member(&l.rec, req.user.id) {
             return Err(format!("You are not playing in game #{id}.").into());
         }
@@ -229,7 +229,7 @@ impl Table {
                 reason: "agreed by the players".into(),
             });
             let game = l.game.clone().ok_or("The game has not started.")?;
-            let ended = retime(&mut l.rec, &game, self.now());
+            let ended = retime(&mut l.rec, &game, self.records().now());
             let mut staged = self.stage(l, Some(version), Change::none()).await?;
             staged.ended = ended;
             let saved = &staged.rec;
@@ -245,16 +245,16 @@ impl Table {
             return self.store(Some(req), staged, vec![reply]).await;
         }
         let to_len = offer.to_len;
-        let log = self.blocking(move |s| s.log(id)).await?;
+        let log = self.records().blocking(move |s| s.log(id)).await?;
         let kept: Vec<LogEntry> = log.into_iter().filter(|e| e.seq < to_len).collect();
-        let game = replay(&l.rec, &kept).map_err(|e| super::unloadable(id, &e))?;
+        let game = replay(&l.rec, &kept).map_err(|e| super::records::unloadable(id, &e))?;
         let undone = l.rec.log_len - to_len;
         l.rec.log_len = to_len;
         // A rekey past the point undone to goes with the actions after it; the next action
         // draws a new one (`strengthen`).
         l.rec.reseeds.retain(|r| r.after <= to_len);
         l.rec.last_marks.clear();
-        retime(&mut l.rec, &game, self.now());
+        retime(&mut l.rec, &game, self.records().now());
         let staged = self
             .stage(
                 Loaded {
@@ -292,7 +292,7 @@ impl Table {
     /// was created from (T13: its chance changed there).
     pub(super) async fn undo_target(&self, l: &Loaded, user: u64) -> Res<u64> {
         let id = l.rec.id;
-        let log = self.blocking(move |s| s.log(id)).await?;
+        let log = self.records().blocking(move |s| s.log(id)).await?;
         let floor = l.rec.record_actions();
         let mut to = log.len();
         // Against the bot, its answers go back with the asker's actions
@@ -300,7 +300,7 @@ impl Table {
         let bot_answers = log
             .iter()
             .rev()
-            .take_while(|e| self.is_robot(e.user))
+            .take_while(|e| self.bot().is_robot(e.user))
             .count();
         let mine = |e: &LogEntry| e.user == user;
         if bot_answers > 0 && to > floor + bot_answers && mine(&log[to - 1 - bot_answers]) {
@@ -357,7 +357,7 @@ impl Table {
         if waiting.contains(&req.user.id) {
             return Err(format!("Game #{id} waits for you; you cannot claim it.").into());
         }
-        let now = self.now();
+        let now = self.records().now();
         match self.effective_deadline(&l.rec).await? {
             Deadline::At(at) if now >= at => {}
             d @ Deadline::At(_) => {
@@ -392,7 +392,7 @@ impl Table {
     /// The user's games in this channel that they may claim now: another player's move
     /// deadline has passed.
     async fn claimable_here(&self, req: &Request) -> Res<Vec<u64>> {
-        let now = self.now();
+        let now = self.records().now();
         let mut out = Vec::new();
         for r in self.candidates(req, Pick::Play).await? {
             if r.turn.waiting.is_empty() || r.turn.waiting.contains(&req.user.id) {
@@ -421,7 +421,7 @@ impl Table {
         before: &[u64],
         claimed: bool,
     ) -> Res<Vec<Reply>> {
-        let now = self.now();
+        let now = self.records().now();
         self.strengthen(&mut l)?;
         let game = l.game.as_mut().ok_or("The game has not started.")?;
         let mut events = Vec::new();

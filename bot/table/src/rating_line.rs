@@ -33,8 +33,8 @@ impl Table {
         let bot = &self.robot().name;
         match level_of(player) {
             Some(level) => format!("{bot} ({level})"),
-            None if self.is_robot(player) => format!("{bot} (all levels)"),
-            None => self.name_of(player).await.name,
+            None if self.bot().is_robot(player) => format!("{bot} (all levels)"),
+            None => self.records().name_of(player).await.name,
         }
     }
 
@@ -51,7 +51,7 @@ impl Table {
             return Ok(None);
         }
         let id = rec.id;
-        let stored = self.read(move |s| s.log(id)).await?;
+        let stored = self.records().read(move |s| s.log(id)).await?;
         // The log as the write will store it.
         let log: Vec<LogEntry> = (0..rec.log_len)
             .filter_map(|seq| {
@@ -92,13 +92,17 @@ impl Table {
             rec.guild.filter(|g| *g != GLOBAL).unwrap_or(GLOBAL),
         );
         if let Some((a, b)) = pair_of(placings) {
-            let pair = self.read(move |s| s.pair_games(kind, a, b)).await?;
+            let pair = self
+                .records()
+                .read(move |s| s.pair_games(kind, a, b))
+                .await?;
             if pair.full(at) {
                 return Ok(None);
             }
         }
         let users: Vec<u64> = placings.iter().map(|p| p.user).collect();
         let standings = self
+            .records()
             .read(move |s| {
                 users
                     .iter()

@@ -123,35 +123,37 @@ impl Table {
     /// budget ran out ended then, and in a game created with `vacation:off` nobody is away.
     pub(super) async fn waiting_users(&self, rec: &GameRecord) -> Res<Vec<UserRecord>> {
         let ids = rec.turn.waiting.clone();
-        let now = self.now();
+        let now = self.records().now();
         let allowed = rec.play.vacation;
-        self.read(move |s| {
-            ids.iter()
-                .map(|&u| {
-                    let mut user = s.user(u)?.unwrap_or_else(|| {
-                        UserRecord::new(Named {
-                            id: u,
-                            name: String::new(),
-                        })
-                    });
-                    tokar_model::vacation::close_if_spent(&mut user, now);
-                    if !allowed {
-                        user.vacations.clear();
-                    }
-                    Ok(user)
-                })
-                .collect()
-        })
-        .await
+        self.records()
+            .read(move |s| {
+                ids.iter()
+                    .map(|&u| {
+                        let mut user = s.user(u)?.unwrap_or_else(|| {
+                            UserRecord::new(Named {
+                                id: u,
+                                name: String::new(),
+                            })
+                        });
+                        tokar_model::vacation::close_if_spent(&mut user, now);
+                        if !allowed {
+                            user.vacations.clear();
+                        }
+                        Ok(user)
+                    })
+                    .collect()
+            })
+            .await
     }
 
     /// Ends (and tells) the vacations of the users game `id` waits for whose budget ran out
     /// (T50), before the game's sweep reads its clock.
     async fn end_spent_vacations(&self, id: u64) -> Res<Vec<Reply>> {
-        let rec = self.load(id).await?.rec;
-        let now = self.now();
+        let rec = self.records().load(id).await?.rec;
+        let now = self.records().now();
         let ids = rec.turn.waiting.clone();
         let spent: Vec<u64> = self
+            .records()
             .read(move |s| {
                 let mut out = Vec::new();
                 for u in ids {
@@ -176,7 +178,7 @@ impl Table {
     /// When the current wait runs out, counting the waiting players' vacations.
     pub(super) async fn effective_deadline(&self, rec: &GameRecord) -> Res<Deadline> {
         let users = self.waiting_users(rec).await?;
-        let now = self.now();
+        let now = self.records().now();
         let away: Vec<String> = users
             .iter()
             .filter(|u| u.on_vacation())
@@ -193,8 +195,8 @@ impl Table {
     /// Sends what is due: reminders, deadline notices, skipped turns. Run at
     /// start-up and then every minute or so.
     pub async fn tick(&self) -> Vec<Reply> {
-        let now = self.now();
-        let due = match self.blocking(move |s| s.due(now)).await {
+        let now = self.records().now();
+        let due = match self.records().blocking(move |s| s.due(now)).await {
             Ok(d) => d,
             Err(e) => {
                 warn!(error = %e, "schedule sweep failed");
@@ -204,7 +206,7 @@ impl Table {
         let mut out = Vec::new();
         for id in due {
             // Another process sharing the store sweeps this game.
-            if !self.hold(Lease::Game(id), GAME_LEASE_MS).await {
+            if !self.leases().hold(Lease::Game(id), GAME_LEASE_MS).await {
                 continue;
             }
             match self.end_spent_vacations(id).await {
@@ -215,7 +217,7 @@ impl Table {
                 Ok(r) => out.extend(r),
                 Err(e) => warn!(game = id, error = %e, "schedule sweep of a game failed"),
             }
-            self.release(Lease::Game(id)).await;
+            self.leases().release(Lease::Game(id)).await;
         }
         // Games waiting for the bot (after a restart, or a turn passed by the schedule).
         out.extend(self.robot_moves_due().await);
@@ -225,13 +227,13 @@ impl Table {
     }
 
     async fn sweep_game(&self, id: u64) -> Res<Vec<Reply>> {
-        let _guard = self.lock(id).await;
-        let mut l = self.load(id).await?;
+        let _guard = self.records().lock(id).await;
+        let mut l = self.records().load(id).await?;
         if l.rec.phase == Phase::Lobby {
             return self.sweep_lobby(l).await;
         }
         let version = l.rec.version;
-        let now = self.now();
+        let now = self.records().now();
         let channel = ChannelRef::from(&l.rec.channel);
         let users = self.waiting_users(&l.rec).await?;
         let mut replies = Vec::new();
@@ -307,7 +309,7 @@ impl Table {
                     .members
                     .iter()
                     .filter(|m| {
-                        !l.rec.turn.waiting.contains(&m.user.id) && !self.is_robot(m.user.id)
+                        !l.rec.turn.waiting.contains(&m.user.id) && !self.bot().is_robot(m.user.id)
                     })
                     .map(|m| UserRef::from(&m.user))
                     .collect();
@@ -367,7 +369,7 @@ impl Table {
 
     async fn last_action(&self, rec: &GameRecord) -> Option<String> {
         let id = rec.id;
-        let log = self.blocking(move |s| s.log(id)).await.ok()?;
+        let log = self.records().blocking(move |s| s.log(id)).await.ok()?;
         log.last().map(|e| describe_entry(rec, e))
     }
 }

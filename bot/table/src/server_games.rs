@@ -21,11 +21,14 @@ impl Table {
                 "This channel is not on a server; /games lists your own games here.".into(),
             );
         };
-        let ids = self.blocking(move |s| s.games_of_server(guild)).await?;
-        let mut recs = self.records(ids).await?;
+        let ids = self
+            .records()
+            .blocking(move |s| s.games_of_server(guild))
+            .await?;
+        let mut recs = self.records_by_id(ids).await?;
         // Those waiting longest first: the open seats nobody took yet, the turns pending longest.
         recs.sort_by_key(|r| (r.turn.since, r.id));
-        let now = self.now();
+        let now = self.records().now();
         let mut open = Vec::new();
         let mut playing = Vec::new();
         let mut finished = Vec::new();
@@ -59,7 +62,7 @@ impl Table {
                     open.push(item);
                 }
                 Phase::Playing => {
-                    let l = self.load(r.id).await?;
+                    let l = self.records().load(r.id).await?;
                     let Some(game) = &l.game else { continue };
                     let left = self.effective_deadline(r).await?.describe(now);
                     playing.push(Item::new(

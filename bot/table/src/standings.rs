@@ -93,7 +93,7 @@ impl Table {
     /// levels (T52), after the rating it held before they were rated apart, each with the
     /// label /stats shows it by.
     fn rated_players(&self, user: u64) -> Vec<(u64, Option<String>)> {
-        if !self.is_robot(user) {
+        if !self.bot().is_robot(user) {
             return vec![(user, None)];
         }
         let mut out = vec![(user, Some("all levels".to_string()))];
@@ -115,8 +115,9 @@ impl Table {
                 return Err("scope:server needs a server; here only scope:global is kept.".into())
             }
         };
-        let now = self.now();
+        let now = self.records().now();
         let board = self
+            .records()
             .blocking(move |s| s.leaderboard(kind, scope, now))
             .await?;
         let listed = board.ranked.len() + board.provisional.len();
@@ -187,7 +188,7 @@ impl Table {
     /// threads. One that cannot be drawn is left out, since the message's text
     /// holds the same table, and the reason goes to the log.
     pub(super) async fn sheet_image(&self, sheet: Sheet, name: String) -> Option<Image> {
-        let renderer = self.inner.renderer.clone();
+        let renderer = self.pictures().renderer();
         match tokio::task::spawn_blocking(move || renderer.sheet(&sheet)).await {
             Ok(Ok(png)) => Some(Image::png(name, png)),
             other => {
@@ -204,11 +205,12 @@ impl Table {
         against: Option<u64>,
     ) -> Res<Vec<Reply>> {
         let user = user.unwrap_or(req.user.id);
-        let name = self.name_of(user).await.name;
-        let now = self.now();
+        let name = self.records().name_of(user).await.name;
+        let now = self.records().now();
         let players = self.rated_players(user);
         let mine: Vec<u64> = players.iter().map(|(id, _)| *id).collect();
         let (standings, moves) = self
+            .records()
             .blocking(move |s| {
                 let mut out = Vec::new();
                 for kind in GameKind::ALL {
@@ -300,7 +302,7 @@ impl Table {
             ));
         }
         if let Some(other) = against {
-            let games = self.blocking(|s| s.rated_games()).await?;
+            let games = self.records().blocking(|s| s.rated_games()).await?;
             // Against the bot: each of its levels it was rated as (T52).
             let theirs = self.rated_players(other);
             let results = |name: String, (w, d, l): (u32, u32, u32)| {
@@ -321,10 +323,10 @@ impl Table {
             }
             if !told {
                 let counts = head_to_head(&games, &mine, other);
-                lines.push(results(self.name_of(other).await.name, counts));
+                lines.push(results(self.records().name_of(other).await.name, counts));
             }
         }
-        let renderer = self.inner.renderer.clone();
+        let renderer = self.pictures().renderer();
         let images = tokio::task::spawn_blocking(move || {
             charts
                 .into_iter()

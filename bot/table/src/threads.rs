@@ -70,7 +70,7 @@ impl Table {
         let Some(guild) = req.channel.guild else {
             return Ok(None);
         };
-        let server = self.blocking(move |s| s.server(guild)).await?;
+        let server = self.records().blocking(move |s| s.server(guild)).await?;
         if !server.threads {
             return Ok(None);
         }
@@ -81,7 +81,7 @@ impl Table {
                 return Ok(Some(OutboxEntry::from_reply(
                     &line,
                     Some(rec.id),
-                    self.now(),
+                    self.records().now(),
                 )));
             }
             ThreadSupport::Announcement => true,
@@ -90,7 +90,7 @@ impl Table {
         let mut new = OutboxEntry::from_reply(
             &Reply::public(&req.channel, String::new()),
             Some(rec.id),
-            self.now(),
+            self.records().now(),
         );
         new.entry.target = Target::Thread {
             parent: Named::from(&req.channel),
@@ -105,7 +105,11 @@ impl Table {
     /// attempt): the game moves into it, its waiting messages follow, its channel gets the
     /// link, and the entry is done. Reporting the same thread again changes nothing.
     pub async fn thread_opened(&self, entry: u64, thread: &ChannelRef) -> Res<()> {
-        let Some(e) = self.blocking(move |s| s.outbox_entry(entry)).await? else {
+        let Some(e) = self
+            .records()
+            .blocking(move |s| s.outbox_entry(entry))
+            .await?
+        else {
             return Ok(());
         };
         let Some((parent, _, _)) = e.thread() else {
@@ -114,15 +118,16 @@ impl Table {
         let parent = parent.clone();
         let to = Named::from(thread);
         if let Some(id) = e.game {
-            let _guard = self.lock(id).await;
-            let mut l = self.load(id).await?;
+            let _guard = self.records().lock(id).await;
+            let mut l = self.records().load(id).await?;
             if l.rec.thread.is_none() && l.rec.channel.id == parent.id {
                 info!(game = id, thread = thread.id, "game moved into its thread");
                 // What waits for the channel follows the game first, then the record and the
                 // channel's link are written together. The game's lock keeps its commands
                 // from storing anything in between; a stop in between does both again.
                 let (from, dest) = (parent.id, to.clone());
-                self.blocking(move |s| s.outbox_retarget(id, from, Some(&dest), 0))
+                self.records()
+                    .blocking(move |s| s.outbox_retarget(id, from, Some(&dest), 0))
                     .await?;
                 let version = l.rec.version;
                 l.rec.channel = to.clone();
@@ -142,15 +147,21 @@ impl Table {
                 self.store(None, staged, vec![line]).await?;
             }
         }
-        self.blocking(move |s| s.outbox_done(entry, &[])).await?;
-        self.inner.outbox_ready.notify_one();
+        self.records()
+            .blocking(move |s| s.outbox_done(entry, &[]))
+            .await?;
+        self.staging().notify();
         Ok(())
     }
 
     /// Discord would not open the thread an entry asked for: the game stays in its channel,
     /// which is told so once, in place of the entry.
     pub async fn thread_refused(&self, entry: u64, why: ThreadRefusal) -> Res<()> {
-        let Some(e) = self.blocking(move |s| s.outbox_entry(entry)).await? else {
+        let Some(e) = self
+            .records()
+            .blocking(move |s| s.outbox_entry(entry))
+            .await?
+        else {
             return Ok(());
         };
         let Some((parent, _, _)) = e.thread() else {
@@ -158,9 +169,11 @@ impl Table {
         };
         info!(entry, ?why, "a game's thread was refused");
         let line = Reply::public(&ChannelRef::from(parent), refusal_line(e.game, why));
-        let then = vec![OutboxEntry::from_reply(&line, e.game, self.now())];
-        self.blocking(move |s| s.outbox_done(entry, &then)).await?;
-        self.inner.outbox_ready.notify_one();
+        let then = vec![OutboxEntry::from_reply(&line, e.game, self.records().now())];
+        self.records()
+            .blocking(move |s| s.outbox_done(entry, &then))
+            .await?;
+        self.staging().notify();
         Ok(())
     }
 
@@ -192,14 +205,15 @@ impl Table {
     /// Sets whether server `guild`'s games get their threads, as `/server threads:` does,
     /// for the operator's tools and for tests that play in channels.
     pub async fn set_server_threads(&self, guild: u64, threads: bool) -> Res<()> {
-        self.blocking(move |s| {
-            let rec = ServerRecord {
-                threads,
-                ..s.server(guild)?
-            };
-            s.put_server(guild, &rec)
-        })
-        .await
+        self.records()
+            .blocking(move |s| {
+                let rec = ServerRecord {
+                    threads,
+                    ..s.server(guild)?
+                };
+                s.put_server(guild, &rec)
+            })
+            .await
     }
 
     /// `/server [threads:on|off] [rated-bots:on|off]`: shows this server's settings;
@@ -214,7 +228,7 @@ impl Table {
             .channel
             .guild
             .ok_or("Server settings are set in a server's channel, not in direct messages.")?;
-        let mut rec: ServerRecord = self.blocking(move |s| s.server(guild)).await?;
+        let mut rec: ServerRecord = self.records().blocking(move |s| s.server(guild)).await?;
         if (threads.is_some() || rated_bots.is_some()) && !req.manage_server {
             return Err(
                 "Only someone with the Manage Server permission may change this server's settings."
@@ -226,7 +240,9 @@ impl Table {
         rec.rate_bot_games = rated_bots.unwrap_or(rec.rate_bot_games);
         if changed {
             let stored = rec.clone();
-            self.blocking(move |s| s.put_server(guild, &stored)).await?;
+            self.records()
+                .blocking(move |s| s.put_server(guild, &stored))
+                .await?;
             info!(
                 guild,
                 threads = rec.threads,

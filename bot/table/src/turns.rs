@@ -87,7 +87,7 @@ impl Table {
             seat: seat.0,
             user: req.user.id,
             action: LogAction::Play(notation.clone()),
-            at: self.now(),
+            at: self.records().now(),
             chance: events.iter().any(|e| e.chance),
             text: events.iter().map(|e| e.text.clone()).collect(),
         };
@@ -119,7 +119,7 @@ impl Table {
 
     pub(super) async fn cmd_board(&self, req: &Request, given: Option<u64>) -> Res<Vec<Reply>> {
         let id = self.pick(req, given, Pick::View).await?;
-        let l = self.load(id).await?;
+        let l = self.records().load(id).await?;
         let Some(game) = &l.game else {
             return Ok(vec![Reply::public(
                 &req.channel,
@@ -157,7 +157,7 @@ impl Table {
         page: usize,
     ) -> Res<Vec<Reply>> {
         let id = self.pick(req, given, Pick::Member).await?;
-        let l = self.load(id).await?;
+        let l = self.records().load(id).await?;
         self.private_info(req, &l, what, square, page).await
     }
 
@@ -294,7 +294,7 @@ impl Table {
             }
             _ => return Err("That button is not one of Tokar's.".into()),
         };
-        let l = self.load(id).await?;
+        let l = self.records().load(id).await?;
         if l.rec.log_len != len || l.rec.phase != Phase::Playing {
             return Err(format!(
                 "That button belongs to an earlier position of game #{id}; use /{what} game:{id} for the current one."

@@ -35,8 +35,8 @@ fn time_left(user: &UserRecord, now: Millis) -> String {
 
 impl Table {
     pub(super) async fn cmd_vacation(&self, req: &Request, state: Option<bool>) -> Res<Vec<Reply>> {
-        let mut me = self.user_record(&req.user).await?;
-        let now = self.now();
+        let mut me = self.records().user_record(&req.user).await?;
+        let now = self.records().now();
         // A vacation whose budget ran out ended then, whether or not a game's sweep saw it.
         let spent = vacation::close_if_spent(&mut me, now);
         let on = me.on_vacation();
@@ -75,7 +75,7 @@ impl Table {
                 me.vacation_budget_since = vacation::since(&me).or(Some(now));
                 me.vacations.push((now, None));
                 let rec = me.clone();
-                self.blocking(move |s| s.put_user(&rec)).await?;
+                self.records().blocking(move |s| s.put_user(&rec)).await?;
                 let mut out = vec![Reply::private(
                     &req.channel,
                     &req.user,
@@ -124,8 +124,8 @@ impl Table {
     /// the opponents in every game it stopped. Nothing when no vacation is open (or, for
     /// [`Ending::Spent`], when its budget is not spent).
     pub(super) async fn end_vacation(&self, user: u64, why: Ending) -> Res<Vec<Reply>> {
-        let now = self.now();
-        let Some(mut me) = self.read(move |s| s.user(user)).await? else {
+        let now = self.records().now();
+        let Some(mut me) = self.records().read(move |s| s.user(user)).await? else {
             return Ok(Vec::new());
         };
         if !me.on_vacation() {
@@ -143,7 +143,7 @@ impl Table {
             }
         }
         let rec = me.clone();
-        self.blocking(move |s| s.put_user(&rec)).await?;
+        self.records().blocking(move |s| s.put_user(&rec)).await?;
         let name = me.user.name.clone();
         let left = time_left(&me, now);
         let line = |id: u64| match (why, spent) {
@@ -196,8 +196,8 @@ impl Table {
         touched: impl Fn(&GameRecord) -> bool,
         content: String,
     ) -> Res<Vec<Reply>> {
-        let _guard = self.lock(id).await;
-        let l = self.load(id).await?;
+        let _guard = self.records().lock(id).await;
+        let l = self.records().load(id).await?;
         if !touched(&l.rec) {
             return Ok(Vec::new());
         }
@@ -207,7 +207,7 @@ impl Table {
             .rec
             .members
             .iter()
-            .filter(|m| m.user.id != who && !self.is_robot(m.user.id))
+            .filter(|m| m.user.id != who && !self.bot().is_robot(m.user.id))
             .map(|m| UserRef::from(&m.user))
             .collect();
         reply.mentions.dedup();

@@ -16,6 +16,7 @@ mod crosstable;
 mod drawn;
 mod export;
 mod follow;
+mod games;
 mod invitations;
 mod league;
 mod league_games;
@@ -61,10 +62,10 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use thiserror::Error;
 use tokar_engine::catalog::AnyGame;
-use tokar_engine::{Outcome, Seat};
+use tokar_engine::Outcome;
 use tokar_model::clock::{Clock, Millis, SystemClock};
 use tokar_model::outbox::OutboxEntry;
-use tokar_model::record::{GameRecord, LogEntry};
+use tokar_model::record::{GameRecord, LogEntry, UserRecord};
 use tokar_store::{Store, StoreError, StoreSettings};
 use tracing::{error, info, warn};
 
@@ -242,17 +243,17 @@ impl Table {
                 info!(user = %req.user.name, %command, "done");
                 // A play ends the player's vacation (ruling T50).
                 if matches!(req.command, tokar_model::Command::Play { .. }) {
-                    replies.extend(self.vacation_ends_at_play(&req.user).await);
+                    replies.extend(self.vacations().vacation_ends_at_play(&req.user).await);
                 }
                 // The command is committed; the bot's answers follow it.
                 if self.bot().robot_answers_later() {
                     let this = self.clone();
                     let user = req.user.id;
                     tokio::spawn(async move {
-                        this.robot_moves_for(user).await;
+                        this.robot_moves().robot_moves_for(user).await;
                     });
                 } else {
-                    replies.extend(self.robot_moves_for(req.user.id).await);
+                    replies.extend(self.robot_moves().robot_moves_for(req.user.id).await);
                 }
                 replies
             }
@@ -336,6 +337,99 @@ impl Table {
     }
 }
 
+/// What the adapters, the operator's tools and the tests call beside [`Table::handle`]: each
+/// a thin delegation to the service that owns it.
+impl Table {
+    /// Suggestions (label, value) for option `option` of a command being typed.
+    pub async fn autocomplete(
+        &self,
+        user: &UserRef,
+        channel: &ChannelRef,
+        option: &str,
+        typed: &str,
+        game: Option<u64>,
+    ) -> Vec<(String, String)> {
+        self.listing()
+            .autocomplete(user, channel, option, typed, game)
+            .await
+    }
+
+    /// Sends what is due: reminders, deadline notices, skipped turns. Run at
+    /// start-up and then every minute or so.
+    pub async fn tick(&self) -> Vec<Reply> {
+        self.schedule().tick().await
+    }
+
+    /// Delivery found that game `id` cannot post in `channel`: Discord answered that it does
+    /// not exist or is closed to the bot (`permission`: the channel exists but the bot may not
+    /// post there).
+    pub async fn channel_lost(&self, id: u64, channel: u64, permission: bool) {
+        self.channels().channel_lost(id, channel, permission).await
+    }
+
+    /// Discord said the channel was deleted (or the bot left its server): every game in it
+    /// loses its channel.
+    pub async fn channel_deleted(&self, channel: u64) {
+        self.channels().channel_deleted(channel).await
+    }
+
+    /// The thread an entry asked for exists: the game moves into it (see `threads.rs`).
+    pub async fn thread_opened(&self, entry: u64, thread: &ChannelRef) -> Res<()> {
+        self.channels().thread_opened(entry, thread).await
+    }
+
+    /// Discord would not open the thread an entry asked for: the game stays in its channel,
+    /// which is told so once, in place of the entry.
+    pub async fn thread_refused(&self, entry: u64, why: ThreadRefusal) -> Res<()> {
+        self.channels().thread_refused(entry, why).await
+    }
+
+    /// Sets whether server `guild`'s games get their threads, as `/server threads:` does,
+    /// for the operator's tools and for tests that play in channels.
+    pub async fn set_server_threads(&self, guild: u64, threads: bool) -> Res<()> {
+        self.channels().set_server_threads(guild, threads).await
+    }
+
+    /// How many games are being played, for the operator (`tokar_games_in_play`); a scan of
+    /// every record, so it is asked now and then.
+    pub async fn games_in_play(&self) -> Option<usize> {
+        self.listing().games_in_play().await
+    }
+
+    /// Every console name of `kind` with its id.
+    pub async fn console_names(&self, kind: NameKind) -> Result<Vec<(String, u64)>, String> {
+        self.names().console_names(kind).await
+    }
+
+    /// Gives `name` the id `id` unless it has one already; returns the id
+    /// it has. Durable before it returns.
+    pub async fn claim_console_name(
+        &self,
+        kind: NameKind,
+        name: &str,
+        id: u64,
+    ) -> Result<u64, String> {
+        self.names().claim_console_name(kind, name, id).await
+    }
+
+    /// Game `id`'s record as stored (`None`: no such game): equal bytes mean
+    /// an unchanged game, which is how the tests check that a refused command
+    /// changed nothing.
+    pub async fn stored_record(&self, id: u64) -> Result<Option<Vec<u8>>, String> {
+        self.names().stored_record(id).await
+    }
+
+    /// [`Table::stored_record`] of games `1..=last`, read at once.
+    pub async fn stored_records(&self, last: u64) -> Result<Vec<Option<Vec<u8>>>, String> {
+        self.names().stored_records(last).await
+    }
+
+    /// Every user the store knows (their last names and ids).
+    pub async fn users(&self) -> Result<Vec<UserRecord>, String> {
+        self.names().users().await
+    }
+}
+
 /// The outbox as the adapters' delivery takes it (see `staging.rs`).
 impl Table {
     /// The store's identity (see [`tokar_store::Store::identity`]), read once at open: the
@@ -405,52 +499,4 @@ impl Table {
 /// The outcome that counts: the table's (a draw by agreement) or the game's.
 fn outcome(rec: &GameRecord, game: &AnyGame) -> Outcome {
     rec.table_outcome.clone().unwrap_or_else(|| game.outcome())
-}
-
-impl Table {
-    /// The picture of a position for `viewer`, drawn off the async executor,
-    /// from `side`'s side when given (ruling T37), else from the view's own.
-    /// A picture that cannot be drawn is logged and left out: the text of the
-    /// reply still says everything.
-    async fn picture(
-        &self,
-        rec: &GameRecord,
-        game: &AnyGame,
-        viewer: tokar_engine::Viewer,
-        side: Option<Seat>,
-        targets: Vec<tokar_engine::Cell>,
-        selected: Option<tokar_engine::Cell>,
-    ) -> Vec<Image> {
-        let name = format!("game-{}-{}.png", rec.id, rec.log_len);
-        let mut scene = tokar_model::scene::Scene {
-            view: game.view(viewer),
-            marks: rec
-                .last_marks
-                .iter()
-                .map(|&(c, m)| (tokar_engine::Cell(c), m))
-                .collect(),
-            targets,
-            selected,
-            side,
-            clock: None,
-        };
-        // The time left on the move, under the header, while someone must act.
-        if rec.phase == tokar_model::record::Phase::Playing && !rec.turn.waiting.is_empty() {
-            match self.effective_deadline(rec).await {
-                Ok(d) => {
-                    scene.clock = Some(format!(
-                        "Move deadline: {}",
-                        d.describe(self.records().now())
-                    ))
-                }
-                Err(e) => warn!(game = rec.id, error = %e, "picture drawn without its clock"),
-            }
-        }
-        self.pictures()
-            .draw(vec![(0, name, Arc::new(scene))])
-            .await
-            .into_iter()
-            .map(|(_, image)| image)
-            .collect()
-    }
 }

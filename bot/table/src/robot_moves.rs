@@ -1,7 +1,7 @@
 //! The bot's moves and /hint: the games that wait for the bot, played through
 //! the same path as a person's `/play` (see `robot.rs` for how and why).
 
-use super::commands::Pick;
+use super::games::Pick;
 use super::leases::GAME_LEASE_MS;
 use super::text::{is_member, seats_of};
 use super::{outcome, Reply, Request, Res, Table};
@@ -13,6 +13,12 @@ use tokar_model::record::{Member, Named, Phase};
 use tokar_store::Lease;
 use tracing::{info, warn};
 
+/// The bot's moves in the games that wait for it, and /hint.
+#[derive(Clone, Copy)]
+pub(crate) struct RobotMoves<'t> {
+    pub(super) t: &'t Table,
+}
+
 /// Most moves the bot makes in one game per call: a game of bots alone
 /// cannot hold one command forever; the rest follow at the next tick.
 const MOVES_PER_CALL: usize = 64;
@@ -21,12 +27,12 @@ const MOVES_PER_CALL: usize = 64;
 /// (each one means the game moved while it thought, or a fault, logged).
 const MISSES: usize = 3;
 
-impl Table {
+impl RobotMoves<'_> {
     /// The bot as a member of a game (it holds no options of its own: the
     /// game's defaults, or what the creator gave for its seat, apply).
     pub(super) async fn robot_member(&self) -> Member {
-        let robot = self.robot().clone();
-        if let Err(e) = self.records().remember_user(&robot).await {
+        let robot = self.t.robot().clone();
+        if let Err(e) = self.t.records().remember_user(&robot).await {
             warn!(error = %e, "cannot record the bot's name");
         }
         Member {
@@ -39,7 +45,7 @@ impl Table {
     /// The bot's moves in the games of `user` that wait for it: run after
     /// each of the user's commands, once it is committed.
     pub(super) async fn robot_moves_for(&self, user: u64) -> Vec<Reply> {
-        if self.bot().is_robot(user) {
+        if self.t.bot().is_robot(user) {
             return Vec::new();
         }
         self.robot_moves_in_games_of(user).await
@@ -48,13 +54,13 @@ impl Table {
     /// The bot's moves in every game that waits for it: at start-up (after a
     /// restart) and on each tick.
     pub(super) async fn robot_moves_due(&self) -> Vec<Reply> {
-        self.robot_moves_in_games_of(self.robot().id).await
+        self.robot_moves_in_games_of(self.t.robot().id).await
     }
 
     /// The bot's moves in those of `user`'s games that wait for it.
     async fn robot_moves_in_games_of(&self, user: u64) -> Vec<Reply> {
-        let robot = self.robot().id;
-        let ids = match self.records_of_user(user).await {
+        let robot = self.t.robot().id;
+        let ids = match self.t.games().records_of_user(user).await {
             Ok(recs) => recs
                 .into_iter()
                 .filter(|r| r.phase == Phase::Playing && r.turn.waiting.contains(&robot))
@@ -81,26 +87,26 @@ impl Table {
     /// Plays the bot's seats in game `id` until the game waits for someone
     /// else (or is over).
     async fn robot_game(&self, id: u64) -> Vec<Reply> {
-        let Some(_thinking) = self.bot().thinking_about(id) else {
+        let Some(_thinking) = self.t.bot().thinking_about(id) else {
             return Vec::new();
         };
         // Another process sharing the store may be thinking in this game.
-        if !self.leases().hold(Lease::Game(id), GAME_LEASE_MS).await {
+        if !self.t.leases().hold(Lease::Game(id), GAME_LEASE_MS).await {
             return Vec::new();
         }
         let out = self.robot_turns(id).await;
-        self.leases().release(Lease::Game(id)).await;
+        self.t.leases().release(Lease::Game(id)).await;
         out
     }
 
     /// The bot's turns in game `id`, this process holding the game.
     async fn robot_turns(&self, id: u64) -> Vec<Reply> {
-        let me = self.robot().clone();
+        let me = self.t.robot().clone();
         let mut out = Vec::new();
         let mut moves = 0;
         let mut misses = 0;
         while moves < MOVES_PER_CALL && misses < MISSES {
-            let l = match self.records().load(id).await {
+            let l = match self.t.records().load(id).await {
                 Ok(l) => l,
                 Err(e) => {
                     warn!(game = id, error = %e, "the bot cannot read the game");
@@ -117,8 +123,9 @@ impl Table {
             let Some(seat) = first_to_act(&game, &seats_of(&l.rec, me.id)) else {
                 break;
             };
-            let seed = self.bot().robot_seed(id, l.rec.log_len);
-            let Some((notation, why)) = self.bot().think(game, seat, l.rec.play.level, seed).await
+            let seed = self.t.bot().robot_seed(id, l.rec.log_len);
+            let Some((notation, why)) =
+                self.t.bot().think(game, seat, l.rec.play.level, seed).await
             else {
                 warn!(
                     game = id,
@@ -137,7 +144,7 @@ impl Table {
                 interaction_token: None,
                 manage_server: false,
             };
-            match self.dispatch(&req).await {
+            match self.t.dispatch(&req).await {
                 Ok(replies) => {
                     info!(game = id, %why, "the bot played");
                     out.extend(replies);
@@ -155,8 +162,8 @@ impl Table {
 
     /// /hint: the user's best action by the bot's search, shown only to them.
     pub(super) async fn cmd_hint(&self, req: &Request, given: Option<u64>) -> Res<Vec<Reply>> {
-        let id = self.pick(req, given, Pick::Play).await?;
-        let l = self.records().load(id).await?;
+        let id = self.t.games().pick(req, given, Pick::Play).await?;
+        let l = self.t.records().load(id).await?;
         if !is_member(&l.rec, req.user.id) {
             return Err(
                 format!("You are not playing in game #{id}; hints are for its players.").into(),
@@ -188,8 +195,9 @@ impl Table {
             .into());
         };
         let name = game.seat_name(seat);
-        let seed = self.bot().robot_seed(id, l.rec.log_len) ^ req.user.id;
+        let seed = self.t.bot().robot_seed(id, l.rec.log_len) ^ req.user.id;
         let (notation, why) = self
+            .t
             .bot()
             .think(game.clone(), seat, Level::Normal, seed)
             .await

@@ -1,14 +1,16 @@
 //! How a change and what it says are stored together.
 //!
-//! A command that changes a game first *stages* the write ([`Table::stage`]:
+//! A command that changes a game first *stages* the write ([`Games::stage`]:
 //! the record as it will be stored, its version and schedule included), builds
 //! its replies from the staged record, and then *stores* both at once
-//! ([`Table::store`]): every reply that someone other than the invoker must
+//! ([`Games::store`]): every reply that someone other than the invoker must
 //! receive becomes an outbox entry in the same flushed transaction as the
 //! change. The invoker's own private answers are not stored: they are the
 //! command's acknowledgement, sent directly.
 
-use super::{Change, Loaded, Reply, Request, Res, Table};
+use super::channels::Channels;
+use super::games::Games;
+use super::{Change, Loaded, Reply, Request, Res};
 use tokar_model::outbox::{Carrier, NewEntry, OutboxEntry};
 use tokar_model::record::GameRecord;
 use tokar_store::GameWrite;
@@ -25,9 +27,9 @@ pub(super) struct Staged {
     pub(super) ended: bool,
 }
 
-impl Table {
+impl Games<'_> {
     /// Prepares a write of a changed game: its snapshot, its schedule entry
-    /// and its next version, as [`Table::store`] will write them.
+    /// and its next version, as [`Games::store`] will write them.
     pub(super) async fn stage(
         &self,
         mut loaded: Loaded,
@@ -37,8 +39,8 @@ impl Table {
         if let Some(g) = &loaded.game {
             loaded.rec.snapshot = Some(serde_json::to_string(g).map_err(|e| e.to_string())?);
         }
-        let now = self.records().now();
-        let users = self.waiting_users(&loaded.rec).await?;
+        let now = self.t.records().now();
+        let users = self.t.schedule().waiting_users(&loaded.rec).await?;
         let mut rec = loaded.rec;
         rec.scheduled = super::schedule::next_due(&rec, &users, now);
         rec.version = version.map_or(0, |v| v + 1);
@@ -64,20 +66,25 @@ impl Table {
         // A game that ends pings its players (T39) and its followers (T26) once, in its
         // ending announcement.
         if staged.ended {
-            self.mark_robot(&mut staged.rec);
+            self.t.ratings().mark_robot(&mut staged.rec);
         }
         // The rating of a game this write finishes, decided here and counted by the store in
         // the same transaction. A write that finishes a game appends its last action or is an
         // agreed end (`ended`); later writes to a finished game are not assessed again.
         let finishing = staged.ended || !staged.change.append.is_empty();
         let rated = match finishing {
-            true => self.rated_game(&staged.rec, &staged.change.append).await?,
+            true => {
+                self.t
+                    .ratings()
+                    .rated_game(&staged.rec, &staged.change.append)
+                    .await?
+            }
             false => None,
         };
         if staged.ended {
-            super::follow::ping_players(&staged.rec, &mut replies, |u| self.bot().is_robot(u));
+            super::follow::ping_players(&staged.rec, &mut replies, |u| self.t.bot().is_robot(u));
             let line = match &rated {
-                Some(rated) => self.rating_line(&staged.rec, rated).await,
+                Some(rated) => self.t.ratings().rating_line(&staged.rec, rated).await,
                 None => None,
             };
             if let (Some(line), Some(i)) = (line, super::follow::ending(&staged.rec, &replies)) {
@@ -86,10 +93,10 @@ impl Table {
             }
         }
         super::follow::ping_followers(&mut staged.rec, &mut replies);
-        let now = self.records().now();
+        let now = self.t.records().now();
         let game = staged.rec.id;
         let ended = staged.rec.phase == tokar_model::record::Phase::Finished;
-        replies.extend(Self::end_line(&mut staged.rec));
+        replies.extend(Channels::end_line(&mut staged.rec));
         // The thread's request, or the line saying why the game has none (ruling T20), which
         // goes after the announcements and leaves the game in its channel.
         let (opening, note) = match staged.open_thread.take() {
@@ -135,19 +142,19 @@ impl Table {
             rated,
         };
         let token = carrier.and_then(|_| req.and_then(|r| r.interaction_token.clone()));
-        let ids = self.staging().commit(token, write).await?;
+        let ids = self.t.staging().commit(token, write).await?;
         let skip = usize::from(thread_entry);
         for ((i, _), id) in announced.iter().zip(ids.iter().skip(skip)) {
             replies[*i].outbox = Some(*id);
         }
-        self.staging().keep_drawn(
+        self.t.staging().keep_drawn(
             ids.iter()
                 .skip(skip)
                 .copied()
                 .zip(announced.into_iter().map(|(_, e)| e)),
         );
         if !ids.is_empty() {
-            self.staging().notify();
+            self.t.staging().notify();
         }
         if thread_entry {
             // The announcements wait for the thread (they are stored, and go there once it
@@ -167,7 +174,7 @@ impl Table {
         }
         // A league's last game ending ends the league (T36).
         if ended {
-            replies.extend(self.league_game_over(game).await);
+            replies.extend(self.t.league_games().league_game_over(game).await);
         }
         Ok(replies)
     }

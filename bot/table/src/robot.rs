@@ -1,22 +1,23 @@
-//! Tokar as a player: the bot's own seats, its moves, and /hint.
+//! Tokar as a player: who the bot is and its search (its moves and /hint are the
+//! `RobotMoves` service, `robot_moves.rs`).
 //!
 //! The bot is a user like any other (its id is [`RobotConfig::user`]: on
 //! Discord the bot's own account). It takes its seats at /new at once (it
 //! "accepts" its invitation itself), and when a game waits for it, it moves
 //! through the very same path as a person: a `/play` request run by
-//! [`Table::dispatch`], which re-validates the action against the current
-//! state, commits it (flushed) and announces it, pinging whoever is waited on
-//! next.
+//! [`Table::dispatch`](crate::Table::dispatch), which re-validates the action
+//! against the current state, commits it (flushed) and announces it, pinging
+//! whoever is waited on next.
 //!
 //! How replies come back: a command's own replies come first, then the bot's
-//! answers in the games of the user who typed it ([`Table::handle`] appends
-//! them). The user's action is committed and flushed before the bot starts
-//! thinking, so nothing is lost if the bot is slow or the process dies; the
-//! adapter shows the command's replies and the bot's in that order (the
-//! console prints them so, which makes a transcript read as a game). Games
-//! that wait for the bot for any other reason (a restart, a move made by a
-//! timeout) get their move from [`Table::tick`], which the adapters call at
-//! start-up and every minute.
+//! answers in the games of the user who typed it
+//! ([`Table::handle`](crate::Table::handle) appends them). The user's action is
+//! committed and flushed before the bot starts thinking, so nothing is lost if the
+//! bot is slow or the process dies; the adapter shows the command's replies and the
+//! bot's in that order (the console prints them so, which makes a transcript read
+//! as a game). Games that wait for the bot for any other reason (a restart, a move
+//! made by a timeout) get their move from [`Table::tick`](crate::Table::tick),
+//! which the adapters call at start-up and every minute.
 //!
 //! The search runs on the blocking pool, on a copy of the game, with no lock
 //! held, so other games' commands (and this game's /board) are never delayed

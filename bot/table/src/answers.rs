@@ -8,8 +8,10 @@
 //! position, an expired confirmation, someone the question was not put to) is refused here,
 //! privately, with the reason (rulings T23, T24).
 
+use super::offers::Offers;
 use super::text::open_seats;
-use super::{Button, Reply, Request, Res, Table};
+use super::turns::Turns;
+use super::{Button, Reply, Request, Res};
 use tokar_model::clock::Millis;
 use tokar_model::command::{Answer, Args, Command};
 use tokar_model::record::{GameRecord, Offer, Phase};
@@ -76,7 +78,7 @@ fn open_offer(rec: &GameRecord, kind: &str, len: u64) -> Option<Offer> {
         .filter(|o| rec.phase == Phase::Playing && rec.log_len == len && o.at_len == len)
 }
 
-impl Table {
+impl Turns<'_> {
     /// A click on an answering button: checks that it still stands and that the clicker is
     /// one it asks, then runs the typed command it stands for.
     pub(super) async fn answer_click(
@@ -87,7 +89,7 @@ impl Table {
         answer: &str,
         until: Option<Millis>,
     ) -> Res<Vec<Reply>> {
-        let rec = self.load(id).await?.rec;
+        let rec = self.t.records().load(id).await?.rec;
         let user = req.user.id;
         let game = Some(id);
         let command = match answer {
@@ -131,7 +133,7 @@ impl Table {
                         "That {what} offer in game #{id} is no longer open: it was answered or the game moved on."
                     ).into());
                 };
-                let asked = Self::others(&rec, offer.by);
+                let asked = Offers::others(&rec, offer.by);
                 if offer.by == user && verb == "accept" {
                     return Err(format!(
                         "You made that {what} offer in game #{id}; the other players answer it (Decline withdraws it)."
@@ -165,7 +167,7 @@ impl Table {
                         "Game #{id} moved on since you asked to resign, so that confirmation no longer stands; type /resign game:{id} again if you still mean it."
                     ).into());
                 }
-                if self.now() > until {
+                if self.t.records().now() > until {
                     return Err(format!(
                         "That confirmation expired (it lasts {} minutes); type /resign game:{id} again if you still mean it.",
                         RESIGN_CONFIRM_MS / 60_000
@@ -183,14 +185,14 @@ impl Table {
             ..req.clone()
         };
         // Boxed: the click is itself a dispatched command.
-        Box::pin(self.dispatch(&typed)).await
+        Box::pin(self.t.dispatch(&typed)).await
     }
 
     /// The question `/resign` puts before a game in play ends: a private message with the
     /// confirming button (ruling T23).
     pub(super) async fn resign_question(&self, req: &Request, id: u64) -> Res<Vec<Reply>> {
-        let rec = self.load(id).await?.rec;
-        let until = self.now() + RESIGN_CONFIRM_MS;
+        let rec = self.t.records().load(id).await?.rec;
+        let until = self.t.records().now() + RESIGN_CONFIRM_MS;
         let mut reply = Reply::private(
             &req.channel,
             &req.user,

@@ -1,9 +1,10 @@
 //! Suggestions while a user types an option: their legal actions for /play,
 //! their game numbers, game names, squares.
 
-use super::commands::Pick;
+use super::games::Pick;
+use super::listing::Listing;
 use super::text::{is_member, seats_of};
-use super::{ChannelRef, Request, Table, UserRef};
+use super::{ChannelRef, Request, UserRef};
 use tokar_engine::catalog::GameKind;
 use tokar_engine::Viewer;
 use tokar_model::record::Phase;
@@ -30,9 +31,9 @@ fn filter(items: Vec<(String, String)>, typed: &str) -> Vec<(String, String)> {
     first
 }
 
-impl Table {
+impl Listing<'_> {
     /// Suggestions (label, value) for option `option` of a command being typed.
-    pub async fn autocomplete(
+    pub(crate) async fn autocomplete(
         &self,
         user: &UserRef,
         channel: &ChannelRef,
@@ -49,10 +50,10 @@ impl Table {
         };
         match option.to_ascii_lowercase().as_str() {
             "action" | "square" => {
-                let Ok(id) = self.pick(&req, game, Pick::Play).await else {
+                let Ok(id) = self.t.games().pick(&req, game, Pick::Play).await else {
                     return Vec::new();
                 };
-                let Ok(l) = self.load(id).await else {
+                let Ok(l) = self.t.records().load(id).await else {
                     return Vec::new();
                 };
                 let Some(g) = &l.game else { return Vec::new() };
@@ -86,7 +87,7 @@ impl Table {
                 typed,
             ),
             "game" => {
-                let Ok(recs) = self.records_of_user(user.id).await else {
+                let Ok(recs) = self.t.games().records_of_user(user.id).await else {
                     return Vec::new();
                 };
                 let mut mine: Vec<(String, String)> = recs

@@ -9,12 +9,11 @@
 //! drawn for the command; the Discord delivery worker, which sends the other
 //! entries a moment later, finds theirs here.
 
-use super::{Image, Table};
+use super::staging::Staging;
+use super::Image;
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 use tokar_model::outbox::{NewEntry, OutboxEntry};
-use tokar_model::scene::Scene;
-use tokar_render::{Highlights, RenderError, RenderOptions, Renderer};
 use tracing::warn;
 
 /// How many entries' pictures are kept. The delivery worker takes an entry
@@ -47,15 +46,15 @@ impl Drawn {
     }
 }
 
-impl Table {
+impl Staging {
     fn drawn(&self) -> std::sync::MutexGuard<'_, Drawn> {
-        self.inner.drawn.lock().unwrap_or_else(|e| e.into_inner())
+        self.drawn.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Keeps the pictures of entries just stored under their ids, for their
     /// delivery. Entries without a scene to draw again need nothing kept:
     /// their bytes are stored.
-    pub(super) fn keep_drawn(&self, stored: impl IntoIterator<Item = (u64, NewEntry)>) {
+    pub(crate) fn keep_drawn(&self, stored: impl IntoIterator<Item = (u64, NewEntry)>) {
         let mut drawn = self.drawn();
         for (id, new) in stored {
             if new.entry.scenes.iter().any(Option::is_some) {
@@ -68,12 +67,12 @@ impl Table {
     /// stored ones with the others drawn again from their scenes. A picture
     /// that cannot be read or drawn is logged and left out: the text of the
     /// message still says everything.
-    pub async fn outbox_images(&self, entry: &OutboxEntry) -> Vec<Image> {
+    pub(crate) async fn outbox_images(&self, entry: &OutboxEntry) -> Vec<Image> {
         if let Some(images) = self.drawn().take(entry.id) {
             return images;
         }
         let e = entry.clone();
-        let mut pictures = match self.read(move |s| s.outbox_images(&e)).await {
+        let mut pictures = match self.records.read(move |s| s.outbox_images(&e)).await {
             Ok(v) => v,
             Err(e) => {
                 warn!(entry = entry.id, error = %e, "outbox pictures unreadable; sent without");
@@ -87,59 +86,11 @@ impl Table {
             })
             .collect();
         if !scenes.is_empty() {
-            pictures.extend(self.draw(scenes).await);
+            pictures.extend(self.pictures.draw(scenes).await);
             pictures.sort_by_key(|(n, _)| *n);
         }
         pictures.into_iter().map(|(_, image)| image).collect()
     }
-
-    /// Draws pictures from their scenes off the async executor, each given
-    /// with its place and name and returned with its place. A picture that
-    /// cannot be drawn is logged and left out.
-    pub(super) async fn draw(
-        &self,
-        scenes: Vec<(usize, String, Arc<Scene>)>,
-    ) -> Vec<(usize, Image)> {
-        let renderer = self.inner.renderer.clone();
-        let drawn = tokio::task::spawn_blocking(move || {
-            scenes
-                .into_iter()
-                .filter_map(|(n, name, scene)| match draw_scene(&scene, &renderer) {
-                    Ok(png) => Some((
-                        n,
-                        Image {
-                            name,
-                            png,
-                            scene: Some(scene),
-                        },
-                    )),
-                    Err(e) => {
-                        warn!(picture = %name, error = %e, "picture not drawn");
-                        None
-                    }
-                })
-                .collect()
-        })
-        .await;
-        drawn.unwrap_or_else(|e| {
-            warn!(error = %e, "picture task failed");
-            Vec::new()
-        })
-    }
-}
-
-/// A scene's picture, as PNG bytes: its view with the marks, targets,
-/// selection, side and clock line it holds.
-pub(crate) fn draw_scene(scene: &Scene, renderer: &Renderer) -> Result<Vec<u8>, RenderError> {
-    let highlights = Highlights {
-        marks: scene.marks.clone(),
-        targets: scene.targets.clone(),
-        selected: scene.selected,
-    };
-    let mut options = RenderOptions::default();
-    options.side = scene.side;
-    options.clock = scene.clock.clone();
-    renderer.render_with(&scene.view, &highlights, &options)
 }
 
 #[cfg(test)]

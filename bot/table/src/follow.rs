@@ -5,7 +5,8 @@
 //! the outbox in the same transaction as the end, and the list is emptied then, so a follower
 //! is pinged once and never for turns.
 
-use super::{Change, Reply, Request, Res, Table, UserRef};
+use super::listing::Listing;
+use super::{Change, Reply, Request, Res, UserRef};
 use tokar_model::record::{GameRecord, Named, Phase};
 
 /// The announcement of a game's end among `replies`: the first public one in the game's
@@ -50,10 +51,10 @@ pub(super) fn ping_followers(rec: &mut GameRecord, replies: &mut [Reply]) {
     }
 }
 
-impl Table {
+impl Listing<'_> {
     pub(super) async fn cmd_follow(&self, req: &Request, id: u64, stop: bool) -> Res<Vec<Reply>> {
-        let _guard = self.lock(id).await;
-        let mut l = self.load(id).await?;
+        let _guard = self.t.records().lock(id).await;
+        let mut l = self.t.records().load(id).await?;
         let version = l.rec.version;
         let following = l.rec.followers.iter().any(|f| f.id == req.user.id);
         let content = match (l.rec.phase, stop, following) {
@@ -81,8 +82,12 @@ impl Table {
                 format!("You no longer follow game #{id}.")
             }
         };
-        let staged = self.stage(l, Some(version), Change::none()).await?;
+        let staged = self
+            .t
+            .games()
+            .stage(l, Some(version), Change::none())
+            .await?;
         let reply = Reply::private(&req.channel, &req.user, content);
-        self.store(Some(req), staged, vec![reply]).await
+        self.t.games().store(Some(req), staged, vec![reply]).await
     }
 }

@@ -5,7 +5,8 @@
 //! half-way reminder is recorded in its `reminded_at`, so a restart says nothing twice.
 
 use super::answers::lobby_buttons;
-use super::{Change, ChannelRef, Loaded, Reply, Res, Table, UserRef};
+use super::lobby::Lobby;
+use super::{Change, ChannelRef, Loaded, Reply, Res, UserRef};
 use tokar_model::clock::Millis;
 use tokar_model::duration;
 use tokar_model::record::{GameRecord, Phase};
@@ -25,13 +26,13 @@ pub(super) fn lobby_due(rec: &GameRecord) -> Option<Millis> {
     })
 }
 
-impl Table {
+impl Lobby<'_> {
     /// The schedule's work on a game in the lobby: the half-way reminder or the expiry.
     pub(super) async fn sweep_lobby(&self, mut l: Loaded) -> Res<Vec<Reply>> {
         let Some(due) = lobby_due(&l.rec) else {
             return Ok(Vec::new());
         };
-        let now = self.now();
+        let now = self.t.records().now();
         if now < due {
             return Ok(Vec::new());
         }
@@ -76,7 +77,11 @@ impl Table {
                 .collect();
             r
         };
-        let staged = self.stage(l, Some(version), Change::none()).await?;
-        self.store(None, staged, vec![reply]).await
+        let staged = self
+            .t
+            .games()
+            .stage(l, Some(version), Change::none())
+            .await?;
+        self.t.games().store(None, staged, vec![reply]).await
     }
 }

@@ -18,6 +18,12 @@ use tokar_model::league::{Entrant, Fixture, LeaguePhase, LeagueRecord, LEAGUE_FO
 use tokar_model::record::Named;
 use tokar_store::GLOBAL;
 
+/// /league and its subcommands: a league's entrants, answers, list and crosstable.
+#[derive(Clone, Copy)]
+pub(crate) struct Leagues<'t> {
+    pub(super) t: &'t Table,
+}
+
 /// The most entrants a league takes: duels, and tables of four (T35).
 const MOST_DUEL: usize = 16;
 const MOST_TABLES: usize = 6;
@@ -78,7 +84,7 @@ pub(super) fn table_size(kind: GameKind) -> usize {
     }
 }
 
-impl Table {
+impl Leagues<'_> {
     pub(super) async fn cmd_league(&self, req: &Request, sub: &LeagueCommand) -> Res<Vec<Reply>> {
         match sub {
             LeagueCommand::New(n) => self.league_new(req, n).await,
@@ -96,6 +102,8 @@ impl Table {
     async fn leagues_here(&self, req: &Request) -> Res<Vec<LeagueRecord>> {
         let (guild, channel) = (req.channel.guild, req.channel.id);
         Ok(self
+            .t
+            .records()
             .blocking(|s| s.leagues())
             .await?
             .into_iter()
@@ -153,7 +161,7 @@ impl Table {
         let double = asked.double;
         let deadline = match asked.deadline {
             Some(d) => d,
-            None => self.user_record(&req.user).await?.deadline,
+            None => self.t.records().user_record(&req.user).await?.deadline,
         };
         let team = asked.team;
         let (tiebreaks, withdrawal, numbers) = (asked.tiebreaks, asked.withdrawal, asked.numbers);
@@ -161,7 +169,7 @@ impl Table {
         let mut people: Vec<u64> = Vec::new();
         for player in &asked.players {
             let word = player.typed.as_str();
-            if self.names_robot(word) {
+            if self.t.bot().names_robot(word) {
                 return Err("Leagues are between people: Tokar does not play in them.".into());
             }
             let id = player.id()?;
@@ -194,7 +202,7 @@ impl Table {
             );
         }
         let here = self.leagues_here(req).await?;
-        let now = self.now();
+        let now = self.t.records().now();
         if here.iter().any(|l| {
             l.name.eq_ignore_ascii_case(&name)
                 && matches!(l.phase, LeaguePhase::Forming | LeaguePhase::Playing)
@@ -210,13 +218,15 @@ impl Table {
             named.push(if p == req.user.id {
                 Named::from(&req.user)
             } else {
-                self.name_of(p).await
+                self.t.records().name_of(p).await
             });
         }
-        let id = self.blocking(|s| s.next_league_id()).await?;
+        let id = self.t.records().blocking(|s| s.next_league_id()).await?;
         // The league's own seed: its lots (T43) and drawn pairing numbers.
         let seed = tokar_engine::Rng::from_seed(
-            self.draw_seed(tokar_model::entropy::Purpose::League, id)?,
+            self.t
+                .seeds()
+                .draw_seed(tokar_model::entropy::Purpose::League, id)?,
         )
         .next_u64();
         let rec = LeagueRecord {
@@ -228,7 +238,7 @@ impl Table {
             guild: req.channel.guild,
             channel: Named::from(&req.channel),
             creator: req.user.id,
-            created_at: self.now(),
+            created_at: self.t.records().now(),
             double,
             deadline,
             entrants: named
@@ -274,7 +284,10 @@ impl Table {
             ),
         );
         reply.mentions = asked.iter().map(|p| UserRef::from(*p)).collect();
-        self.league_commit(Some(req), rec, None, vec![reply]).await
+        self.t
+            .league_games()
+            .league_commit(Some(req), rec, None, vec![reply])
+            .await
     }
 
     async fn league_answer(
@@ -284,16 +297,18 @@ impl Table {
         yes: bool,
     ) -> Res<Vec<Reply>> {
         let found = self.league_named(req, name).await?;
-        let _guard = self.lock(LEAGUE_LOCK | found.id).await;
+        let _guard = self.t.records().lock(LEAGUE_LOCK | found.id).await;
         let mut l = self
+            .t
+            .records()
             .blocking(move |s| s.league(found.id))
             .await?
             .ok_or("That league is gone.")?;
         if l.entrant_of(req.user.id).is_none() {
             return Err(format!("You are not a player of league {}.", l.name).into());
         }
-        if l.phase != LeaguePhase::Forming || lapsed(&l, self.now()) {
-            let phase = if lapsed(&l, self.now()) {
+        if l.phase != LeaguePhase::Forming || lapsed(&l, self.t.records().now()) {
+            let phase = if lapsed(&l, self.t.records().now()) {
                 LeaguePhase::Expired
             } else {
                 l.phase
@@ -324,6 +339,8 @@ impl Table {
                 .filter(|u| u.id != req.user.id)
                 .collect();
             return self
+                .t
+                .league_games()
                 .league_commit(Some(req), l, Some(version), vec![reply])
                 .await;
         }
@@ -350,6 +367,8 @@ impl Table {
                 ),
             );
             return self
+                .t
+                .league_games()
                 .league_commit(Some(req), l, Some(version), vec![reply])
                 .await;
         }
@@ -360,7 +379,7 @@ impl Table {
         let plan = fixtures(l.entrants.len(), table_size(l.kind), l.double);
         for at in plan {
             let entrants = at.iter().map(|&k| numbered[k]).collect();
-            let game = self.blocking(|s| s.next_game_id()).await?;
+            let game = self.t.records().blocking(|s| s.next_game_id()).await?;
             l.fixtures.push(Fixture { entrants, game });
         }
         l.phase = LeaguePhase::Playing;
@@ -387,10 +406,12 @@ impl Table {
             ),
         );
         let mut out = self
+            .t
+            .league_games()
             .league_commit(Some(req), l.clone(), Some(version), vec![reply])
             .await?;
         l.version = version + 1;
-        out.extend(self.league_make_games(&l).await);
+        out.extend(self.t.league_games().league_make_games(&l).await);
         Ok(out)
     }
 
@@ -403,7 +424,7 @@ impl Table {
             )]);
         }
         let mut lines = vec!["Leagues here:".to_string()];
-        let now = self.now();
+        let now = self.t.records().now();
         for l in here.iter().rev().take(20) {
             let phase = if lapsed(l, now) {
                 LeaguePhase::Expired
@@ -411,7 +432,7 @@ impl Table {
                 l.phase
             };
             let left = if l.phase == LeaguePhase::Playing {
-                let s = self.league_standings(l).await?;
+                let s = self.t.league_games().league_standings(l).await?;
                 format!(", {} of {} games left", s.games_left, l.fixtures.len())
             } else {
                 String::new()
@@ -446,8 +467,10 @@ impl Table {
 
     async fn league_leave(&self, req: &Request, name: Option<String>) -> Res<Vec<Reply>> {
         let found = self.league_named(req, name).await?;
-        let _guard = self.lock(LEAGUE_LOCK | found.id).await;
+        let _guard = self.t.records().lock(LEAGUE_LOCK | found.id).await;
         let mut l = self
+            .t
+            .records()
             .blocking(move |s| s.league(found.id))
             .await?
             .ok_or("That league is gone.")?;
@@ -469,7 +492,7 @@ impl Table {
             return Err(format!("You already left league {}.", l.name).into());
         }
         let version = l.version;
-        l.entrants[e].left_at = Some(self.now());
+        l.entrants[e].left_at = Some(self.t.records().now());
         let reply = Reply::public(
             &league_channel(&l),
             format!(
@@ -481,15 +504,17 @@ impl Table {
         );
         // The leaving is stored first: the games follow, now or at the next tick (T34).
         let mut out = self
+            .t
+            .league_games()
             .league_commit(Some(req), l.clone(), Some(version), vec![reply])
             .await?;
         l.version = version + 1;
-        out.extend(self.league_concede_leavers(&l).await);
+        out.extend(self.t.league_games().league_concede_leavers(&l).await);
         Ok(out)
     }
 }
 
-impl Table {
+impl Leagues<'_> {
     /// The entrants in the order of their pairing numbers (T33): drawn by
     /// lot with the league's seed, by rating in the league's game on its
     /// server (a team by its members' average; the unrated last, in the
@@ -505,6 +530,8 @@ impl Table {
                 for e in &l.entrants {
                     let ids: Vec<u64> = e.members.iter().map(|m| m.id).collect();
                     let values = self
+                        .t
+                        .records()
                         .blocking(move |s| {
                             ids.iter()
                                 .map(|&u| s.standing(kind, scope, u))
@@ -539,16 +566,18 @@ impl Table {
     /// (T45); everyone invited is told, and its name is free again.
     async fn league_cancel(&self, req: &Request, name: Option<String>) -> Res<Vec<Reply>> {
         let found = self.league_named(req, name).await?;
-        let _guard = self.lock(LEAGUE_LOCK | found.id).await;
+        let _guard = self.t.records().lock(LEAGUE_LOCK | found.id).await;
         let mut l = self
+            .t
+            .records()
             .blocking(move |s| s.league(found.id))
             .await?
             .ok_or("That league is gone.")?;
         if l.creator != req.user.id {
             return Err(format!("Only the creator of league {} can cancel it.", l.name).into());
         }
-        if l.phase != LeaguePhase::Forming || lapsed(&l, self.now()) {
-            let phase = if lapsed(&l, self.now()) {
+        if l.phase != LeaguePhase::Forming || lapsed(&l, self.t.records().now()) {
+            let phase = if lapsed(&l, self.t.records().now()) {
                 LeaguePhase::Expired
             } else {
                 l.phase
@@ -574,7 +603,9 @@ impl Table {
             .filter(|p| p.id != req.user.id)
             .map(UserRef::from)
             .collect();
-        self.league_commit(Some(req), l, Some(version), vec![reply])
+        self.t
+            .league_games()
+            .league_commit(Some(req), l, Some(version), vec![reply])
             .await
     }
 
@@ -582,15 +613,15 @@ impl Table {
     /// deadline is stored as expired and its players told, once (the write
     /// is compare-and-swapped on the league's version) (T45).
     pub(super) async fn league_expire(&self, leagues: &[LeagueRecord]) -> Vec<Reply> {
-        let now = self.now();
+        let now = self.t.records().now();
         let mut out = Vec::new();
         for found in leagues
             .iter()
             .filter(|l| l.phase == LeaguePhase::Forming && lapsed(l, now))
         {
             let id = found.id;
-            let _guard = self.lock(LEAGUE_LOCK | id).await;
-            let mut l = match self.blocking(move |s| s.league(id)).await {
+            let _guard = self.t.records().lock(LEAGUE_LOCK | id).await;
+            let mut l = match self.t.records().blocking(move |s| s.league(id)).await {
                 Ok(Some(l)) if l.phase == LeaguePhase::Forming => l,
                 _ => continue,
             };
@@ -611,6 +642,8 @@ impl Table {
             );
             reply.mentions = l.people().map(UserRef::from).collect();
             match self
+                .t
+                .league_games()
                 .league_commit(None, l, Some(version), vec![reply])
                 .await
             {

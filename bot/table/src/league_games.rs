@@ -13,6 +13,12 @@ use tokar_model::record::{
 };
 use tracing::{error, warn};
 
+/// A league's games: made, counted and finished as the league goes (rulings T34-T36).
+#[derive(Clone, Copy)]
+pub(crate) struct LeagueGames<'t> {
+    pub(super) t: &'t Table,
+}
+
 /// League locks share the table's lock map with games: this bit keeps their keys apart.
 pub(super) const LEAGUE_LOCK: u64 = 1 << 63;
 
@@ -40,9 +46,9 @@ fn on_behalf(l: &LeagueRecord, user: &Named) -> Request {
     }
 }
 
-impl Table {
+impl LeagueGames<'_> {
     /// Stores a league record (compare-and-swap on `expected`) with the
-    /// outbox entries of its replies, as [`Table::store`] does for a game: what
+    /// outbox entries of its replies, as [`Games::store`](crate::games::Games::store) does for a game: what
     /// others must receive is stored with the change, the invoker's own
     /// private answers go direct.
     pub(super) async fn league_commit(
@@ -52,7 +58,7 @@ impl Table {
         expected: Option<u64>,
         mut replies: Vec<Reply>,
     ) -> Res<Vec<Reply>> {
-        let now = self.now();
+        let now = self.t.records().now();
         let mut announced = Vec::new();
         let mut carried = false;
         for (i, r) in replies.iter().enumerate() {
@@ -79,17 +85,19 @@ impl Table {
             .and_then(|q| q.interaction_token.clone())
             .filter(|_| carried);
         if let Some(t) = &token {
-            self.claims().insert(t.clone());
+            self.t.staging().claims().insert(t.clone());
         }
         let entries: Vec<_> = announced.iter().map(|(_, e)| e.clone()).collect();
         let ids = match self
+            .t
+            .records()
             .blocking(move |s| s.put_league(&rec, expected, &entries))
             .await
         {
             Ok(ids) => ids,
             Err(e) => {
                 if let Some(t) = &token {
-                    self.claims().remove(t);
+                    self.t.staging().claims().remove(t);
                 }
                 return Err(e);
             }
@@ -98,7 +106,7 @@ impl Table {
             replies[*i].outbox = Some(*id);
         }
         if !ids.is_empty() {
-            self.inner.outbox_ready.notify_one();
+            self.t.staging().notify();
         }
         Ok(replies)
     }
@@ -112,7 +120,7 @@ impl Table {
         let mut out = Vec::new();
         for f in &l.fixtures {
             let id = f.game;
-            match self.blocking(move |s| s.game(id)).await {
+            match self.t.records().blocking(move |s| s.game(id)).await {
                 Ok(None) => {}
                 Ok(Some(_)) => continue,
                 Err(e) => {
@@ -141,7 +149,7 @@ impl Table {
             if first {
                 options.insert("first".into(), "creator".into());
             }
-            let seed = match self.seed_for(id) {
+            let seed = match self.t.seeds().seed_for(id) {
                 Ok(s) => s,
                 Err(e) => {
                     error!(league = l.id, game = id, error = %e, "league game not started");
@@ -156,14 +164,14 @@ impl Table {
                 vacation: l.vacation,
                 ..PlayOptions::for_rated(rated)
             };
-            let _guard = self.lock(id).await;
+            let _guard = self.t.records().lock(id).await;
             let rec = GameRecord {
                 format: FORMAT,
                 id,
                 version: 0,
                 kind: l.kind,
                 channel: l.channel.clone(),
-                created_at: self.now(),
+                created_at: self.t.records().now(),
                 creator: people[0].id,
                 players,
                 members: people
@@ -200,7 +208,7 @@ impl Table {
                 started_at: None,
             };
             let req = on_behalf(l, &people[0]);
-            match self.start_and_save(rec, None, &req, "").await {
+            match self.t.lobby().start_and_save(rec, None, &req, "").await {
                 Ok(mut r) => {
                     if let Some(first) = r.first_mut() {
                         first.content = format!("League {}: {}", l.name, first.content);
@@ -219,6 +227,8 @@ impl Table {
         for f in &l.fixtures {
             let id = f.game;
             let (rec, log) = self
+                .t
+                .records()
                 .blocking(move |s| {
                     let rec = s.game(id)?;
                     let log = match &rec {
@@ -235,8 +245,8 @@ impl Table {
                 forfeited: Vec::new(),
             };
             if let Some(rec) = rec.filter(|r| r.phase == Phase::Finished) {
-                let Loaded { game, .. } = self.load(id).await?;
-                let game = game.ok_or_else(|| super::unloadable(id, "no game"))?;
+                let Loaded { game, .. } = self.t.records().load(id).await?;
+                let game = game.ok_or_else(|| super::records::unloadable(id, "no game"))?;
                 played.places = Some(places(l, &rec, &game, &log, &f.entrants));
                 for e in &log {
                     let holder = text::holder(&rec, Seat(e.seat)).map(|u| u.id);
@@ -280,7 +290,12 @@ impl Table {
     /// league's last game, the league ends and its winner is announced, in the
     /// same transaction as the league's change (compare-and-swapped, so once).
     pub(super) async fn league_game_over(&self, game: u64) -> Vec<Reply> {
-        let league = match self.blocking(move |s| s.league_of_game(game)).await {
+        let league = match self
+            .t
+            .records()
+            .blocking(move |s| s.league_of_game(game))
+            .await
+        {
             Ok(Some(l)) => l,
             Ok(None) => return Vec::new(),
             Err(e) => {
@@ -293,7 +308,7 @@ impl Table {
 
     /// Ends a league whose games are all over; nothing otherwise.
     pub(super) async fn league_finish_if_over(&self, league: u64) -> Vec<Reply> {
-        let l = match self.blocking(move |s| s.league(league)).await {
+        let l = match self.t.records().blocking(move |s| s.league(league)).await {
             Ok(Some(l)) if l.phase == LeaguePhase::Playing => l,
             _ => return Vec::new(),
         };
@@ -327,7 +342,7 @@ impl Table {
         );
         reply.mentions = l
             .people()
-            .filter(|p| !self.is_robot(p.id))
+            .filter(|p| !self.t.bot().is_robot(p.id))
             .map(UserRef::from)
             .collect();
         let version = l.version;
@@ -362,8 +377,8 @@ impl Table {
             if !f.entrants.iter().any(|e| leavers.contains(e)) {
                 continue;
             }
-            let _guard = self.lock(f.game).await;
-            let Ok(loaded) = self.load(f.game).await else {
+            let _guard = self.t.records().lock(f.game).await;
+            let Ok(loaded) = self.t.records().load(f.game).await else {
                 continue;
             };
             if loaded.rec.phase != Phase::Playing {
@@ -402,6 +417,8 @@ impl Table {
             let version = loaded.rec.version;
             let before = loaded.rec.turn.waiting.clone();
             match self
+                .t
+                .offers()
                 .concede_seats(&req, loaded, version, &seats, &headline, &before, true)
                 .await
             {
@@ -417,14 +434,14 @@ impl Table {
     /// The tick's part: leagues whose games are not all made yet, leavers'
     /// games still open, and ends not yet announced (after a crash).
     pub(super) async fn league_tick(&self) -> Vec<Reply> {
-        let leagues = match self.blocking(|s| s.leagues()).await {
+        let leagues = match self.t.records().blocking(|s| s.leagues()).await {
             Ok(l) => l,
             Err(e) => {
                 warn!(error = %e, "leagues unreadable");
                 return Vec::new();
             }
         };
-        let mut out = self.league_expire(&leagues).await;
+        let mut out = self.t.leagues().league_expire(&leagues).await;
         for l in leagues
             .into_iter()
             .filter(|l| l.phase == LeaguePhase::Playing)

@@ -2,14 +2,15 @@
 //! beside them (T35, T43, T56), or before its start who has said yes (T45).
 
 use super::crosstable::crosstable;
+use super::league::Leagues;
 use super::league::{lapsed, phase_word, rules_text, table_size};
-use super::{Image, Reply, Request, Res, Table};
+use super::{Image, Reply, Request, Res};
 use tokar_model::clock::Millis;
 use tokar_model::duration;
 use tokar_model::league::{LeaguePhase, LeagueRecord, Standings};
 use tokar_model::record::Named;
 
-impl Table {
+impl Leagues<'_> {
     pub(super) async fn league_table(
         &self,
         req: &Request,
@@ -19,15 +20,15 @@ impl Table {
         if l.phase == LeaguePhase::Forming {
             return Ok(vec![Reply::public(
                 &req.channel,
-                forming_text(&l, self.now()),
+                forming_text(&l, self.t.records().now()),
             )]);
         }
-        let games = self.league_results(&l).await?;
-        let s = self.standings_from(&l, &games);
+        let games = self.t.league_games().league_results(&l).await?;
+        let s = self.t.league_games().standings_from(&l, &games);
         let mut reply = Reply::public(&req.channel, league_table_text(&l, &s));
         let table = crosstable(&l, &s, &games);
         let name = format!("league-{}-crosstable.png", l.id);
-        let renderer = self.inner.renderer.clone();
+        let renderer = self.t.pictures().renderer();
         // Drawn off the async threads. One that cannot be drawn is left out,
         // since the message's text holds the standings, and the reason goes to
         // the log.

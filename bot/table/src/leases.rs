@@ -3,7 +3,9 @@
 //! outbox lane's delivery, run in the process that holds their lease. With a
 //! store of its own (sled) a process holds every lease without asking.
 
-use super::Table;
+use super::records::Records;
+use std::collections::HashMap;
+use std::sync::Arc;
 use tokar_model::clock::Millis;
 use tokar_store::Lease;
 use tracing::warn;
@@ -16,18 +18,34 @@ pub(crate) const GAME_LEASE_MS: Millis = 2 * 60 * 1000;
 /// when idle) once half of it is gone.
 pub(crate) const LANE_LEASE_MS: Millis = 30 * 1000;
 
-impl Table {
+/// The leases this process holds, and its name as their owner.
+pub(crate) struct Leases {
+    records: Arc<Records>,
+    /// The store leases this process holds, and until when.
+    held: std::sync::Mutex<HashMap<Lease, Millis>>,
+    /// This process's own unpredictable number, its name as a lease's owner.
+    owner: u64,
+}
+
+impl Leases {
+    pub(crate) fn new(records: Arc<Records>, owner: u64) -> Leases {
+        Leases {
+            records,
+            held: Default::default(),
+            owner,
+        }
+    }
+
     /// Whether this process holds `lease` now (taking or renewing it when
     /// less than half of it is left). A store that fails says no: the work
     /// waits for the next pass rather than being done twice.
     pub(crate) async fn hold(&self, lease: Lease, ttl: Millis) -> bool {
-        if !self.inner.store.shared() {
+        if !self.records.store().shared() {
             return true;
         }
-        let now = self.now();
+        let now = self.records.now();
         let held = self
-            .inner
-            .leases
+            .held
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .get(&lease)
@@ -35,8 +53,9 @@ impl Table {
         if held.is_some_and(|until| until > now + ttl / 2) {
             return true;
         }
-        let owner = self.inner.entropy;
+        let owner = self.owner;
         match self
+            .records
             .blocking(move |s| s.take_lease(lease, owner, now, ttl))
             .await
         {
@@ -58,18 +77,22 @@ impl Table {
     /// Gives `lease` back (after a game's sweep or the bot's move), so that
     /// another process need not wait for it to run out.
     pub(crate) async fn release(&self, lease: Lease) {
-        if !self.inner.store.shared() {
+        if !self.records.store().shared() {
             return;
         }
         self.remember_lease(lease, None);
-        let owner = self.inner.entropy;
-        if let Err(e) = self.blocking(move |s| s.drop_lease(lease, owner)).await {
+        let owner = self.owner;
+        if let Err(e) = self
+            .records
+            .blocking(move |s| s.drop_lease(lease, owner))
+            .await
+        {
             warn!(?lease, error = %e, "cannot give a lease back; it runs out by itself");
         }
     }
 
     fn remember_lease(&self, lease: Lease, until: Option<Millis>) {
-        let mut leases = self.inner.leases.lock().unwrap_or_else(|e| e.into_inner());
+        let mut leases = self.held.lock().unwrap_or_else(|e| e.into_inner());
         match until {
             Some(u) => leases.insert(lease, u),
             None => leases.remove(&lease),

@@ -16,6 +16,7 @@ mod crosstable;
 mod drawn;
 mod export;
 mod follow;
+mod games;
 mod invitations;
 mod league;
 mod league_games;
@@ -29,11 +30,15 @@ mod moves_list;
 mod names;
 mod offers;
 mod paging;
+mod pictures;
 mod rating_line;
+mod records;
 mod replay;
 mod replay_cache;
 pub mod robot;
+mod robot_moves;
 mod schedule;
+mod seeds;
 mod server_games;
 mod staging;
 mod standings;
@@ -41,6 +46,7 @@ mod text;
 mod threads;
 mod turns;
 mod vacation;
+mod writes;
 
 pub use names::NameKind;
 pub use replay::MAX_REPLAY_FRAMES;
@@ -52,14 +58,14 @@ pub use tokar_model::api::{
 pub use tokar_model::replay::replay;
 pub(crate) use tokar_model::replay::{apply_entry, reseed_at};
 
-use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 use thiserror::Error;
 use tokar_engine::catalog::AnyGame;
-use tokar_engine::{Outcome, Seat, Seed};
+use tokar_engine::Outcome;
 use tokar_model::clock::{Clock, Millis, SystemClock};
-use tokar_model::record::{GameRecord, LogEntry, Named, Phase, UserRecord};
+use tokar_model::outbox::OutboxEntry;
+use tokar_model::record::{GameRecord, LogEntry, UserRecord};
 use tokar_store::{Store, StoreError, StoreSettings};
 use tracing::{error, info, warn};
 
@@ -114,34 +120,15 @@ pub struct Table {
     inner: Arc<Inner>,
 }
 
+/// The table's services: each owns its state; those that need another hold an `Arc` of it.
 struct Inner {
-    store: Store,
-    clock: Arc<dyn Clock>,
-    seed: Option<u64>,
-    /// One async mutex per game: its writes run one at a time.
-    locks: std::sync::Mutex<HashMap<u64, Arc<tokio::sync::Mutex<()>>>>,
-    /// This process's own unpredictable number: the computer player's seeds and the
-    /// lease owner's name. Never a game's seed (each is drawn afresh, `seed_for`).
-    entropy: u64,
-    /// Draws positions; made once (it prepares the piece art).
-    renderer: Arc<tokar_render::Renderer>,
+    records: Arc<records::Records>,
+    seeds: seeds::Seeds,
+    pictures: Arc<pictures::Pictures>,
+    leases: Arc<leases::Leases>,
+    staging: staging::Staging,
     /// The computer opponent's settings and the games it is thinking about.
     robot: robot::Robot,
-    /// The store's identity, drawn when it was created.
-    identity: u64,
-    /// Whether the store's reads run on the executor (see [`Table::read`]).
-    local_reads: bool,
-    /// Interactions that may still carry their command's announcement (see
-    /// `staging.rs`): the delivery worker leaves their entries alone.
-    claims: std::sync::Mutex<std::collections::HashSet<String>>,
-    /// Pictures of entries just stored, for their delivery (see `drawn.rs`).
-    drawn: std::sync::Mutex<drawn::Drawn>,
-    /// Woken when outbox entries are stored or released.
-    outbox_ready: tokio::sync::Notify,
-    /// The store leases this process holds, and until when (see `leases.rs`).
-    leases: std::sync::Mutex<HashMap<tokar_store::Lease, tokar_model::clock::Millis>>,
-    /// Finished games' replays, drawn once (see `replay_cache.rs`).
-    replays: replay_cache::ReplayCache,
 }
 
 /// A refusal: one line for the user, nothing changed.
@@ -202,25 +189,23 @@ impl Table {
     /// `config.storage` are not used for it): several tables on one shared
     /// store stand for several processes.
     pub fn on_store(config: TableConfig, store: Store, identity: u64) -> Table {
+        // This process's own unpredictable number: the computer player's seeds and the
+        // lease owner's name. Never a game's seed (each is drawn afresh, `Seeds::seed_for`).
         let entropy = tokar_model::entropy::fresh(&[SystemClock.now(), std::process::id().into()]);
         info!(store = %store.kv().describe(), "table open");
-        let local_reads = store.kv().local_reads();
+        let records = Arc::new(records::Records::new(store, config.clock));
+        let pictures = Arc::new(pictures::Pictures::new());
+        let leases = Arc::new(leases::Leases::new(records.clone(), entropy));
+        let staging =
+            staging::Staging::new(records.clone(), pictures.clone(), leases.clone(), identity);
         Table {
             inner: Arc::new(Inner {
-                store,
-                clock: config.clock,
-                seed: config.seed,
-                locks: Default::default(),
-                entropy,
-                renderer: Arc::new(tokar_render::Renderer::new()),
-                robot: robot::Robot::new(config.robot),
-                identity,
-                local_reads,
-                claims: Default::default(),
-                drawn: Default::default(),
-                outbox_ready: tokio::sync::Notify::new(),
-                leases: Default::default(),
-                replays: Default::default(),
+                records,
+                seeds: seeds::Seeds::new(config.seed),
+                pictures,
+                leases,
+                staging,
+                robot: robot::Robot::new(config.robot, config.seed.unwrap_or(entropy)),
             }),
         }
     }
@@ -249,7 +234,7 @@ impl Table {
 
     async fn run(&self, req: Request) -> Vec<Reply> {
         let command = req.command.name();
-        if let Err(e) = self.remember_user(&req.user).await {
+        if let Err(e) = self.records().remember_user(&req.user).await {
             warn!(error = %e, "cannot record the user's name");
         }
         let result = self.dispatch(&req).await;
@@ -258,17 +243,17 @@ impl Table {
                 info!(user = %req.user.name, %command, "done");
                 // A play ends the player's vacation (ruling T50).
                 if matches!(req.command, tokar_model::Command::Play { .. }) {
-                    replies.extend(self.vacation_ends_at_play(&req.user).await);
+                    replies.extend(self.vacations().vacation_ends_at_play(&req.user).await);
                 }
                 // The command is committed; the bot's answers follow it.
-                if self.robot_answers_later() {
+                if self.bot().robot_answers_later() {
                     let this = self.clone();
                     let user = req.user.id;
                     tokio::spawn(async move {
-                        this.robot_moves_for(user).await;
+                        this.robot_moves().robot_moves_for(user).await;
                     });
                 } else {
-                    replies.extend(self.robot_moves_for(req.user.id).await);
+                    replies.extend(self.robot_moves().robot_moves_for(req.user.id).await);
                 }
                 replies
             }
@@ -288,233 +273,230 @@ impl Table {
     /// Records (or updates) the name shown for a user, so that mentions of
     /// people who have not typed anything yet read well.
     pub async fn remember_user(&self, user: &UserRef) -> Result<(), String> {
-        let named = Named::from(user);
-        // The name is nearly always the one stored: then a read is all.
-        let id = named.id;
-        let known = self.read(move |s| s.user(id)).await?;
-        if known.is_some_and(|u| u.user.name == named.name) {
-            return Ok(());
-        }
-        self.blocking(move |s| {
-            match s.user(named.id)? {
-                Some(u) if u.user.name == named.name => {}
-                Some(mut u) => {
-                    u.user = named;
-                    s.put_user(&u)?;
-                }
-                None => s.put_user(&UserRecord::new(named))?,
-            }
-            Ok(())
-        })
-        .await
-        .map_err(String::from)
+        self.records().remember_user(user).await
     }
 
     /// The table's time: what schedules, records and the outbox's retries are reckoned in.
     pub fn now(&self) -> Millis {
-        self.inner.clock.now()
-    }
-
-    /// Runs storage work off the async executor: writes (each waits for its
-    /// flush) and whatever reads a store across the network.
-    async fn blocking<T: Send + 'static>(
-        &self,
-        f: impl FnOnce(&Store) -> Result<T, StoreError> + Send + 'static,
-    ) -> Res<T> {
-        let store = self.inner.store.clone();
-        match tokio::task::spawn_blocking(move || f(&store)).await {
-            Ok(done) => stored(done),
-            Err(e) => {
-                error!(error = %e, "storage task");
-                Err(STORAGE_FAILED.into())
-            }
-        }
-    }
-
-    /// Reads the store. A store in this process (sled) answers from memory or
-    /// the local disk in microseconds, less than the two thread wake-ups of a
-    /// hand-off to a blocking thread and back, so the read runs right here;
-    /// other stores are read as [`Table::blocking`] does. `f` must only read.
-    async fn read<T: Send + 'static>(
-        &self,
-        f: impl FnOnce(&Store) -> Result<T, StoreError> + Send + 'static,
-    ) -> Res<T> {
-        // A read that would wait for a flush (see `storage/gate.rs`) goes off the executor.
-        if self.inner.local_reads && !self.inner.store.kv().reads_wait() {
-            stored(f(&self.inner.store))
-        } else {
-            self.blocking(f).await
-        }
+        self.records().now()
     }
 
     /// The store, for what the binary does beside the table with the same open
     /// store: a backup taken from inside the running process, the Discord
     /// delivery worker's reads of the outbox.
     pub fn store_handle(&self) -> Store {
-        self.inner.store.clone()
+        self.records().store().clone()
     }
 
-    async fn lock(&self, id: u64) -> tokio::sync::OwnedMutexGuard<()> {
-        let m = {
-            let mut locks = self.inner.locks.lock().unwrap_or_else(|e| e.into_inner());
-            locks.entry(id).or_default().clone()
-        };
-        m.lock_owned().await
+    /// The bot's own user.
+    pub fn robot(&self) -> &UserRef {
+        self.inner.robot.user()
     }
 
-    async fn user_record(&self, user: &UserRef) -> Res<UserRecord> {
-        let named = Named::from(user);
-        self.read(move |s| Ok(s.user(named.id)?.unwrap_or_else(|| UserRecord::new(named))))
+    /// How often `/replay` was answered from the cache of finished games' replays, and how
+    /// often one was drawn (also the metrics `tokar_replay_cache_hits_total` and
+    /// `tokar_replays_drawn_total`).
+    pub fn replay_cache_stats(&self) -> ReplayCacheStats {
+        self.pictures().replay_cache_stats()
+    }
+
+    /// Forgets every kept replay, so that the next `/replay` of each game draws it again (for
+    /// the replay bench, which measures both).
+    pub fn forget_replays(&self) {
+        self.pictures().forget_replays()
+    }
+
+    /// The game and user records: the store, the per-game locks, the clock.
+    pub(crate) fn records(&self) -> &records::Records {
+        &self.inner.records
+    }
+
+    /// New games' seeds.
+    pub(crate) fn seeds(&self) -> &seeds::Seeds {
+        &self.inner.seeds
+    }
+
+    /// The renderer and the replay cache.
+    pub(crate) fn pictures(&self) -> &pictures::Pictures {
+        &self.inner.pictures
+    }
+
+    /// The store leases this process holds.
+    pub(crate) fn leases(&self) -> &leases::Leases {
+        &self.inner.leases
+    }
+
+    /// The outbox: claims, pictures of entries just stored, the delivery worker's signal.
+    pub(crate) fn staging(&self) -> &staging::Staging {
+        &self.inner.staging
+    }
+
+    /// The computer opponent's settings and the games it is thinking about.
+    pub(crate) fn bot(&self) -> &robot::Robot {
+        &self.inner.robot
+    }
+}
+
+/// What the adapters, the operator's tools and the tests call beside [`Table::handle`]: each
+/// a thin delegation to the service that owns it.
+impl Table {
+    /// Suggestions (label, value) for option `option` of a command being typed.
+    pub async fn autocomplete(
+        &self,
+        user: &UserRef,
+        channel: &ChannelRef,
+        option: &str,
+        typed: &str,
+        game: Option<u64>,
+    ) -> Vec<(String, String)> {
+        self.listing()
+            .autocomplete(user, channel, option, typed, game)
             .await
     }
 
-    /// The name of a user id: the last one seen, or a mention.
-    async fn name_of(&self, id: u64) -> Named {
-        let rec = self.read(move |s| s.user(id)).await.ok().flatten();
-        Named {
-            id,
-            name: rec
-                .map(|u| u.user.name)
-                .unwrap_or_else(|| format!("<@{id}>")),
-        }
+    /// Sends what is due: reminders, deadline notices, skipped turns. Run at
+    /// start-up and then every minute or so.
+    pub async fn tick(&self) -> Vec<Reply> {
+        self.schedule().tick().await
     }
 
-    /// Reads a game: the snapshot if it loads, else a replay of the log.
-    async fn load(&self, id: u64) -> Res<Loaded> {
-        let (rec, log) = self
-            .read(move |s| {
-                let rec = s.game(id)?;
-                let log = match &rec {
-                    Some(r) if r.snapshot.is_none() && r.log_len > 0 => Some(s.log(id)?),
-                    _ => None,
-                };
-                Ok((rec, log))
-            })
-            .await?;
-        let rec = rec.ok_or_else(|| format!("There is no game #{id}."))?;
-        if matches!(rec.phase, Phase::Lobby | Phase::Cancelled) {
-            return Ok(Loaded { rec, game: None });
-        }
-        if let Some(snap) = &rec.snapshot {
-            match serde_json::from_str::<AnyGame>(snap) {
-                Ok(game) => {
-                    return Ok(Loaded {
-                        rec,
-                        game: Some(game),
-                    })
-                }
-                Err(e) => warn!(game = id, error = %e, "snapshot unreadable; replaying the log"),
-            }
-        }
-        let log = match log {
-            Some(l) => l,
-            None => self.read(move |s| s.log(id)).await?,
-        };
-        let game = replay(&rec, &log).map_err(|e| unloadable(id, &e))?;
-        Ok(Loaded {
-            rec,
-            game: Some(game),
-        })
+    /// Delivery found that game `id` cannot post in `channel`: Discord answered that it does
+    /// not exist or is closed to the bot (`permission`: the channel exists but the bot may not
+    /// post there).
+    pub async fn channel_lost(&self, id: u64, channel: u64, permission: bool) {
+        self.channels().channel_lost(id, channel, permission).await
     }
 
-    /// A new game's seed: 256 bits from the operating system, drawn for this game
-    /// alone (engine/rules/chance.md); with `--seed` (tests and the console, never real
-    /// play) derived from it and the game number.
-    fn seed_for(&self, id: u64) -> Res<Seed> {
-        self.draw_seed(tokar_model::entropy::Purpose::Game, id)
+    /// Discord said the channel was deleted (or the bot left its server): every game in it
+    /// loses its channel.
+    pub async fn channel_deleted(&self, channel: u64) {
+        self.channels().channel_deleted(channel).await
     }
 
-    /// The seed a game created from a record goes on with after the record's actions
-    /// (ruling T13): nobody has seen it, unlike the record's. Drawn as a new game's is,
-    /// apart from the game's own seed under `--seed`.
-    fn secret_seed(&self, id: u64) -> Res<Seed> {
-        self.draw_seed(tokar_model::entropy::Purpose::Reseed, id)
+    /// The thread an entry asked for exists: the game moves into it (see `threads.rs`).
+    pub async fn thread_opened(&self, entry: u64, thread: &ChannelRef) -> Res<()> {
+        self.channels().thread_opened(entry, thread).await
     }
 
-    fn draw_seed(&self, purpose: tokar_model::entropy::Purpose, id: u64) -> Res<Seed> {
-        match self.inner.seed {
-            Some(base) => Ok(tokar_model::entropy::derived(base, purpose, id)),
-            None => tokar_model::entropy::game_seed().map_err(|e| {
-                error!(game = id, error = %e, "no seed for a game");
-                "No game can be set up right now (the server has no randomness to deal \
-                 with); nothing was done. The operator has been told."
-                    .into()
-            }),
-        }
+    /// Discord would not open the thread an entry asked for: the game stays in its channel,
+    /// which is told so once, in place of the entry.
+    pub async fn thread_refused(&self, entry: u64, why: ThreadRefusal) -> Res<()> {
+        self.channels().thread_refused(entry, why).await
     }
-}
 
-/// What a storage step did, as players are told it: the detail of a failure
-/// (sled's text, a record's decoding error) is for the operator's log.
-fn stored<T>(done: Result<T, StoreError>) -> Res<T> {
-    match done {
-        Ok(v) => Ok(v),
-        Err(StoreError::Stale) => Err(
-            "The game changed while your command ran; nothing was done. Look again and retry."
-                .into(),
-        ),
-        // Told to the operator's log once per episode, by the store itself.
-        Err(StoreError::Unwritable(why)) => {
-            tracing::debug!(%why, "storage refused");
-            Err(UNWRITABLE.into())
-        }
-        Err(e) => {
-            error!(error = %e, "storage");
-            Err(STORAGE_FAILED.into())
-        }
+    /// Sets whether server `guild`'s games get their threads, as `/server threads:` does,
+    /// for the operator's tools and for tests that play in channels.
+    pub async fn set_server_threads(&self, guild: u64, threads: bool) -> Res<()> {
+        self.channels().set_server_threads(guild, threads).await
+    }
+
+    /// How many games are being played, for the operator (`tokar_games_in_play`); a scan of
+    /// every record, so it is asked now and then.
+    pub async fn games_in_play(&self) -> Option<usize> {
+        self.listing().games_in_play().await
+    }
+
+    /// Every console name of `kind` with its id.
+    pub async fn console_names(&self, kind: NameKind) -> Result<Vec<(String, u64)>, String> {
+        self.names().console_names(kind).await
+    }
+
+    /// Gives `name` the id `id` unless it has one already; returns the id
+    /// it has. Durable before it returns.
+    pub async fn claim_console_name(
+        &self,
+        kind: NameKind,
+        name: &str,
+        id: u64,
+    ) -> Result<u64, String> {
+        self.names().claim_console_name(kind, name, id).await
+    }
+
+    /// Game `id`'s record as stored (`None`: no such game): equal bytes mean
+    /// an unchanged game, which is how the tests check that a refused command
+    /// changed nothing.
+    pub async fn stored_record(&self, id: u64) -> Result<Option<Vec<u8>>, String> {
+        self.names().stored_record(id).await
+    }
+
+    /// [`Table::stored_record`] of games `1..=last`, read at once.
+    pub async fn stored_records(&self, last: u64) -> Result<Vec<Option<Vec<u8>>>, String> {
+        self.names().stored_records(last).await
+    }
+
+    /// Every user the store knows (their last names and ids).
+    pub async fn users(&self) -> Result<Vec<UserRecord>, String> {
+        self.names().users().await
     }
 }
 
-/// A stored game whose log does not replay: the detail to the log, one plain
-/// line for the players.
-fn unloadable(id: u64, detail: &str) -> String {
-    error!(game = id, error = %detail, "replay failed");
-    format!("Game #{id} cannot be loaded from storage; the operator has been told.")
+/// The outbox as the adapters' delivery takes it (see `staging.rs`).
+impl Table {
+    /// The store's identity (see [`tokar_store::Store::identity`]), read once at open: the
+    /// delivery worker puts it in every nonce.
+    pub fn store_identity(&self) -> u64 {
+        self.staging().store_identity()
+    }
+
+    /// Entries waiting for delivery, oldest first, each lane (a channel, or one user's
+    /// direct messages) in order and stopped at a held or not-yet-due entry.
+    pub async fn outbox_due(&self, limit: usize) -> Vec<OutboxEntry> {
+        self.staging().outbox_due(limit).await
+    }
+
+    /// The entry was accepted by its destination: it is removed, durably,
+    /// with any entries that `then` replaces it by (about the same game).
+    pub async fn outbox_delivered(&self, id: u64, then: Vec<Reply>) -> Res<()> {
+        self.staging().outbox_delivered(id, then).await
+    }
+
+    /// Entries accepted by their destination, removed together, durably.
+    pub async fn outbox_delivered_all(&self, ids: Vec<u64>) -> Res<()> {
+        self.staging().outbox_delivered_all(ids).await
+    }
+
+    /// Records a failed or partial delivery (attempts, parts sent, when to
+    /// try again).
+    pub async fn outbox_progress(&self, entry: OutboxEntry) -> Res<()> {
+        self.staging().outbox_progress(entry).await
+    }
+
+    /// Stores entries that belong to no game change (notices about delivery
+    /// itself), flushed.
+    pub async fn outbox_enqueue(&self, replies: Vec<Reply>, game: Option<u64>) -> Res<()> {
+        self.staging().outbox_enqueue(replies, game).await
+    }
+
+    /// Ends an interaction's claim: what it did not carry (and report
+    /// delivered) goes to the delivery worker.
+    pub fn outbox_release(&self, interaction_token: &str) {
+        self.staging().outbox_release(interaction_token)
+    }
+
+    /// Resolves when entries were stored or released since the call.
+    pub async fn outbox_wait(&self) {
+        self.staging().outbox_wait().await
+    }
+
+    /// How many entries wait for delivery.
+    pub async fn outbox_len(&self) -> usize {
+        self.staging().outbox_len().await
+    }
+
+    /// Every entry waiting, as replies (console delivery: printing is
+    /// delivering).
+    pub async fn outbox_replies(&self) -> Vec<Reply> {
+        self.staging().outbox_replies().await
+    }
+
+    /// An entry's pictures, in order: those kept since its command, else drawn again
+    /// from their scenes. A picture that cannot be drawn is left out.
+    pub async fn outbox_images(&self, entry: &OutboxEntry) -> Vec<Image> {
+        self.staging().outbox_images(entry).await
+    }
 }
 
 /// The outcome that counts: the table's (a draw by agreement) or the game's.
 fn outcome(rec: &GameRecord, game: &AnyGame) -> Outcome {
     rec.table_outcome.clone().unwrap_or_else(|| game.outcome())
-}
-
-impl Table {
-    /// The picture of a position for `viewer`, drawn off the async executor,
-    /// from `side`'s side when given (ruling T37), else from the view's own.
-    /// A picture that cannot be drawn is logged and left out: the text of the
-    /// reply still says everything.
-    async fn picture(
-        &self,
-        rec: &GameRecord,
-        game: &AnyGame,
-        viewer: tokar_engine::Viewer,
-        side: Option<Seat>,
-        targets: Vec<tokar_engine::Cell>,
-        selected: Option<tokar_engine::Cell>,
-    ) -> Vec<Image> {
-        let name = format!("game-{}-{}.png", rec.id, rec.log_len);
-        let mut scene = tokar_model::scene::Scene {
-            view: game.view(viewer),
-            marks: rec
-                .last_marks
-                .iter()
-                .map(|&(c, m)| (tokar_engine::Cell(c), m))
-                .collect(),
-            targets,
-            selected,
-            side,
-            clock: None,
-        };
-        // The time left on the move, under the header, while someone must act.
-        if rec.phase == tokar_model::record::Phase::Playing && !rec.turn.waiting.is_empty() {
-            match self.effective_deadline(rec).await {
-                Ok(d) => scene.clock = Some(format!("Move deadline: {}", d.describe(self.now()))),
-                Err(e) => warn!(game = rec.id, error = %e, "picture drawn without its clock"),
-            }
-        }
-        self.draw(vec![(0, name, Arc::new(scene))])
-            .await
-            .into_iter()
-            .map(|(_, image)| image)
-            .collect()
-    }
 }

@@ -6,7 +6,8 @@
 //! people and is not limited; a game nobody else is seated in (a lobby still waiting, a game
 //! against Tokar alone, a game of `players:1`) costs one person one command, so those are.
 
-use super::{Res, Table};
+use super::lobby::Lobby;
+use super::Res;
 use tokar_model::record::Phase;
 
 /// The most unfinished games a user may have created that no other person has a seat in.
@@ -14,12 +15,14 @@ use tokar_model::record::Phase;
 /// invitations), small enough that one person cannot fill a server's lists.
 pub const MAX_UNJOINED_GAMES: usize = 25;
 
-impl Table {
+impl Lobby<'_> {
     /// Refuses a `/new` from a user who already has [`MAX_UNJOINED_GAMES`] unfinished games
     /// they created with nobody else seated, naming some of them and how to cancel one.
     pub(super) async fn room_for_a_new_game(&self, user: u64) -> Res<()> {
-        let robot = self.robot().id;
+        let robot = self.t.robot().id;
         let mut alone: Vec<u64> = self
+            .t
+            .games()
             .records_of_user(user)
             .await?
             .iter()

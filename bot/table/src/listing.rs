@@ -1,8 +1,8 @@
 //! What a user reads and sets: /games, /history, /export, /rules, /settings (/vacation is
 //! in `vacation.rs`).
 
-use super::commands::{describe_entry, Pick};
 use super::export::{self, GameExport};
+use super::games::{describe_entry, Pick};
 use super::paging::{self, Item, MESSAGE_LIMIT};
 use super::text::{self, seats_label};
 use super::{ChannelRef, Reply, Request, Res, Table};
@@ -14,6 +14,13 @@ use tokar_model::command::Reminder;
 use tokar_model::duration;
 use tokar_model::record::{GameRecord, Phase};
 
+/// What is read about games: /games, /history, /export, /replay, /follow, /rules,
+/// /settings, and the suggestions the adapters show while a command is typed.
+#[derive(Clone, Copy)]
+pub(crate) struct Listing<'t> {
+    pub(super) t: &'t Table,
+}
+
 /// How many finished games /games lists, the last ended first.
 const FINISHED_SHOWN: usize = 10;
 
@@ -21,11 +28,11 @@ const FINISHED_SHOWN: usize = 10;
 const WAITING_FOR_YOU: &str = "Waiting for you:";
 const WAITING_FOR_OTHERS: &str = "Waiting for others:";
 
-impl Table {
+impl Listing<'_> {
     /// How many games are being played, for the operator (`tokar_games_in_play`); a scan of
     /// every record, so it is asked now and then.
-    pub async fn games_in_play(&self) -> Option<usize> {
-        match self.blocking(|s| s.games_in_play()).await {
+    pub(crate) async fn games_in_play(&self) -> Option<usize> {
+        match self.t.records().blocking(|s| s.games_in_play()).await {
             Ok(n) => Some(n),
             Err(e) => {
                 tracing::warn!(error = %e, "cannot count the games in play");
@@ -44,10 +51,10 @@ impl Table {
             return self.server_games(req, page).await;
         }
         let user = req.user.id;
-        let mut recs = self.records_of_user(user).await?;
+        let mut recs = self.t.games().records_of_user(user).await?;
         // Those waiting longest first, in each part.
         recs.sort_by_key(|r| (r.turn.since, r.id));
-        let now = self.now();
+        let now = self.t.records().now();
         // What waits for the user comes first: their turns, their invitations, their games
         // that lost their channel (which only a /resume moves on); then what waits for others.
         let mut mine = Vec::new();
@@ -86,7 +93,7 @@ impl Table {
                     )));
                 }
                 Phase::Playing => {
-                    let l = self.load(r.id).await?;
+                    let l = self.t.records().load(r.id).await?;
                     let Some(game) = &l.game else { continue };
                     let yours = r.turn.waiting.contains(&user);
                     let whose = if yours {
@@ -94,7 +101,7 @@ impl Table {
                     } else {
                         format!("{} to act", seats_label(r, game, &game.to_act()))
                     };
-                    let left = self.effective_deadline(r).await?.describe(now);
+                    let left = self.t.schedule().effective_deadline(r).await?.describe(now);
                     let line = format!(
                         "#{} {} in #{}, move {}: {whose} ({left}).",
                         r.id,
@@ -140,15 +147,15 @@ impl Table {
     }
 
     pub(super) async fn cmd_history(&self, req: &Request, given: Option<u64>) -> Res<Vec<Reply>> {
-        let id = self.pick(req, given, Pick::View).await?;
-        let l = self.load(id).await?;
+        let id = self.t.games().pick(req, given, Pick::View).await?;
+        let l = self.t.records().load(id).await?;
         let Some(game) = &l.game else {
             return Ok(vec![Reply::public(
                 &req.channel,
                 text::lobby_status(&l.rec),
             )]);
         };
-        let log = self.blocking(move |s| s.log(id)).await?;
+        let log = self.t.records().blocking(move |s| s.log(id)).await?;
         let mut lines = vec![format!(
             "Game #{id} ({}): {}.",
             l.rec.kind.title(),
@@ -177,12 +184,12 @@ impl Table {
     }
 
     pub(super) async fn cmd_export(&self, req: &Request, given: Option<u64>) -> Res<Vec<Reply>> {
-        let id = self.pick(req, given, Pick::View).await?;
-        let l = self.load(id).await?;
+        let id = self.t.games().pick(req, given, Pick::View).await?;
+        let l = self.t.records().load(id).await?;
         if l.game.is_none() {
             return Err(text::lobby_status(&l.rec).into());
         }
-        let log = self.blocking(move |s| s.log(id)).await?;
+        let log = self.t.records().blocking(move |s| s.log(id)).await?;
         let over = l.rec.phase == Phase::Finished;
         let record = export::write(&GameExport {
             kind: l.rec.kind,
@@ -256,7 +263,7 @@ impl Table {
         reminder: Option<Reminder>,
         deadline: Option<Millis>,
     ) -> Res<Vec<Reply>> {
-        let mut me = self.user_record(&req.user).await?;
+        let mut me = self.t.records().user_record(&req.user).await?;
         match reminder {
             None => {}
             Some(Reminder::Off) => me.reminder = None,
@@ -272,7 +279,7 @@ impl Table {
             if me.on_vacation() { "on" } else { "off" }
         );
         let rec = me.clone();
-        self.blocking(move |s| s.put_user(&rec)).await?;
+        self.t.records().blocking(move |s| s.put_user(&rec)).await?;
         Ok(vec![Reply::private(&req.channel, &req.user, show)])
     }
 }
@@ -334,13 +341,13 @@ fn export_reply(channel: &ChannelRef, id: u64, over: bool, record: String) -> Re
     reply
 }
 
-impl Table {
+impl Listing<'_> {
     /// One line per finished game, with its number and result, for /games (the
     /// user's and the server's): `/board`, `/history` and `/export` take the number.
     pub(super) async fn finished_lines(&self, finished: &[&GameRecord]) -> Res<Vec<String>> {
         let mut lines = Vec::new();
         for r in finished {
-            let l = self.load(r.id).await?;
+            let l = self.t.records().load(r.id).await?;
             let Some(game) = &l.game else { continue };
             let result = text::outcome_text(r, game, &super::outcome(r, game));
             lines.push(format!(

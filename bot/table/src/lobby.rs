@@ -2,6 +2,7 @@
 //! seat is taken.
 
 use super::export;
+use super::games::Games;
 use super::text::{self, lobby_status, open_seats};
 use super::{Change, Loaded, Reply, Request, Res, Table, UserRef};
 use tokar_engine::catalog::{AnyGame, GameKind, Options};
@@ -10,6 +11,12 @@ use tokar_engine::{Seat, Viewer};
 use tokar_model::command::{Args, NewGame};
 use tokar_model::quote::excerpt;
 use tokar_model::record::{GameRecord, LogEntry, Member, Named, Phase, Reseed, TurnClock, FORMAT};
+
+/// Setting games up: /new, /accept, /join, /decline, and the lobby's sweep.
+#[derive(Clone, Copy)]
+pub(crate) struct Lobby<'t> {
+    pub(super) t: &'t Table,
+}
 
 /// Reads a game's options from a command. Per-seat options go to the user's
 /// own list (applied to their seats at the start); the creator may also give
@@ -99,7 +106,7 @@ fn options_help(kind: GameKind, per_seat_only: bool) -> String {
     }
 }
 
-impl Table {
+impl Lobby<'_> {
     pub(super) async fn cmd_new(&self, req: &Request, asked: &NewGame) -> Res<Vec<Reply>> {
         let mut args = asked.options.clone();
         let from = match &asked.record {
@@ -129,7 +136,7 @@ impl Table {
         // Seats the bot takes at once (opponent:@Tokar, possibly several times, and bots:N).
         let mut robots = 0usize;
         for o in &asked.opponents {
-            if self.names_robot(&o.typed) {
+            if self.t.bot().names_robot(&o.typed) {
                 robots += 1;
                 continue;
             }
@@ -153,14 +160,20 @@ impl Table {
         };
         robots += asked_play.bots;
         let rates_bots = match (robots, req.channel.guild) {
-            (1.., Some(g)) => self.blocking(move |s| s.server(g)).await?.rate_bot_games,
+            (1.., Some(g)) => {
+                self.t
+                    .records()
+                    .blocking(move |s| s.server(g))
+                    .await?
+                    .rate_bot_games
+            }
             _ => false,
         };
         let rated = read_rated(asked.rated, robots, rates_bots)?;
         let mut play = asked_play.for_game(rated)?;
         play.bound_to_record = from.is_some();
         // Its seats are rated as its level's player (T52).
-        play.robot = (robots > 0).then(|| self.robot().id);
+        play.robot = (robots > 0).then(|| self.t.robot().id);
         // The move deadline of this game, else the creator's setting (T5, T25).
         let deadline = asked.deadline;
         let reminder = asked.reminder;
@@ -188,13 +201,13 @@ impl Table {
             // players asks for (two players of Magic Chess are partners, R15).
             None => kind.stamp(&mut options, players),
         }
-        let me = self.user_record(&req.user).await?;
+        let me = self.t.records().user_record(&req.user).await?;
         let mut invited = Vec::new();
         for &o in &opponents {
-            invited.push(self.name_of(o).await);
+            invited.push(self.t.records().name_of(o).await);
         }
-        let id = self.blocking(|s| s.next_game_id()).await?;
-        let now = self.now();
+        let id = self.t.records().blocking(|s| s.next_game_id()).await?;
+        let now = self.t.records().now();
         // A record's seed serves only to replay its actions; from the first
         // action not in it, chance comes from a seed nobody has seen (T13).
         let (seed, reseeds, preset) = match from {
@@ -205,15 +218,15 @@ impl Table {
                 };
                 reseeds.push(Reseed::redraw(
                     e.actions.len() as u64,
-                    self.secret_seed(id)?,
+                    self.t.seeds().secret_seed(id)?,
                 ));
                 let seed = match e.seed {
                     Some(s) => s,
-                    None => self.seed_for(id)?,
+                    None => self.t.seeds().seed_for(id)?,
                 };
                 (seed, reseeds, e.actions)
             }
-            _ => (self.seed_for(id)?, Vec::new(), Vec::new()),
+            _ => (self.t.seeds().seed_for(id)?, Vec::new(), Vec::new()),
         };
         let mut rec = GameRecord {
             format: FORMAT,
@@ -239,7 +252,7 @@ impl Table {
             deadline: deadline.unwrap_or(me.deadline),
             // The lobby's clock: an unanswered invitation expires after the deadline (T27).
             turn: TurnClock {
-                since: self.now(),
+                since: self.t.records().now(),
                 ..TurnClock::default()
             },
             draw_offer: None,
@@ -258,12 +271,14 @@ impl Table {
             thread: None,
         };
         for _ in 0..robots {
-            rec.members.push(self.robot_member().await);
+            rec.members.push(self.t.robot_moves().robot_member().await);
         }
         if rec.members.len() == rec.players {
             return self.start_and_save(rec, None, req, "").await;
         }
         let staged = self
+            .t
+            .games()
             .stage(
                 Loaded { rec, game: None },
                 None,
@@ -305,13 +320,13 @@ impl Table {
         let mut reply = Reply::public(&req.channel, content);
         reply.mentions = saved.invited.iter().map(UserRef::from).collect();
         reply.buttons = super::answers::lobby_buttons(saved);
-        self.store(Some(req), staged, vec![reply]).await
+        self.t.games().store(Some(req), staged, vec![reply]).await
     }
 
     /// Invitations to the user (or the one named).
     async fn invitation(&self, req: &Request, given: Option<u64>) -> Res<Loaded> {
         let user = req.user.id;
-        let recs = self.records_of_user(user).await?;
+        let recs = self.t.games().records_of_user(user).await?;
         let mine: Vec<&GameRecord> = recs
             .iter()
             .filter(|r| r.phase == Phase::Lobby && r.invited.iter().any(|i| i.id == user))
@@ -322,7 +337,7 @@ impl Table {
                 Some(g) => format!("You have no invitation to game #{g}.").into(),
                 None => "You have no invitation to answer.".into(),
             }),
-            [one] => self.load(one.id).await,
+            [one] => self.t.records().load(one.id).await,
             many => Err(format!(
                 "You are invited to several games ({}): add game:<number>.",
                 many.iter()
@@ -343,12 +358,12 @@ impl Table {
         let mut args = options.clone();
         let first = self.invitation(req, given).await?;
         let id = first.rec.id;
-        let _guard = self.lock(id).await;
-        let Loaded { mut rec, .. } = self.load(id).await?;
+        let _guard = self.t.records().lock(id).await;
+        let Loaded { mut rec, .. } = self.t.records().load(id).await?;
         if rec.phase != Phase::Lobby || !rec.invited.iter().any(|i| i.id == req.user.id) {
             return Err(format!("You have no invitation to game #{id}.").into());
         }
-        Self::own_channel(&rec, req)?;
+        Games::own_channel(&rec, req)?;
         let (_, mine) = read_options(rec.kind, &mut args, false)?;
         args.finish("accept")?;
         if rec.play.bound_to_record {
@@ -381,13 +396,15 @@ impl Table {
             Some(g) => g,
             None => {
                 let ids = self
+                    .t
+                    .records()
                     .blocking({
                         let c = req.channel.id;
                         move |s| s.games_in_channel(c)
                     })
                     .await?;
                 let mut open = Vec::new();
-                for r in self.records(ids).await? {
+                for r in self.t.games().records_by_id(ids).await? {
                     if r.phase == Phase::Lobby
                         && open_seats(&r) > 0
                         && !text::is_member(&r, req.user.id)
@@ -415,14 +432,14 @@ impl Table {
                 }
             }
         };
-        let _guard = self.lock(id).await;
-        let Loaded { mut rec, .. } = self.load(id).await?;
+        let _guard = self.t.records().lock(id).await;
+        let Loaded { mut rec, .. } = self.t.records().load(id).await?;
         if rec.phase != Phase::Lobby {
             return Err(
                 format!("Game #{id} has already started; there is no seat to join.").into(),
             );
         }
-        Self::own_channel(&rec, req)?;
+        Games::own_channel(&rec, req)?;
         if text::is_member(&rec, req.user.id) {
             return Err(format!("You are already in game #{id}.").into());
         }
@@ -466,6 +483,8 @@ impl Table {
             return self.start_and_save(rec, Some(version), req, verb).await;
         }
         let staged = self
+            .t
+            .games()
             .stage(
                 Loaded { rec, game: None },
                 Some(version),
@@ -485,22 +504,24 @@ impl Table {
             ),
         );
         reply.buttons = super::answers::lobby_buttons(&staged.rec);
-        self.store(Some(req), staged, vec![reply]).await
+        self.t.games().store(Some(req), staged, vec![reply]).await
     }
 
     pub(super) async fn cmd_decline(&self, req: &Request, given: Option<u64>) -> Res<Vec<Reply>> {
         let first = self.invitation(req, given).await?;
         let id = first.rec.id;
-        let _guard = self.lock(id).await;
-        let Loaded { mut rec, .. } = self.load(id).await?;
+        let _guard = self.t.records().lock(id).await;
+        let Loaded { mut rec, .. } = self.t.records().load(id).await?;
         if rec.phase != Phase::Lobby || !rec.invited.iter().any(|i| i.id == req.user.id) {
             return Err(format!("You have no invitation to game #{id}.").into());
         }
-        Self::own_channel(&rec, req)?;
+        Games::own_channel(&rec, req)?;
         let version = rec.version;
         rec.invited.retain(|i| i.id != req.user.id);
         rec.phase = Phase::Cancelled;
         let staged = self
+            .t
+            .games()
             .stage(
                 Loaded { rec, game: None },
                 Some(version),
@@ -523,7 +544,7 @@ impl Table {
             .iter()
             .map(|m| UserRef::from(&m.user))
             .collect();
-        self.store(Some(req), staged, vec![reply]).await
+        self.t.games().store(Some(req), staged, vec![reply]).await
     }
 
     /// Seats everyone, sets the game up, replays a record's actions, saves,
@@ -558,7 +579,7 @@ impl Table {
         }
         let mut game = AnyGame::setup(rec.kind, &rec.options, rec.seed)
             .map_err(|e| format!("Game #{} cannot start: {e}", rec.id))?;
-        let now = self.now();
+        let now = self.t.records().now();
         let mut append = Vec::new();
         for (i, (seat, action)) in std::mem::take(&mut rec.preset).into_iter().enumerate() {
             super::reseed_at(&rec, &mut game, i as u64);
@@ -593,9 +614,11 @@ impl Table {
             Phase::Playing
         };
         let before = Vec::new();
-        super::commands::retime(&mut rec, &game, now);
+        super::games::retime(&mut rec, &game, now);
         let id = rec.id;
         let staged = self
+            .t
+            .games()
             .stage(
                 Loaded {
                     rec,
@@ -640,11 +663,13 @@ impl Table {
             text::status(saved, &game)
         );
         let reply = self
+            .t
+            .games()
             .turn_message(&req.channel, saved, &game, content, &before)
             .await;
         let mut staged = staged;
-        staged.open_thread = self.thread_request(req, &staged.rec).await?;
-        self.store(Some(req), staged, vec![reply]).await
+        staged.open_thread = self.t.channels().thread_request(req, &staged.rec).await?;
+        self.t.games().store(Some(req), staged, vec![reply]).await
     }
 }
 

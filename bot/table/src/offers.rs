@@ -1,6 +1,7 @@
 //! Ending or undoing by agreement: /resign, /draw, /undo, and /claim at the move deadline.
 
-use super::commands::{describe, retime, Pick};
+use super::games::Games;
+use super::games::{describe, retime, Pick};
 use super::schedule::Deadline;
 use super::text::{self, is_member, seats_of};
 use super::{replay, Change, Loaded, Reply, Request, Res, Table, UserRef};
@@ -8,20 +9,26 @@ use tokar_engine::{Outcome, Seat};
 use tokar_model::command::Answer;
 use tokar_model::record::{GameRecord, LogAction, LogEntry, Offer, Phase, FORMAT};
 
-impl Table {
+/// What players propose or claim in a game: /resign, /draw, /undo, /claim.
+#[derive(Clone, Copy)]
+pub(crate) struct Offers<'t> {
+    pub(super) t: &'t Table,
+}
+
+impl Offers<'_> {
     pub(super) async fn cmd_resign(
         &self,
         req: &Request,
         given: Option<u64>,
         confirmed: bool,
     ) -> Res<Vec<Reply>> {
-        let id = self.pick(req, given, Pick::Member).await?;
-        let _guard = self.lock(id).await;
-        let mut l = self.load(id).await?;
+        let id = self.t.games().pick(req, given, Pick::Member).await?;
+        let _guard = self.t.records().lock(id).await;
+        let mut l = self.t.records().load(id).await?;
         if !is_member(&l.rec, req.user.id) {
             return Err(format!("You are not playing in game #{id}.").into());
         }
-        Self::reachable(&l.rec, req)?;
+        Games::reachable(&l.rec, req)?;
         let version = l.rec.version;
         match l.rec.phase {
             Phase::Finished => {
@@ -40,14 +47,18 @@ impl Table {
                         text::lobby_status(&l.rec)
                     )
                 };
-                let staged = self.stage(l, Some(version), Change::none()).await?;
-                let reply = Reply::public(&Self::game_channel(&staged.rec, req), content);
-                return self.store(Some(req), staged, vec![reply]).await;
+                let staged = self
+                    .t
+                    .games()
+                    .stage(l, Some(version), Change::none())
+                    .await?;
+                let reply = Reply::public(&Games::game_channel(&staged.rec, req), content);
+                return self.t.games().store(Some(req), staged, vec![reply]).await;
             }
             // A game in play ends only on a confirmation (T23).
             Phase::Playing if !confirmed => {
                 drop(_guard);
-                return self.resign_question(req, id).await;
+                return self.t.turns().resign_question(req, id).await;
             }
             Phase::Playing => {}
         }
@@ -96,17 +107,21 @@ impl Table {
             slot.as_ref()
                 .is_some_and(|o| o.at_len == r.log_len && (decline || !o.agreed.contains(&user)))
         };
-        let id = self.pick_with(req, given, Pick::Play, open_here).await?;
-        let (_guard, mut l) = self.playing_id(req, id).await?;
+        let id = self
+            .t
+            .games()
+            .pick_with(req, given, Pick::Play, open_here)
+            .await?;
+        let (_guard, mut l) = self.t.games().playing_id(req, id).await?;
         // Ruling T49: the bot grants no takeback in a rated game; the offer is refused
         // at once rather than left waiting for an answer that never comes.
         if kind == "undo"
             && l.rec.rated == Some(true)
-            && Self::others(&l.rec, user).contains(&self.robot().id)
+            && Self::others(&l.rec, user).contains(&self.t.robot().id)
         {
             return Err(format!(
                 "Game #{id} is rated: {} grants no takebacks in a rated game.",
-                self.robot().name
+                self.t.robot().name
             )
             .into());
         }
@@ -153,9 +168,13 @@ impl Table {
                 } else {
                     l.rec.undo_offer = None
                 }
-                let staged = self.stage(l, Some(version), Change::none()).await?;
-                let reply = Reply::public(&Self::game_channel(&staged.rec, req), content);
-                return self.store(Some(req), staged, vec![reply]).await;
+                let staged = self
+                    .t
+                    .games()
+                    .stage(l, Some(version), Change::none())
+                    .await?;
+                let reply = Reply::public(&Games::game_channel(&staged.rec, req), content);
+                return self.t.games().store(Some(req), staged, vec![reply]).await;
             }
             (Some(o), _) if o.agreed.contains(&user) => {
                 return Err(format!(
@@ -171,12 +190,12 @@ impl Table {
         // Ruling T11: the bot agrees to every takeback at once (as a
         // computer opponent does) and to no draw.
         let others = Self::others(&l.rec, offer.by);
-        let robot = self.robot().id;
+        let robot = self.t.robot().id;
         if others.contains(&robot) {
             if kind == "draw" {
                 return Err(format!(
                     "Game #{id}: {} does not agree to draws; play on, or /resign.",
-                    self.robot().name
+                    self.t.robot().name
                 )
                 .into());
             }
@@ -215,11 +234,15 @@ impl Table {
             } else {
                 l.rec.undo_offer = Some(offer)
             }
-            let staged = self.stage(l, Some(version), Change::none()).await?;
-            let mut reply = Reply::public(&Self::game_channel(&staged.rec, req), content);
+            let staged = self
+                .t
+                .games()
+                .stage(l, Some(version), Change::none())
+                .await?;
+            let mut reply = Reply::public(&Games::game_channel(&staged.rec, req), content);
             reply.mentions = names;
             reply.buttons = super::answers::offer_buttons(&staged.rec, kind);
-            return self.store(Some(req), staged, vec![reply]).await;
+            return self.t.games().store(Some(req), staged, vec![reply]).await;
         }
         l.rec.draw_offer = None;
         l.rec.undo_offer = None;
@@ -229,33 +252,41 @@ impl Table {
                 reason: "agreed by the players".into(),
             });
             let game = l.game.clone().ok_or("The game has not started.")?;
-            let ended = retime(&mut l.rec, &game, self.now());
-            let mut staged = self.stage(l, Some(version), Change::none()).await?;
+            let ended = retime(&mut l.rec, &game, self.t.records().now());
+            let mut staged = self
+                .t
+                .games()
+                .stage(l, Some(version), Change::none())
+                .await?;
             staged.ended = ended;
             let saved = &staged.rec;
             let reply = self
+                .t
+                .games()
                 .turn_message(
-                    &Self::game_channel(saved, req),
+                    &Games::game_channel(saved, req),
                     saved,
                     &game,
                     text::status(saved, &game),
                     &before,
                 )
                 .await;
-            return self.store(Some(req), staged, vec![reply]).await;
+            return self.t.games().store(Some(req), staged, vec![reply]).await;
         }
         let to_len = offer.to_len;
-        let log = self.blocking(move |s| s.log(id)).await?;
+        let log = self.t.records().blocking(move |s| s.log(id)).await?;
         let kept: Vec<LogEntry> = log.into_iter().filter(|e| e.seq < to_len).collect();
-        let game = replay(&l.rec, &kept).map_err(|e| super::unloadable(id, &e))?;
+        let game = replay(&l.rec, &kept).map_err(|e| super::records::unloadable(id, &e))?;
         let undone = l.rec.log_len - to_len;
         l.rec.log_len = to_len;
         // A rekey past the point undone to goes with the actions after it; the next action
         // draws a new one (`strengthen`).
         l.rec.reseeds.retain(|r| r.after <= to_len);
         l.rec.last_marks.clear();
-        retime(&mut l.rec, &game, self.now());
+        retime(&mut l.rec, &game, self.t.records().now());
         let staged = self
+            .t
+            .games()
             .stage(
                 Loaded {
                     rec: l.rec,
@@ -275,15 +306,17 @@ impl Table {
             text::status(saved, &game)
         );
         let reply = self
+            .t
+            .games()
             .turn_message(
-                &Self::game_channel(saved, req),
+                &Games::game_channel(saved, req),
                 saved,
                 &game,
                 content,
                 &before,
             )
             .await;
-        self.store(Some(req), staged, vec![reply]).await
+        self.t.games().store(Some(req), staged, vec![reply]).await
     }
 
     /// Where an undo asked by `user` returns to: before the user's own last
@@ -292,7 +325,7 @@ impl Table {
     /// was created from (T13: its chance changed there).
     pub(super) async fn undo_target(&self, l: &Loaded, user: u64) -> Res<u64> {
         let id = l.rec.id;
-        let log = self.blocking(move |s| s.log(id)).await?;
+        let log = self.t.records().blocking(move |s| s.log(id)).await?;
         let floor = l.rec.record_actions();
         let mut to = log.len();
         // Against the bot, its answers go back with the asker's actions
@@ -300,7 +333,7 @@ impl Table {
         let bot_answers = log
             .iter()
             .rev()
-            .take_while(|e| self.is_robot(e.user))
+            .take_while(|e| self.t.bot().is_robot(e.user))
             .count();
         let mine = |e: &LogEntry| e.user == user;
         if bot_answers > 0 && to > floor + bot_answers && mine(&log[to - 1 - bot_answers]) {
@@ -348,17 +381,19 @@ impl Table {
     pub(super) async fn cmd_claim(&self, req: &Request, given: Option<u64>) -> Res<Vec<Reply>> {
         let claimable = self.claimable_here(req).await?;
         let id = self
+            .t
+            .games()
             .pick_with(req, given, Pick::Play, |r| claimable.contains(&r.id))
             .await?;
-        let (_guard, l) = self.playing_id(req, id).await?;
+        let (_guard, l) = self.t.games().playing_id(req, id).await?;
         let id = l.rec.id;
         let version = l.rec.version;
         let waiting = l.rec.turn.waiting.clone();
         if waiting.contains(&req.user.id) {
             return Err(format!("Game #{id} waits for you; you cannot claim it.").into());
         }
-        let now = self.now();
-        match self.effective_deadline(&l.rec).await? {
+        let now = self.t.records().now();
+        match self.t.schedule().effective_deadline(&l.rec).await? {
             Deadline::At(at) if now >= at => {}
             d @ Deadline::At(_) => {
                 return Err(format!(
@@ -392,13 +427,14 @@ impl Table {
     /// The user's games in this channel that they may claim now: another player's move
     /// deadline has passed.
     async fn claimable_here(&self, req: &Request) -> Res<Vec<u64>> {
-        let now = self.now();
+        let now = self.t.records().now();
         let mut out = Vec::new();
-        for r in self.candidates(req, Pick::Play).await? {
+        for r in self.t.games().candidates(req, Pick::Play).await? {
             if r.turn.waiting.is_empty() || r.turn.waiting.contains(&req.user.id) {
                 continue;
             }
-            if matches!(self.effective_deadline(&r).await?, Deadline::At(at) if now >= at) {
+            if matches!(self.t.schedule().effective_deadline(&r).await?, Deadline::At(at) if now >= at)
+            {
                 out.push(r.id);
             }
         }
@@ -421,8 +457,8 @@ impl Table {
         before: &[u64],
         claimed: bool,
     ) -> Res<Vec<Reply>> {
-        let now = self.now();
-        self.strengthen(&mut l)?;
+        let now = self.t.records().now();
+        self.t.games().strengthen(&mut l)?;
         let game = l.game.as_mut().ok_or("The game has not started.")?;
         let mut events = Vec::new();
         let mut append = Vec::new();
@@ -462,10 +498,16 @@ impl Table {
             });
         }
         let game = game.clone();
-        let staged = self.stage_entries(l.rec, &game, version, append).await?;
+        let staged = self
+            .t
+            .games()
+            .stage_entries(l.rec, &game, version, append)
+            .await?;
         let replies = self
+            .t
+            .games()
             .announce(req, &staged.rec, &game, headline, &events, before, true)
             .await;
-        self.store(Some(req), staged, replies).await
+        self.t.games().store(Some(req), staged, replies).await
     }
 }

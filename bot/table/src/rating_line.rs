@@ -1,7 +1,7 @@
 //! The line a rated game's result carries: each player's rating before and after the game
 //! (ruling T39).
 //!
-//! The table assesses a game that ends ([`Table::rated_game`]: who is rated, their places, when
+//! The table assesses a game that ends ([`Ratings::rated_game`]: who is rated, their places, when
 //! it ended) and hands that to the store with the write that stores the end, which counts it in
 //! the same transaction. The result message is stored in that same write, so its line is
 //! computed here from the same assessment and the ratings as they stand just before the write:
@@ -16,11 +16,17 @@ use tokar_model::record::{GameRecord, LogEntry, Phase};
 use tokar_store::{pair_of, GLOBAL};
 use tracing::{info, warn};
 
-impl Table {
+/// The rating of a game that ends: who is rated, and the line announcing the change.
+#[derive(Clone, Copy)]
+pub(crate) struct Ratings<'t> {
+    pub(super) t: &'t Table,
+}
+
+impl Ratings<'_> {
     /// Names the bot in a game stored before records did (`PlayOptions::robot`), as the
     /// game ends: its seats are then rated as its level's player like any other's (T52).
     pub(super) fn mark_robot(&self, rec: &mut GameRecord) {
-        let robot = self.robot().id;
+        let robot = self.t.robot().id;
         if rec.play.robot.is_none() && rec.members.iter().any(|m| m.user.id == robot) {
             rec.play.robot = Some(robot);
         }
@@ -30,11 +36,11 @@ impl Table {
     /// level (T52), `Tokar (all levels)` for the rating the bot held before its levels were
     /// rated apart.
     pub(super) async fn rated_name(&self, player: u64) -> String {
-        let bot = &self.robot().name;
+        let bot = &self.t.robot().name;
         match level_of(player) {
             Some(level) => format!("{bot} ({level})"),
-            None if self.is_robot(player) => format!("{bot} (all levels)"),
-            None => self.name_of(player).await.name,
+            None if self.t.bot().is_robot(player) => format!("{bot} (all levels)"),
+            None => self.t.records().name_of(player).await.name,
         }
     }
 
@@ -51,7 +57,7 @@ impl Table {
             return Ok(None);
         }
         let id = rec.id;
-        let stored = self.read(move |s| s.log(id)).await?;
+        let stored = self.t.records().read(move |s| s.log(id)).await?;
         // The log as the write will store it.
         let log: Vec<LogEntry> = (0..rec.log_len)
             .filter_map(|seq| {
@@ -92,13 +98,19 @@ impl Table {
             rec.guild.filter(|g| *g != GLOBAL).unwrap_or(GLOBAL),
         );
         if let Some((a, b)) = pair_of(placings) {
-            let pair = self.read(move |s| s.pair_games(kind, a, b)).await?;
+            let pair = self
+                .t
+                .records()
+                .read(move |s| s.pair_games(kind, a, b))
+                .await?;
             if pair.full(at) {
                 return Ok(None);
             }
         }
         let users: Vec<u64> = placings.iter().map(|p| p.user).collect();
         let standings = self
+            .t
+            .records()
             .read(move |s| {
                 users
                     .iter()

@@ -5,10 +5,11 @@
 //! (ruling T18). A long game draws every n-th action only ([`MAX_REPLAY_FRAMES`]), and a
 //! finished game's replay is drawn once and then kept (`replay_cache.rs`).
 
-use super::commands::Pick;
-use super::replay_cache::{CachedReplay, ReplayCacheStats, ReplayKey};
+use super::games::Pick;
+use super::listing::Listing;
+use super::replay_cache::{CachedReplay, ReplayKey};
 use super::text::{self, is_member};
-use super::{apply_entry, reseed_at, Image, Reply, Request, Res, Table};
+use super::{apply_entry, reseed_at, Image, Reply, Request, Res};
 use std::sync::Arc;
 use tokar_engine::catalog::AnyGame;
 use tokar_engine::{View, Viewer};
@@ -21,10 +22,10 @@ use tracing::warn;
 /// play for 40 seconds, as long as anyone watches a replay.
 pub const MAX_REPLAY_FRAMES: usize = 200;
 
-impl Table {
+impl Listing<'_> {
     pub(super) async fn cmd_replay(&self, req: &Request, given: Option<u64>) -> Res<Vec<Reply>> {
-        let id = self.pick(req, given, Pick::View).await?;
-        let l = self.load(id).await?;
+        let id = self.t.games().pick(req, given, Pick::View).await?;
+        let l = self.t.records().load(id).await?;
         if l.game.is_none() {
             return Err(text::lobby_status(&l.rec).into());
         }
@@ -41,16 +42,16 @@ impl Table {
             version: l.rec.version,
             log_len: l.rec.log_len,
         });
-        let cached = key.and_then(|k| self.inner.replays.get(&k));
+        let cached = key.and_then(|k| self.t.pictures().replay(&k));
         let replay = match cached {
             Some(r) => r,
             None => {
-                let log = self.blocking(move |s| s.log(id)).await?;
+                let log = self.t.records().blocking(move |s| s.log(id)).await?;
                 if log.is_empty() {
                     return Err(format!("Game #{id} has no moves to replay yet.").into());
                 }
                 let rec = l.rec;
-                let renderer = self.inner.renderer.clone();
+                let renderer = self.t.pictures().renderer();
                 let made =
                     tokio::task::spawn_blocking(move || replay_gif(&renderer, &rec, &log)).await;
                 let drawn = match made {
@@ -72,7 +73,7 @@ impl Table {
                     content: describe(id, over, &drawn),
                     gif: drawn.replay.gif,
                 });
-                self.inner.replays.drawn(key, &replay);
+                self.t.pictures().replay_drawn(key, &replay);
                 replay
             }
         };
@@ -86,19 +87,6 @@ impl Table {
             replay.gif.clone(),
         ));
         Ok(vec![reply])
-    }
-
-    /// How often `/replay` was answered from the cache of finished games' replays, and how
-    /// often one was drawn (also the metrics `tokar_replay_cache_hits_total` and
-    /// `tokar_replays_drawn_total`).
-    pub fn replay_cache_stats(&self) -> ReplayCacheStats {
-        self.inner.replays.stats()
-    }
-
-    /// Forgets every kept replay, so that the next `/replay` of each game draws it again (for
-    /// the replay bench, which measures both).
-    pub fn forget_replays(&self) {
-        self.inner.replays.clear();
     }
 }
 

@@ -4,7 +4,7 @@
 //! something may next be due: a reminder (every reminder interval of the
 //! waiting players, default 24 h) or the move deadline (default 7 days; time a
 //! waiting player spends on vacation does not count, in a game that allows vacations,
-//! and what is said counts only the time on the clock: ruling T50). [`Table::tick`] sweeps
+//! and what is said counts only the time on the clock: ruling T50). [`Schedule::tick`] sweeps
 //! the entries that are due, at start-up and then on a timer. What is said is
 //! recorded in the game's [`TurnClock`](tokar_model::record::TurnClock) and stored in
 //! the outbox in the same flushed write, so a restart catches up without
@@ -19,7 +19,7 @@
 //! concedes the absent seats; until someone claims, the absent player may
 //! still move.
 
-use super::commands::{describe_entry, marks};
+use super::games::{describe_entry, marks};
 use super::leases::GAME_LEASE_MS;
 use super::text::{self, seats_label};
 use super::{Change, ChannelRef, Reply, Res, Table, UserRef};
@@ -29,6 +29,12 @@ use tokar_model::duration::{self, HOUR};
 use tokar_model::record::{GameRecord, LogAction, LogEntry, Named, Phase, UserRecord, FORMAT};
 use tokar_store::Lease;
 use tracing::warn;
+
+/// The schedule's sweep: reminders, deadlines, timeouts, and the clock on a picture.
+#[derive(Clone, Copy)]
+pub(crate) struct Schedule<'t> {
+    pub(super) t: &'t Table,
+}
 
 /// While a waiting player is on vacation, look again this often.
 const VACATION_RECHECK: Millis = 6 * HOUR;
@@ -118,40 +124,44 @@ pub(super) fn next_due(rec: &GameRecord, users: &[UserRecord], now: Millis) -> O
     due
 }
 
-impl Table {
+impl Schedule<'_> {
     /// The waiting users' records, as the game's clock reads them (T50): a vacation whose
     /// budget ran out ended then, and in a game created with `vacation:off` nobody is away.
     pub(super) async fn waiting_users(&self, rec: &GameRecord) -> Res<Vec<UserRecord>> {
         let ids = rec.turn.waiting.clone();
-        let now = self.now();
+        let now = self.t.records().now();
         let allowed = rec.play.vacation;
-        self.read(move |s| {
-            ids.iter()
-                .map(|&u| {
-                    let mut user = s.user(u)?.unwrap_or_else(|| {
-                        UserRecord::new(Named {
-                            id: u,
-                            name: String::new(),
-                        })
-                    });
-                    tokar_model::vacation::close_if_spent(&mut user, now);
-                    if !allowed {
-                        user.vacations.clear();
-                    }
-                    Ok(user)
-                })
-                .collect()
-        })
-        .await
+        self.t
+            .records()
+            .read(move |s| {
+                ids.iter()
+                    .map(|&u| {
+                        let mut user = s.user(u)?.unwrap_or_else(|| {
+                            UserRecord::new(Named {
+                                id: u,
+                                name: String::new(),
+                            })
+                        });
+                        tokar_model::vacation::close_if_spent(&mut user, now);
+                        if !allowed {
+                            user.vacations.clear();
+                        }
+                        Ok(user)
+                    })
+                    .collect()
+            })
+            .await
     }
 
     /// Ends (and tells) the vacations of the users game `id` waits for whose budget ran out
     /// (T50), before the game's sweep reads its clock.
     async fn end_spent_vacations(&self, id: u64) -> Res<Vec<Reply>> {
-        let rec = self.load(id).await?.rec;
-        let now = self.now();
+        let rec = self.t.records().load(id).await?.rec;
+        let now = self.t.records().now();
         let ids = rec.turn.waiting.clone();
         let spent: Vec<u64> = self
+            .t
+            .records()
             .read(move |s| {
                 let mut out = Vec::new();
                 for u in ids {
@@ -168,7 +178,12 @@ impl Table {
             .await?;
         let mut out = Vec::new();
         for u in spent {
-            out.extend(self.end_vacation(u, super::vacation::Ending::Spent).await?);
+            out.extend(
+                self.t
+                    .vacations()
+                    .end_vacation(u, super::vacation::Ending::Spent)
+                    .await?,
+            );
         }
         Ok(out)
     }
@@ -176,7 +191,7 @@ impl Table {
     /// When the current wait runs out, counting the waiting players' vacations.
     pub(super) async fn effective_deadline(&self, rec: &GameRecord) -> Res<Deadline> {
         let users = self.waiting_users(rec).await?;
-        let now = self.now();
+        let now = self.t.records().now();
         let away: Vec<String> = users
             .iter()
             .filter(|u| u.on_vacation())
@@ -192,9 +207,9 @@ impl Table {
 
     /// Sends what is due: reminders, deadline notices, skipped turns. Run at
     /// start-up and then every minute or so.
-    pub async fn tick(&self) -> Vec<Reply> {
-        let now = self.now();
-        let due = match self.blocking(move |s| s.due(now)).await {
+    pub(crate) async fn tick(&self) -> Vec<Reply> {
+        let now = self.t.records().now();
+        let due = match self.t.records().blocking(move |s| s.due(now)).await {
             Ok(d) => d,
             Err(e) => {
                 warn!(error = %e, "schedule sweep failed");
@@ -204,7 +219,7 @@ impl Table {
         let mut out = Vec::new();
         for id in due {
             // Another process sharing the store sweeps this game.
-            if !self.hold(Lease::Game(id), GAME_LEASE_MS).await {
+            if !self.t.leases().hold(Lease::Game(id), GAME_LEASE_MS).await {
                 continue;
             }
             match self.end_spent_vacations(id).await {
@@ -215,23 +230,23 @@ impl Table {
                 Ok(r) => out.extend(r),
                 Err(e) => warn!(game = id, error = %e, "schedule sweep of a game failed"),
             }
-            self.release(Lease::Game(id)).await;
+            self.t.leases().release(Lease::Game(id)).await;
         }
         // Games waiting for the bot (after a restart, or a turn passed by the schedule).
-        out.extend(self.robot_moves_due().await);
+        out.extend(self.t.robot_moves().robot_moves_due().await);
         // Leagues: games still to make, leavers' games, ends to announce.
-        out.extend(self.league_tick().await);
+        out.extend(self.t.league_games().league_tick().await);
         out
     }
 
     async fn sweep_game(&self, id: u64) -> Res<Vec<Reply>> {
-        let _guard = self.lock(id).await;
-        let mut l = self.load(id).await?;
+        let _guard = self.t.records().lock(id).await;
+        let mut l = self.t.records().load(id).await?;
         if l.rec.phase == Phase::Lobby {
-            return self.sweep_lobby(l).await;
+            return self.t.lobby().sweep_lobby(l).await;
         }
         let version = l.rec.version;
-        let now = self.now();
+        let now = self.t.records().now();
         let channel = ChannelRef::from(&l.rec.channel);
         let users = self.waiting_users(&l.rec).await?;
         let mut replies = Vec::new();
@@ -251,7 +266,7 @@ impl Table {
                     .collect();
                 // An old game's chance is rekeyed before the skip draws on it, as before /play.
                 if !absent.is_empty() && !game.chance_is_strong() {
-                    self.strengthen(&mut l)?;
+                    self.t.games().strengthen(&mut l)?;
                 }
                 let game = l.game.as_mut().ok_or("The game has not started.")?;
                 let mut trial = game.clone();
@@ -284,7 +299,11 @@ impl Table {
                     let game = game.clone();
                     let before = l.rec.turn.waiting.clone();
                     l.rec.last_marks = marks(&events);
-                    let staged = self.stage_entries(l.rec, &game, version, append).await?;
+                    let staged = self
+                        .t
+                        .games()
+                        .stage_entries(l.rec, &game, version, append)
+                        .await?;
                     let saved = &staged.rec;
                     let mut lines = vec![format!(
                         "Game #{id}: {who} did not act within {}; the turn is skipped.",
@@ -293,10 +312,12 @@ impl Table {
                     lines.extend(events.iter().map(|e| format!("· {}", e.text)));
                     lines.push(text::status(saved, &game));
                     replies.push(
-                        self.turn_message(&channel, saved, &game, lines.join("\n"), &before)
+                        self.t
+                            .games()
+                            .turn_message(&channel, saved, &game, lines.join("\n"), &before)
                             .await,
                     );
-                    return self.store(None, staged, replies).await;
+                    return self.t.games().store(None, staged, replies).await;
                 }
                 append.clear();
                 l.rec.turn.deadline_told = true;
@@ -307,7 +328,8 @@ impl Table {
                     .members
                     .iter()
                     .filter(|m| {
-                        !l.rec.turn.waiting.contains(&m.user.id) && !self.is_robot(m.user.id)
+                        !l.rec.turn.waiting.contains(&m.user.id)
+                            && !self.t.bot().is_robot(m.user.id)
                     })
                     .map(|m| UserRef::from(&m.user))
                     .collect();
@@ -353,6 +375,8 @@ impl Table {
             return Ok(replies);
         }
         let staged = self
+            .t
+            .games()
             .stage(
                 l,
                 Some(version),
@@ -362,12 +386,12 @@ impl Table {
                 },
             )
             .await?;
-        self.store(None, staged, replies).await
+        self.t.games().store(None, staged, replies).await
     }
 
     async fn last_action(&self, rec: &GameRecord) -> Option<String> {
         let id = rec.id;
-        let log = self.blocking(move |s| s.log(id)).await.ok()?;
+        let log = self.t.records().blocking(move |s| s.log(id)).await.ok()?;
         log.last().map(|e| describe_entry(rec, e))
     }
 }

@@ -4,16 +4,17 @@
 //! one message (ruling T41).
 
 use super::answers::lobby_buttons;
+use super::listing::Listing;
 use super::paging::{self, Item};
 use super::text::{self, open_seats, seats_label};
-use super::{Reply, Request, Res, Table};
+use super::{Reply, Request, Res};
 use tokar_model::duration;
 use tokar_model::record::Phase;
 
 /// How many finished games the server's list shows.
 const FINISHED_SHOWN: usize = 10;
 
-impl Table {
+impl Listing<'_> {
     /// The server's games, page `page` of them (ruling T41: every game on some page).
     pub(super) async fn server_games(&self, req: &Request, page: usize) -> Res<Vec<Reply>> {
         let Some(guild) = req.channel.guild else {
@@ -21,11 +22,15 @@ impl Table {
                 "This channel is not on a server; /games lists your own games here.".into(),
             );
         };
-        let ids = self.blocking(move |s| s.games_of_server(guild)).await?;
-        let mut recs = self.records(ids).await?;
+        let ids = self
+            .t
+            .records()
+            .blocking(move |s| s.games_of_server(guild))
+            .await?;
+        let mut recs = self.t.games().records_by_id(ids).await?;
         // Those waiting longest first: the open seats nobody took yet, the turns pending longest.
         recs.sort_by_key(|r| (r.turn.since, r.id));
-        let now = self.now();
+        let now = self.t.records().now();
         let mut open = Vec::new();
         let mut playing = Vec::new();
         let mut finished = Vec::new();
@@ -59,9 +64,9 @@ impl Table {
                     open.push(item);
                 }
                 Phase::Playing => {
-                    let l = self.load(r.id).await?;
+                    let l = self.t.records().load(r.id).await?;
                     let Some(game) = &l.game else { continue };
-                    let left = self.effective_deadline(r).await?.describe(now);
+                    let left = self.t.schedule().effective_deadline(r).await?.describe(now);
                     playing.push(Item::new(
                         "In play:",
                         format!(

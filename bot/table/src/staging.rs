@@ -1,13 +1,5 @@
-//! How a change and what it says are stored together, and how adapters take
-//! the outbox's entries for delivery.
-//!
-//! A command that changes a game first *stages* the write ([`Table::stage`]:
-//! the record as it will be stored, its version and schedule included), builds
-//! its replies from the staged record, and then *stores* both at once
-//! ([`Table::store`]): every reply that someone other than the invoker must
-//! receive becomes an outbox entry in the same flushed transaction as the
-//! change. The invoker's own private answers are not stored: they are the
-//! command's acknowledgement, sent directly.
+//! The outbox as the table keeps it: how adapters take its entries for
+//! delivery, and the claims of interactions on them.
 //!
 //! One entry may be *claimed* by the interaction that ran the command: the
 //! public announcement in the invoker's channel, which Discord can carry as
@@ -18,189 +10,80 @@
 //! claim. After a restart no claim is held, and the delivery worker first asks
 //! Discord whether the interaction carried it.
 
-use super::leases::LANE_LEASE_MS;
-use super::{Change, Loaded, Reply, Request, Res, Table};
-use tokar_model::outbox::{Carrier, NewEntry, OutboxEntry};
-use tokar_model::record::GameRecord;
+use super::drawn::Drawn;
+use super::leases::{Leases, LANE_LEASE_MS};
+use super::pictures::Pictures;
+use super::records::Records;
+use super::{Reply, Res};
+use std::collections::HashSet;
+use std::sync::Arc;
+use tokar_model::outbox::{NewEntry, OutboxEntry};
 use tokar_store::{GameWrite, Lease};
 use tracing::{error, warn};
 
-/// A game write built but not stored yet: `rec` is the record as it will be.
-pub(super) struct Staged {
-    pub(super) rec: GameRecord,
-    version: Option<u64>,
-    change: Change,
-    /// The request for the game's thread, stored first (ruling T19); or, when the game can
-    /// have none, the line telling its channel why, stored after its announcements (T20).
-    pub(super) open_thread: Option<NewEntry>,
-    /// This write ends the game: its announcement pings every player (ruling T39).
-    pub(super) ended: bool,
+/// The outbox's side of the table: the claims, the pictures of entries just
+/// stored, and the signal that wakes the delivery worker.
+pub(crate) struct Staging {
+    pub(super) records: Arc<Records>,
+    pub(super) pictures: Arc<Pictures>,
+    leases: Arc<Leases>,
+    /// The store's identity, drawn when it was created.
+    identity: u64,
+    /// Interactions that may still carry their command's announcement: the
+    /// delivery worker leaves their entries alone.
+    claims: std::sync::Mutex<HashSet<String>>,
+    /// Pictures of entries just stored, for their delivery (see `drawn.rs`).
+    pub(super) drawn: std::sync::Mutex<Drawn>,
+    /// Woken when outbox entries are stored or released.
+    ready: tokio::sync::Notify,
 }
 
-impl Table {
+impl Staging {
+    pub(crate) fn new(
+        records: Arc<Records>,
+        pictures: Arc<Pictures>,
+        leases: Arc<Leases>,
+        identity: u64,
+    ) -> Staging {
+        Staging {
+            records,
+            pictures,
+            leases,
+            identity,
+            claims: Default::default(),
+            drawn: Default::default(),
+            ready: tokio::sync::Notify::new(),
+        }
+    }
+
     /// The store's identity (see [`tokar_store::Store::identity`]), read once at open: the
     /// delivery worker puts it in every nonce.
-    pub fn store_identity(&self) -> u64 {
-        self.inner.identity
+    pub(crate) fn store_identity(&self) -> u64 {
+        self.identity
     }
 
-    /// Prepares a write of a changed game: its snapshot, its schedule entry
-    /// and its next version, as [`Table::store`] will write them.
-    pub(super) async fn stage(
-        &self,
-        mut loaded: Loaded,
-        version: Option<u64>,
-        change: Change,
-    ) -> Res<Staged> {
-        if let Some(g) = &loaded.game {
-            loaded.rec.snapshot = Some(serde_json::to_string(g).map_err(|e| e.to_string())?);
-        }
-        let now = self.now();
-        let users = self.waiting_users(&loaded.rec).await?;
-        let mut rec = loaded.rec;
-        rec.scheduled = super::schedule::next_due(&rec, &users, now);
-        rec.version = version.map_or(0, |v| v + 1);
-        Ok(Staged {
-            rec,
-            version,
-            change,
-            open_thread: None,
-            ended: false,
-        })
-    }
-
-    /// Stores a staged write with the outbox entries of its replies, in one
-    /// flushed transaction, and returns the replies marked with their entry
-    /// ids. `req` is the command that caused it (`None` for the schedule and
-    /// the bot's own turns): its user's private answers stay direct.
-    pub(super) async fn store(
-        &self,
-        req: Option<&Request>,
-        mut staged: Staged,
-        mut replies: Vec<Reply>,
-    ) -> Res<Vec<Reply>> {
-        // A game that ends pings its players (T39) and its followers (T26) once, in its
-        // ending announcement.
-        if staged.ended {
-            self.mark_robot(&mut staged.rec);
-        }
-        // The rating of a game this write finishes, decided here and counted by the store in
-        // the same transaction. A write that finishes a game appends its last action or is an
-        // agreed end (`ended`); later writes to a finished game are not assessed again.
-        let finishing = staged.ended || !staged.change.append.is_empty();
-        let rated = match finishing {
-            true => self.rated_game(&staged.rec, &staged.change.append).await?,
-            false => None,
-        };
-        if staged.ended {
-            super::follow::ping_players(&staged.rec, &mut replies, |u| self.is_robot(u));
-            let line = match &rated {
-                Some(rated) => self.rating_line(&staged.rec, rated).await,
-                None => None,
-            };
-            if let (Some(line), Some(i)) = (line, super::follow::ending(&staged.rec, &replies)) {
-                replies[i].content.push('\n');
-                replies[i].content.push_str(&line);
-            }
-        }
-        super::follow::ping_followers(&mut staged.rec, &mut replies);
-        let now = self.now();
-        let game = staged.rec.id;
-        let ended = staged.rec.phase == tokar_model::record::Phase::Finished;
-        replies.extend(Self::end_line(&mut staged.rec));
-        // The thread's request, or the line saying why the game has none (ruling T20), which
-        // goes after the announcements and leaves the game in its channel.
-        let (opening, note) = match staged.open_thread.take() {
-            Some(e) if e.entry.thread().is_none() => (None, Some(e)),
-            other => (other, None),
-        };
-        let mut announced = Vec::new();
-        let mut carrier = None;
-        for (i, r) in replies.iter().enumerate() {
-            let to_invoker = match (&r.ephemeral_to, req) {
-                (Some(u), Some(req)) => u.id == req.user.id,
-                _ => false,
-            };
-            if to_invoker || !r.ok {
-                continue;
-            }
-            let mut new = OutboxEntry::from_reply(r, Some(game), now);
-            if let (Some(req), None) = (req, &opening) {
-                let carries =
-                    carrier.is_none() && r.ephemeral_to.is_none() && r.channel.id == req.channel.id;
-                if let (true, Some(token)) = (carries, &req.interaction_token) {
-                    new.entry.carrier = Some(Carrier {
-                        token: token.clone(),
-                        at: now,
-                    });
-                    carrier = Some(announced.len());
-                }
-            }
-            announced.push((i, new));
-        }
-        let thread_entry = opening.is_some();
-        let entries: Vec<NewEntry> = opening
-            .into_iter()
-            .chain(announced.iter().map(|(_, e)| e.clone()))
-            .chain(note)
-            .collect();
-        let write = GameWrite {
-            expected: staged.version,
-            record: staged.rec,
-            append: staged.change.append,
-            truncate_from: staged.change.truncate_from,
-            outbox: entries,
-            rated,
-        };
-        // The claim is taken before the entry exists, so the worker can never
-        // pick the carried entry up before the adapter had its chance.
-        let token = carrier.and_then(|_| req.and_then(|r| r.interaction_token.clone()));
+    /// Stores a game's write with its outbox entries, flushed; returns the entries' ids.
+    /// `token` is the interaction that may carry one of them: its claim is taken before
+    /// the entry exists, so the worker can never pick the carried entry up before the
+    /// adapter had its chance, and given up if the write fails.
+    pub(crate) async fn commit(&self, token: Option<String>, write: GameWrite) -> Res<Vec<u64>> {
         if let Some(t) = &token {
             self.claims().insert(t.clone());
         }
-        let ids = match self.blocking(move |s| s.commit(&write)).await {
-            Ok(ids) => ids,
+        match self.records.blocking(move |s| s.commit(&write)).await {
+            Ok(ids) => Ok(ids),
             Err(e) => {
                 if let Some(t) = &token {
                     self.claims().remove(t);
                 }
-                return Err(e);
-            }
-        };
-        let skip = usize::from(thread_entry);
-        for ((i, _), id) in announced.iter().zip(ids.iter().skip(skip)) {
-            replies[*i].outbox = Some(*id);
-        }
-        self.keep_drawn(
-            ids.iter()
-                .skip(skip)
-                .copied()
-                .zip(announced.into_iter().map(|(_, e)| e)),
-        );
-        if !ids.is_empty() {
-            self.inner.outbox_ready.notify_one();
-        }
-        if thread_entry {
-            // The announcements wait for the thread (they are stored, and go there once it
-            // is open); the invoker is answered directly, and only them.
-            replies.retain(|r| r.outbox.is_none());
-            if let Some(req) = req {
-                replies.push(Reply::private(
-                    &req.channel,
-                    &req.user,
-                    format!("Game #{game} is starting in its own thread under this channel; the channel gets its link."),
-                ));
+                Err(e)
             }
         }
-        // Typed away from the game's channel: the invoker is told where its message went (T38).
-        if let (Some(req), false) = (req, thread_entry) {
-            replies.extend(pointer(req, game, &replies));
-        }
-        // A league's last game ending ends the league (T36).
-        if ended {
-            replies.extend(self.league_game_over(game).await);
-        }
-        Ok(replies)
+    }
+
+    /// Wakes the delivery worker: entries were stored or released.
+    pub(crate) fn notify(&self) {
+        self.ready.notify_one();
     }
 
     /// Entries waiting for delivery, oldest first, leaving out those an
@@ -208,9 +91,9 @@ impl Table {
     /// messages), everything behind a held or not-yet-due entry: a lane is
     /// delivered in order. Entries that cannot be read are logged and left
     /// for the operator.
-    pub async fn outbox_due(&self, limit: usize) -> Vec<OutboxEntry> {
-        let now = self.now();
-        let stored = match self.blocking(move |s| s.outbox(limit)).await {
+    pub(crate) async fn outbox_due(&self, limit: usize) -> Vec<OutboxEntry> {
+        let now = self.records.now();
+        let stored = match self.records.blocking(move |s| s.outbox(limit)).await {
             Ok(v) => v,
             Err(e) => {
                 warn!(error = %e, "cannot read the outbox");
@@ -218,7 +101,7 @@ impl Table {
             }
         };
         let held = self.claims().clone();
-        let mut blocked = std::collections::HashSet::new();
+        let mut blocked = HashSet::new();
         let mut out = Vec::new();
         for e in stored {
             match e {
@@ -233,7 +116,11 @@ impl Table {
                         continue;
                     }
                     // With a shared store, a lane is delivered by the process holding it.
-                    if !self.hold(Lease::Lane(lane.0, lane.1), LANE_LEASE_MS).await {
+                    if !self
+                        .leases
+                        .hold(Lease::Lane(lane.0, lane.1), LANE_LEASE_MS)
+                        .await
+                    {
                         blocked.insert(lane);
                         continue;
                     }
@@ -253,12 +140,13 @@ impl Table {
     /// The entry was accepted by its destination: it is removed, durably,
     /// with any entries that `then` replaces it by.
     /// Entries in `then` concern the same game as the one they replace.
-    pub async fn outbox_delivered(&self, id: u64, then: Vec<Reply>) -> Res<()> {
-        let now = self.now();
+    pub(crate) async fn outbox_delivered(&self, id: u64, then: Vec<Reply>) -> Res<()> {
+        let now = self.records.now();
         let game = if then.is_empty() {
             None
         } else {
-            self.blocking(move |s| s.outbox_entry(id))
+            self.records
+                .blocking(move |s| s.outbox_entry(id))
                 .await?
                 .and_then(|e| e.game)
         };
@@ -266,59 +154,68 @@ impl Table {
             .iter()
             .map(|r| OutboxEntry::from_reply(r, game, now))
             .collect();
-        self.blocking(move |s| s.outbox_done(id, &entries)).await?;
+        self.records
+            .blocking(move |s| s.outbox_done(id, &entries))
+            .await?;
         Ok(())
     }
 
     /// Entries accepted by their destination, removed together, durably.
-    pub async fn outbox_delivered_all(&self, ids: Vec<u64>) -> Res<()> {
-        self.blocking(move |s| s.outbox_done_all(&ids)).await
+    pub(crate) async fn outbox_delivered_all(&self, ids: Vec<u64>) -> Res<()> {
+        self.records
+            .blocking(move |s| s.outbox_done_all(&ids))
+            .await
     }
 
     /// Records a failed or partial delivery (attempts, parts sent, when to
     /// try again).
-    pub async fn outbox_progress(&self, entry: OutboxEntry) -> Res<()> {
-        self.blocking(move |s| s.outbox_update(&entry)).await
+    pub(crate) async fn outbox_progress(&self, entry: OutboxEntry) -> Res<()> {
+        self.records
+            .blocking(move |s| s.outbox_update(&entry))
+            .await
     }
 
     /// Stores entries that belong to no game change (notices about delivery
     /// itself), flushed.
-    pub async fn outbox_enqueue(&self, replies: Vec<Reply>, game: Option<u64>) -> Res<()> {
-        let now = self.now();
+    pub(crate) async fn outbox_enqueue(&self, replies: Vec<Reply>, game: Option<u64>) -> Res<()> {
+        let now = self.records.now();
         let entries: Vec<NewEntry> = replies
             .iter()
             .map(|r| OutboxEntry::from_reply(r, game, now))
             .collect();
-        self.blocking(move |s| s.enqueue(&entries)).await?;
-        self.inner.outbox_ready.notify_one();
+        self.records.blocking(move |s| s.enqueue(&entries)).await?;
+        self.ready.notify_one();
         Ok(())
     }
 
     /// Ends an interaction's claim: what it did not carry (and report
     /// delivered) goes to the delivery worker.
-    pub fn outbox_release(&self, interaction_token: &str) {
+    pub(crate) fn outbox_release(&self, interaction_token: &str) {
         if self.claims().remove(interaction_token) {
-            self.inner.outbox_ready.notify_one();
+            self.ready.notify_one();
         }
     }
 
-    pub(super) fn claims(&self) -> std::sync::MutexGuard<'_, std::collections::HashSet<String>> {
-        self.inner.claims.lock().unwrap_or_else(|e| e.into_inner())
+    pub(crate) fn claims(&self) -> std::sync::MutexGuard<'_, HashSet<String>> {
+        self.claims.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Resolves when entries were stored or released since the call.
-    pub async fn outbox_wait(&self) {
-        self.inner.outbox_ready.notified().await;
+    pub(crate) async fn outbox_wait(&self) {
+        self.ready.notified().await;
     }
 
     /// How many entries wait for delivery.
-    pub async fn outbox_len(&self) -> usize {
-        self.blocking(|s| Ok(s.outbox_len())).await.unwrap_or(0)
+    pub(crate) async fn outbox_len(&self) -> usize {
+        self.records
+            .blocking(|s| Ok(s.outbox_len()))
+            .await
+            .unwrap_or(0)
     }
 
     /// Every entry waiting, as replies (console delivery: printing is
     /// delivering).
-    pub async fn outbox_replies(&self) -> Vec<Reply> {
+    pub(crate) async fn outbox_replies(&self) -> Vec<Reply> {
         let mut out = Vec::new();
         for e in self.outbox_due(usize::MAX).await {
             let images = self.outbox_images(&e).await;
@@ -326,32 +223,4 @@ impl Table {
         }
         out
     }
-}
-
-/// The invoker's line saying where a command's public message went, when it went to the
-/// game's channel (its thread) and not to the channel the command was typed in (T38).
-fn pointer(req: &Request, game: u64, replies: &[Reply]) -> Option<Reply> {
-    let public = |r: &&Reply| r.ok && r.ephemeral_to.is_none() && r.outbox.is_some();
-    if replies
-        .iter()
-        .filter(public)
-        .any(|r| r.channel.id == req.channel.id)
-    {
-        return None;
-    }
-    let to = replies.iter().find(public)?.channel.id;
-    // Only a player's own command on a game: a league acting for a player (T34) has
-    // nobody typing who could be told.
-    let verb = match req.command.name() {
-        "play" => "Played",
-        "resign" => "Resigned",
-        "claim" => "Claimed",
-        "draw" | "undo" => "Sent",
-        _ => return None,
-    };
-    Some(Reply::private(
-        &req.channel,
-        &req.user,
-        format!("{verb} in <#{to}> (game #{game})."),
-    ))
 }

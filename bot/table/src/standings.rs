@@ -11,6 +11,12 @@ use tokar_model::record::{LogAction, Phase};
 use tokar_render::{Chart, Column, Sheet};
 use tokar_store::{HistoryEntry, RatedGame, Standing, GLOBAL};
 
+/// /leaderboard and /stats.
+#[derive(Clone, Copy)]
+pub(crate) struct Standings<'t> {
+    pub(super) t: &'t Table,
+}
+
 /// How many players /leaderboard lists.
 pub const LEADERS_SHOWN: usize = 20;
 
@@ -88,12 +94,12 @@ fn head_to_head(games: &[RatedGame], mine: &[u64], them: u64) -> (u32, u32, u32)
     (w, d, l)
 }
 
-impl Table {
+impl Standings<'_> {
     /// The rated players a user is: a person is one; the bot is the player of each of its
     /// levels (T52), after the rating it held before they were rated apart, each with the
     /// label /stats shows it by.
     fn rated_players(&self, user: u64) -> Vec<(u64, Option<String>)> {
-        if !self.is_robot(user) {
+        if !self.t.bot().is_robot(user) {
             return vec![(user, None)];
         }
         let mut out = vec![(user, Some("all levels".to_string()))];
@@ -115,8 +121,10 @@ impl Table {
                 return Err("scope:server needs a server; here only scope:global is kept.".into())
             }
         };
-        let now = self.now();
+        let now = self.t.records().now();
         let board = self
+            .t
+            .records()
             .blocking(move |s| s.leaderboard(kind, scope, now))
             .await?;
         let listed = board.ranked.len() + board.provisional.len();
@@ -140,7 +148,7 @@ impl Table {
             lines.push("No settled ratings yet.".into());
         }
         for (i, l) in board.ranked.iter().take(LEADERS_SHOWN).enumerate() {
-            let name = self.rated_name(l.standing.user).await;
+            let name = self.t.ratings().rated_name(l.standing.user).await;
             lines.push(format!("{}. {name} {}", i + 1, entry(l)));
             rows.push(row((i + 1).to_string(), name, l));
         }
@@ -148,7 +156,7 @@ impl Table {
             lines.push("Provisional (?), not ranked until the rating settles:".into());
         }
         for l in board.provisional.iter().take(LEADERS_SHOWN) {
-            let name = self.rated_name(l.standing.user).await;
+            let name = self.t.ratings().rated_name(l.standing.user).await;
             lines.push(format!("- {name} {}", entry(l)));
             rows.push(row("?".into(), name, l));
         }
@@ -187,7 +195,7 @@ impl Table {
     /// threads. One that cannot be drawn is left out, since the message's text
     /// holds the same table, and the reason goes to the log.
     pub(super) async fn sheet_image(&self, sheet: Sheet, name: String) -> Option<Image> {
-        let renderer = self.inner.renderer.clone();
+        let renderer = self.t.pictures().renderer();
         match tokio::task::spawn_blocking(move || renderer.sheet(&sheet)).await {
             Ok(Ok(png)) => Some(Image::png(name, png)),
             other => {
@@ -204,11 +212,13 @@ impl Table {
         against: Option<u64>,
     ) -> Res<Vec<Reply>> {
         let user = user.unwrap_or(req.user.id);
-        let name = self.name_of(user).await.name;
-        let now = self.now();
+        let name = self.t.records().name_of(user).await.name;
+        let now = self.t.records().now();
         let players = self.rated_players(user);
         let mine: Vec<u64> = players.iter().map(|(id, _)| *id).collect();
         let (standings, moves) = self
+            .t
+            .records()
             .blocking(move |s| {
                 let mut out = Vec::new();
                 for kind in GameKind::ALL {
@@ -300,7 +310,7 @@ impl Table {
             ));
         }
         if let Some(other) = against {
-            let games = self.blocking(|s| s.rated_games()).await?;
+            let games = self.t.records().blocking(|s| s.rated_games()).await?;
             // Against the bot: each of its levels it was rated as (T52).
             let theirs = self.rated_players(other);
             let results = |name: String, (w, d, l): (u32, u32, u32)| {
@@ -315,16 +325,16 @@ impl Table {
             for (them, _) in theirs.iter().filter(|_| theirs.len() > 1) {
                 let counts = head_to_head(&games, &mine, *them);
                 if counts != (0, 0, 0) {
-                    lines.push(results(self.rated_name(*them).await, counts));
+                    lines.push(results(self.t.ratings().rated_name(*them).await, counts));
                     told = true;
                 }
             }
             if !told {
                 let counts = head_to_head(&games, &mine, other);
-                lines.push(results(self.name_of(other).await.name, counts));
+                lines.push(results(self.t.records().name_of(other).await.name, counts));
             }
         }
-        let renderer = self.inner.renderer.clone();
+        let renderer = self.t.pictures().renderer();
         let images = tokio::task::spawn_blocking(move || {
             charts
                 .into_iter()

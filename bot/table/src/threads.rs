@@ -3,15 +3,15 @@
 //! asks for a public thread under the game's channel. The adapter delivers
 //! that entry like any other (at least once, in its channel's order) by
 //! creating the thread, or finding the one an earlier attempt created, and
-//! reports it with [`Table::thread_opened`]: the game then moves into the
+//! reports it with [`Channels::thread_opened`]: the game then moves into the
 //! thread, what it had waiting for its channel follows it, and the channel
-//! gets one line with a link. A refusal ([`Table::thread_refused`]) leaves the
+//! gets one line with a link. A refusal ([`Channels::thread_refused`]) leaves the
 //! game in its channel and says so once. The game's end gives its channel a
 //! second line.
 
+use super::channels::Channels;
 use super::{
-    outcome, text, Change, ChannelRef, Reply, Request, Res, Table, ThreadRefusal, ThreadSupport,
-    UserRef,
+    outcome, text, Change, ChannelRef, Reply, Request, Res, ThreadRefusal, ThreadSupport, UserRef,
 };
 use tokar_engine::catalog::AnyGame;
 use tokar_model::outbox::{NewEntry, OutboxEntry, Target};
@@ -53,7 +53,7 @@ pub(super) fn place(rec: &GameRecord) -> String {
     }
 }
 
-impl Table {
+impl Channels<'_> {
     /// The entry asking for the thread of a game starting from `req`, if it gets one: the
     /// game is on a server whose setting allows threads, and was not created in a thread.
     /// Where the adapter already knows no thread can open (the channel's type, the bot's
@@ -70,7 +70,7 @@ impl Table {
         let Some(guild) = req.channel.guild else {
             return Ok(None);
         };
-        let server = self.blocking(move |s| s.server(guild)).await?;
+        let server = self.t.records().blocking(move |s| s.server(guild)).await?;
         if !server.threads {
             return Ok(None);
         }
@@ -81,7 +81,7 @@ impl Table {
                 return Ok(Some(OutboxEntry::from_reply(
                     &line,
                     Some(rec.id),
-                    self.now(),
+                    self.t.records().now(),
                 )));
             }
             ThreadSupport::Announcement => true,
@@ -90,7 +90,7 @@ impl Table {
         let mut new = OutboxEntry::from_reply(
             &Reply::public(&req.channel, String::new()),
             Some(rec.id),
-            self.now(),
+            self.t.records().now(),
         );
         new.entry.target = Target::Thread {
             parent: Named::from(&req.channel),
@@ -104,8 +104,13 @@ impl Table {
     /// The thread an entry asked for exists (just created, or found from an earlier
     /// attempt): the game moves into it, its waiting messages follow, its channel gets the
     /// link, and the entry is done. Reporting the same thread again changes nothing.
-    pub async fn thread_opened(&self, entry: u64, thread: &ChannelRef) -> Res<()> {
-        let Some(e) = self.blocking(move |s| s.outbox_entry(entry)).await? else {
+    pub(crate) async fn thread_opened(&self, entry: u64, thread: &ChannelRef) -> Res<()> {
+        let Some(e) = self
+            .t
+            .records()
+            .blocking(move |s| s.outbox_entry(entry))
+            .await?
+        else {
             return Ok(());
         };
         let Some((parent, _, _)) = e.thread() else {
@@ -114,15 +119,17 @@ impl Table {
         let parent = parent.clone();
         let to = Named::from(thread);
         if let Some(id) = e.game {
-            let _guard = self.lock(id).await;
-            let mut l = self.load(id).await?;
+            let _guard = self.t.records().lock(id).await;
+            let mut l = self.t.records().load(id).await?;
             if l.rec.thread.is_none() && l.rec.channel.id == parent.id {
                 info!(game = id, thread = thread.id, "game moved into its thread");
                 // What waits for the channel follows the game first, then the record and the
                 // channel's link are written together. The game's lock keeps its commands
                 // from storing anything in between; a stop in between does both again.
                 let (from, dest) = (parent.id, to.clone());
-                self.blocking(move |s| s.outbox_retarget(id, from, Some(&dest), 0))
+                self.t
+                    .records()
+                    .blocking(move |s| s.outbox_retarget(id, from, Some(&dest), 0))
                     .await?;
                 let version = l.rec.version;
                 l.rec.channel = to.clone();
@@ -138,19 +145,31 @@ impl Table {
                         thread.id
                     ),
                 );
-                let staged = self.stage(l, Some(version), Change::none()).await?;
-                self.store(None, staged, vec![line]).await?;
+                let staged = self
+                    .t
+                    .games()
+                    .stage(l, Some(version), Change::none())
+                    .await?;
+                self.t.games().store(None, staged, vec![line]).await?;
             }
         }
-        self.blocking(move |s| s.outbox_done(entry, &[])).await?;
-        self.inner.outbox_ready.notify_one();
+        self.t
+            .records()
+            .blocking(move |s| s.outbox_done(entry, &[]))
+            .await?;
+        self.t.staging().notify();
         Ok(())
     }
 
     /// Discord would not open the thread an entry asked for: the game stays in its channel,
     /// which is told so once, in place of the entry.
-    pub async fn thread_refused(&self, entry: u64, why: ThreadRefusal) -> Res<()> {
-        let Some(e) = self.blocking(move |s| s.outbox_entry(entry)).await? else {
+    pub(crate) async fn thread_refused(&self, entry: u64, why: ThreadRefusal) -> Res<()> {
+        let Some(e) = self
+            .t
+            .records()
+            .blocking(move |s| s.outbox_entry(entry))
+            .await?
+        else {
             return Ok(());
         };
         let Some((parent, _, _)) = e.thread() else {
@@ -158,9 +177,16 @@ impl Table {
         };
         info!(entry, ?why, "a game's thread was refused");
         let line = Reply::public(&ChannelRef::from(parent), refusal_line(e.game, why));
-        let then = vec![OutboxEntry::from_reply(&line, e.game, self.now())];
-        self.blocking(move |s| s.outbox_done(entry, &then)).await?;
-        self.inner.outbox_ready.notify_one();
+        let then = vec![OutboxEntry::from_reply(
+            &line,
+            e.game,
+            self.t.records().now(),
+        )];
+        self.t
+            .records()
+            .blocking(move |s| s.outbox_done(entry, &then))
+            .await?;
+        self.t.staging().notify();
         Ok(())
     }
 
@@ -191,15 +217,17 @@ impl Table {
 
     /// Sets whether server `guild`'s games get their threads, as `/server threads:` does,
     /// for the operator's tools and for tests that play in channels.
-    pub async fn set_server_threads(&self, guild: u64, threads: bool) -> Res<()> {
-        self.blocking(move |s| {
-            let rec = ServerRecord {
-                threads,
-                ..s.server(guild)?
-            };
-            s.put_server(guild, &rec)
-        })
-        .await
+    pub(crate) async fn set_server_threads(&self, guild: u64, threads: bool) -> Res<()> {
+        self.t
+            .records()
+            .blocking(move |s| {
+                let rec = ServerRecord {
+                    threads,
+                    ..s.server(guild)?
+                };
+                s.put_server(guild, &rec)
+            })
+            .await
     }
 
     /// `/server [threads:on|off] [rated-bots:on|off]`: shows this server's settings;
@@ -214,7 +242,7 @@ impl Table {
             .channel
             .guild
             .ok_or("Server settings are set in a server's channel, not in direct messages.")?;
-        let mut rec: ServerRecord = self.blocking(move |s| s.server(guild)).await?;
+        let mut rec: ServerRecord = self.t.records().blocking(move |s| s.server(guild)).await?;
         if (threads.is_some() || rated_bots.is_some()) && !req.manage_server {
             return Err(
                 "Only someone with the Manage Server permission may change this server's settings."
@@ -226,7 +254,10 @@ impl Table {
         rec.rate_bot_games = rated_bots.unwrap_or(rec.rate_bot_games);
         if changed {
             let stored = rec.clone();
-            self.blocking(move |s| s.put_server(guild, &stored)).await?;
+            self.t
+                .records()
+                .blocking(move |s| s.put_server(guild, &stored))
+                .await?;
             info!(
                 guild,
                 threads = rec.threads,

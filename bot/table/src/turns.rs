@@ -1,6 +1,6 @@
 //! Playing and looking: /play, /board, /moves, /hand and the buttons under a turn message.
 
-use super::commands::{marks, squeeze, Pick};
+use super::games::{marks, squeeze, Pick};
 use super::text::{self, seats_label, seats_of};
 use super::{moves_list, outcome, Loaded, Reply, Request, Res, Table};
 use tokar_engine::{ActionError, Seat, Viewer};
@@ -8,15 +8,21 @@ use tokar_model::command::parse_game_number;
 use tokar_model::quote::excerpt;
 use tokar_model::record::{LogAction, LogEntry, Phase, FORMAT};
 
-impl Table {
+/// Playing: /play, /board, /moves, /hand, and the buttons under the messages.
+#[derive(Clone, Copy)]
+pub(crate) struct Turns<'t> {
+    pub(super) t: &'t Table,
+}
+
+impl Turns<'_> {
     pub(super) async fn cmd_play(
         &self,
         req: &Request,
         given: Option<u64>,
         action: &str,
     ) -> Res<Vec<Reply>> {
-        let (_guard, mut l) = self.playing(req, given).await?;
-        self.strengthen(&mut l)?;
+        let (_guard, mut l) = self.t.games().playing(req, given).await?;
+        self.t.games().strengthen(&mut l)?;
         let id = l.rec.id;
         let version = l.rec.version;
         let seats = seats_of(&l.rec, req.user.id);
@@ -87,12 +93,14 @@ impl Table {
             seat: seat.0,
             user: req.user.id,
             action: LogAction::Play(notation.clone()),
-            at: self.now(),
+            at: self.t.records().now(),
             chance: events.iter().any(|e| e.chance),
             text: events.iter().map(|e| e.text.clone()).collect(),
         };
         l.rec.last_marks = marks(&events);
         let staged = self
+            .t
+            .games()
             .stage_entries(l.rec, &game, version, vec![entry])
             .await?;
         // One picture a turn (ruling T16): a step after which the same users
@@ -100,6 +108,8 @@ impl Table {
         // player) is told in words; the picture comes when the turn passes.
         let picture = staged.rec.turn.waiting != before || outcome(&staged.rec, &game).is_over();
         let replies = self
+            .t
+            .games()
             .announce(
                 req,
                 &staged.rec,
@@ -114,12 +124,12 @@ impl Table {
                 picture,
             )
             .await;
-        self.store(Some(req), staged, replies).await
+        self.t.games().store(Some(req), staged, replies).await
     }
 
     pub(super) async fn cmd_board(&self, req: &Request, given: Option<u64>) -> Res<Vec<Reply>> {
-        let id = self.pick(req, given, Pick::View).await?;
-        let l = self.load(id).await?;
+        let id = self.t.games().pick(req, given, Pick::View).await?;
+        let l = self.t.records().load(id).await?;
         let Some(game) = &l.game else {
             return Ok(vec![Reply::public(
                 &req.channel,
@@ -135,6 +145,8 @@ impl Table {
             .copied()
             .unwrap_or(Seat(0));
         reply.images = self
+            .t
+            .games()
             .picture(
                 &l.rec,
                 game,
@@ -156,8 +168,8 @@ impl Table {
         square: Option<&str>,
         page: usize,
     ) -> Res<Vec<Reply>> {
-        let id = self.pick(req, given, Pick::Member).await?;
-        let l = self.load(id).await?;
+        let id = self.t.games().pick(req, given, Pick::Member).await?;
+        let l = self.t.records().load(id).await?;
         self.private_info(req, &l, what, square, page).await
     }
 
@@ -261,6 +273,8 @@ impl Table {
             targets.sort();
             targets.dedup();
             images = self
+                .t
+                .games()
                 .picture(&l.rec, game, Viewer::Seat(seats[0]), None, targets, cell)
                 .await;
         }
@@ -294,7 +308,7 @@ impl Table {
             }
             _ => return Err("That button is not one of Tokar's.".into()),
         };
-        let l = self.load(id).await?;
+        let l = self.t.records().load(id).await?;
         if l.rec.log_len != len || l.rec.phase != Phase::Playing {
             return Err(format!(
                 "That button belongs to an earlier position of game #{id}; use /{what} game:{id} for the current one."

@@ -14,6 +14,12 @@ use tokar_model::record::{GameRecord, Phase, UserRecord};
 use tokar_model::vacation::{self, MINIMUM};
 use tracing::warn;
 
+/// /vacation and the notices about players away (ruling T50).
+#[derive(Clone, Copy)]
+pub(crate) struct Vacations<'t> {
+    pub(super) t: &'t Table,
+}
+
 /// Why a vacation ended, as the opponents are told.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Ending {
@@ -33,10 +39,10 @@ fn time_left(user: &UserRecord, now: Millis) -> String {
     }
 }
 
-impl Table {
+impl Vacations<'_> {
     pub(super) async fn cmd_vacation(&self, req: &Request, state: Option<bool>) -> Res<Vec<Reply>> {
-        let mut me = self.user_record(&req.user).await?;
-        let now = self.now();
+        let mut me = self.t.records().user_record(&req.user).await?;
+        let now = self.t.records().now();
         // A vacation whose budget ran out ended then, whether or not a game's sweep saw it.
         let spent = vacation::close_if_spent(&mut me, now);
         let on = me.on_vacation();
@@ -75,7 +81,7 @@ impl Table {
                 me.vacation_budget_since = vacation::since(&me).or(Some(now));
                 me.vacations.push((now, None));
                 let rec = me.clone();
-                self.blocking(move |s| s.put_user(&rec)).await?;
+                self.t.records().blocking(move |s| s.put_user(&rec)).await?;
                 let mut out = vec![Reply::private(
                     &req.channel,
                     &req.user,
@@ -124,8 +130,8 @@ impl Table {
     /// the opponents in every game it stopped. Nothing when no vacation is open (or, for
     /// [`Ending::Spent`], when its budget is not spent).
     pub(super) async fn end_vacation(&self, user: u64, why: Ending) -> Res<Vec<Reply>> {
-        let now = self.now();
-        let Some(mut me) = self.read(move |s| s.user(user)).await? else {
+        let now = self.t.records().now();
+        let Some(mut me) = self.t.records().read(move |s| s.user(user)).await? else {
             return Ok(Vec::new());
         };
         if !me.on_vacation() {
@@ -143,7 +149,7 @@ impl Table {
             }
         }
         let rec = me.clone();
-        self.blocking(move |s| s.put_user(&rec)).await?;
+        self.t.records().blocking(move |s| s.put_user(&rec)).await?;
         let name = me.user.name.clone();
         let left = time_left(&me, now);
         let line = |id: u64| match (why, spent) {
@@ -167,7 +173,7 @@ impl Table {
         line: &(dyn Fn(u64) -> String + Sync),
     ) -> Vec<Reply> {
         let who = user.user.id;
-        let games = match self.records_of_user(who).await {
+        let games = match self.t.games().records_of_user(who).await {
             Ok(g) => g,
             Err(e) => {
                 warn!(user = who, error = %e, "the vacation's notices were not sent");
@@ -196,8 +202,8 @@ impl Table {
         touched: impl Fn(&GameRecord) -> bool,
         content: String,
     ) -> Res<Vec<Reply>> {
-        let _guard = self.lock(id).await;
-        let l = self.load(id).await?;
+        let _guard = self.t.records().lock(id).await;
+        let l = self.t.records().load(id).await?;
         if !touched(&l.rec) {
             return Ok(Vec::new());
         }
@@ -207,11 +213,15 @@ impl Table {
             .rec
             .members
             .iter()
-            .filter(|m| m.user.id != who && !self.is_robot(m.user.id))
+            .filter(|m| m.user.id != who && !self.t.bot().is_robot(m.user.id))
             .map(|m| UserRef::from(&m.user))
             .collect();
         reply.mentions.dedup();
-        let staged = self.stage(l, Some(version), Change::none()).await?;
-        self.store(None, staged, vec![reply]).await
+        let staged = self
+            .t
+            .games()
+            .stage(l, Some(version), Change::none())
+            .await?;
+        self.t.games().store(None, staged, vec![reply]).await
     }
 }

@@ -69,18 +69,7 @@ pub(super) fn retime(rec: &mut GameRecord, game: &AnyGame, now: Millis) -> bool 
 
 impl Games<'_> {
     pub(super) async fn records_by_id(&self, ids: Vec<u64>) -> Res<Vec<GameRecord>> {
-        self.t
-            .records()
-            .read(move |s| {
-                let mut out = Vec::new();
-                for id in ids {
-                    if let Some(r) = s.game(id)? {
-                        out.push(r);
-                    }
-                }
-                Ok(out)
-            })
-            .await
+        self.t.records().read(move |s| s.games(&ids)).await
     }
 
     pub(super) async fn records_of_user(&self, user: u64) -> Res<Vec<GameRecord>> {

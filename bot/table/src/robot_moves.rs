@@ -60,7 +60,27 @@ impl RobotMoves<'_> {
     /// The bot's moves in those of `user`'s games that wait for it.
     async fn robot_moves_in_games_of(&self, user: u64) -> Vec<Reply> {
         let robot = self.t.robot().id;
-        let ids = match self.t.games().records_of_user(user).await {
+        // Only the games `user` shares with the bot are read: after each
+        // command of a player with hundreds of games behind them, two lists of
+        // keys rather than every record they ever played.
+        let shared = self
+            .t
+            .records()
+            .read(move |s| {
+                let mine = s.games_of_user(user)?;
+                if user == robot {
+                    return Ok(mine);
+                }
+                let its: std::collections::HashSet<u64> =
+                    s.games_of_user(robot)?.into_iter().collect();
+                Ok(mine.into_iter().filter(|id| its.contains(id)).collect())
+            })
+            .await;
+        let recs = match shared {
+            Ok(ids) => self.t.games().records_by_id(ids).await,
+            Err(e) => Err(e),
+        };
+        let ids = match recs {
             Ok(recs) => recs
                 .into_iter()
                 .filter(|r| r.phase == Phase::Playing && r.turn.waiting.contains(&robot))

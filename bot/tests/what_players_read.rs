@@ -1,0 +1,123 @@
+//! What players read (issue 35): `/rules` in a game's thread or channel answers that
+//! game's rules (ruling T58); invitations state the move deadline and reminder and keep
+//! Arcana's armies to one line (T59); a draw offer that lapses when its offerer acts says
+//! so (T60); the console's `--json` output keeps the buttons.
+
+mod common;
+use common::*;
+use tokar_bot::{ChannelRef, Reply};
+
+/// The server and thread of the thread tests.
+const SERVER: u64 = 4_242;
+const THREAD: u64 = 9_001;
+
+fn in_server(name: &str) -> ChannelRef {
+    ChannelRef {
+        guild: Some(SERVER),
+        ..channel(name)
+    }
+}
+
+fn thread() -> ChannelRef {
+    ChannelRef {
+        id: THREAD,
+        name: "#1 Arcana · alice vs bob".into(),
+        guild: Some(SERVER),
+        parent: Some(in_server("table").id),
+        threads: tokar_bot::table::ThreadSupport::Unknown,
+    }
+}
+
+/// Runs a console line typed in `at`.
+async fn run_at(e: &Env, line: &str, at: &ChannelRef) -> Vec<Reply> {
+    for word in line.split_whitespace() {
+        if let Some(name) = word.split(':').nth(1).and_then(|v| v.strip_prefix('@')) {
+            e.table.remember_user(&user(name)).await.unwrap();
+        }
+    }
+    let mut req = request(line);
+    req.channel = at.clone();
+    e.table.handle(req).await
+}
+
+/// The one private answer of a `/rules` line typed in `at`.
+async fn rules_at(e: &Env, line: &str, at: &ChannelRef) -> String {
+    let r = run_at(e, line, at).await;
+    assert_eq!(r.len(), 1, "{line}: {r:#?}");
+    assert!(r[0].ok && r[0].ephemeral_to.is_some(), "{line}: {r:#?}");
+    r[0].content.clone()
+}
+
+// Ruling T58.
+#[tokio::test]
+async fn rules_in_a_games_channel_or_thread_are_that_games() {
+    let e = env("read-rules-here").await;
+    let arcana = e.ok("@carol /rules game:arcana").await[0].content.clone();
+    let knight = e.ok("@carol /rules game:arcana unit:blue-knight").await[0]
+        .content
+        .clone();
+    let list = e.ok("@carol /rules").await[0].content.clone();
+    assert!(list.starts_with("Games: "), "{list}");
+    assert_ne!(arcana, list);
+
+    // A channel with one game being set up, then played: that game's rules, to anyone.
+    e.ok(&format!(
+        "@alice /new game:{GAME} {CREATOR_OPTIONS} opponent:@bob"
+    ))
+    .await;
+    assert_eq!(e.ok("@carol /rules").await[0].content, arcana);
+    e.ok(&format!("@bob /accept {ACCEPT_OPTIONS}")).await;
+    assert_eq!(e.ok("@carol /rules").await[0].content, arcana);
+    assert_eq!(
+        e.ok("@carol /rules unit:blue-knight").await[0].content,
+        knight
+    );
+    // A topic or another game named still answers what was asked.
+    let magic = e.ok("@carol /rules game:magic-chess").await[0]
+        .content
+        .clone();
+    assert_ne!(magic, arcana);
+    // Elsewhere, the list as before.
+    assert_eq!(e.ok("@carol #elsewhere /rules").await[0].content, list);
+
+    // Two games in one channel: which one is meant is not known, so the list.
+    e.ok(&format!(
+        "@carol /new game:{GAME} {CREATOR_OPTIONS} opponent:@dave"
+    ))
+    .await;
+    assert_eq!(e.ok("@carol /rules").await[0].content, list);
+}
+
+// Ruling T58.
+#[tokio::test]
+async fn rules_in_a_games_thread_are_that_games_even_after_its_end() {
+    let e = env("read-rules-thread").await;
+    let arcana = e.ok("@carol /rules game:arcana").await[0].content.clone();
+    let list = e.ok("@carol /rules").await[0].content.clone();
+    let table = in_server("table");
+    run_at(
+        &e,
+        &format!("@alice /new game:{GAME} {CREATOR_OPTIONS} opponent:@bob"),
+        &table,
+    )
+    .await;
+    for x in e.table.outbox_due(usize::MAX).await {
+        e.table.outbox_delivered(x.id, Vec::new()).await.unwrap();
+    }
+    run_at(&e, &format!("@bob /accept {ACCEPT_OPTIONS}"), &table).await;
+    let d = e.table.outbox_due(usize::MAX).await;
+    let ask = d.iter().find(|x| x.thread().is_some()).expect("a thread");
+    e.table.thread_opened(ask.id, &thread()).await.unwrap();
+
+    assert_eq!(rules_at(&e, "@carol /rules", &thread()).await, arcana);
+    // The channel it came from still means it, as for /board (T38).
+    assert_eq!(rules_at(&e, "@carol /rules", &table).await, arcana);
+    // Another channel of the server does not.
+    assert_eq!(
+        rules_at(&e, "@carol /rules", &in_server("lobby")).await,
+        list
+    );
+    let r = run_at(&e, "@alice /resign confirm:yes", &thread()).await;
+    assert!(r.iter().all(|r| r.ok), "{r:#?}");
+    assert_eq!(rules_at(&e, "@carol /rules", &thread()).await, arcana);
+}

@@ -121,3 +121,58 @@ async fn rules_in_a_games_thread_are_that_games_even_after_its_end() {
     assert!(r.iter().all(|r| r.ok), "{r:#?}");
     assert_eq!(rules_at(&e, "@carol /rules", &thread()).await, arcana);
 }
+
+/// The text of the invitation `line` creates.
+async fn invitation(e: &Env, line: &str) -> String {
+    let r = e.ok(line).await;
+    assert_eq!(r.len(), 1, "{r:#?}");
+    r[0].content.clone()
+}
+
+// Ruling T59.
+#[tokio::test]
+async fn invitations_state_the_clock_and_point_to_the_armies() {
+    let e = env("read-invitations").await;
+    // The game's own deadline and reminder (T25).
+    let own = invitation(
+        &e,
+        "@alice /new game:arcana army:human opponent:@bob deadline:3d reminder:12h",
+    )
+    .await;
+    assert!(
+        own.contains(" Move deadline: 3d; reminders: every 12h. bob: /accept game:1"),
+        "{own}"
+    );
+    // Else the creator's deadline (T5), and each waiting player's reminders (T2).
+    e.ok("@carol /settings deadline:5d").await;
+    let theirs = invitation(&e, "@carol /new game:gladiator opponent:@dave").await;
+    assert!(
+        theirs.contains(" Move deadline: 5d; reminders: as each player's /settings say. dave: /accept game:2 or /decline game:2."),
+        "{theirs}"
+    );
+    // Arcana's armies: their names and where the rest is, not the option's paragraph.
+    let help = "army: see /rules arcana army";
+    assert!(
+        own.contains(&format!(
+            "/accept game:1 (options: {help}) or /decline game:1."
+        )),
+        "{own}"
+    );
+    assert!(!own.contains("Your army"), "{own}");
+    assert!(
+        own.chars().count() < 250,
+        "{} characters: {own}",
+        own.chars().count()
+    );
+    // The page it points to is the armies' page.
+    let page = e.ok("@bob /rules arcana army").await[0].content.clone();
+    assert!(page.contains("Undead Arcana"), "{page}");
+    // Each fact still holds: bob accepts with an army named there.
+    e.ok("@bob /accept game:1 army:undead-arcana").await;
+    // An open seat's line is shortened the same way.
+    let open = invitation(&e, "@erin /new game:arcana army:human players:2").await;
+    assert!(
+        open.contains(&format!("1 open seat: /join game:3 (options: {help}).")),
+        "{open}"
+    );
+}

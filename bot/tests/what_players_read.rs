@@ -176,3 +176,46 @@ async fn invitations_state_the_clock_and_point_to_the_armies() {
         "{open}"
     );
 }
+
+/// The announcement of `who`'s play of their first legal action in game `id`.
+async fn play(e: &Env, who: &str, id: u64) -> String {
+    let action = e.actions(who, id).await[0].clone();
+    let r = e
+        .ok(&format!("@{who} /play game:{id} action:\"{action}\""))
+        .await;
+    r.iter()
+        .find(|r| r.content.contains(" plays "))
+        .unwrap_or_else(|| panic!("no announcement: {r:#?}"))
+        .content
+        .clone()
+}
+
+// Ruling T60.
+#[tokio::test]
+async fn a_draw_offer_its_offerer_moves_past_says_it_lapsed() {
+    let e = env("read-draw-lapses").await;
+    let (id, mover, other) = e.duel().await;
+    let lapsed = "; the draw offer lapsed.\n";
+    e.ok(&format!("@{mover} /draw game:{id}")).await;
+    let moved = play(&e, mover, id).await;
+    assert!(moved.contains(lapsed), "{moved}");
+    assert_eq!(moved.matches("lapsed").count(), 1, "{moved}");
+    // It lapsed: there is nothing left to accept.
+    let none = e
+        .refused(&format!("@{other} /draw game:{id} answer:accept"))
+        .await;
+    assert!(none.contains("Nobody has offered a draw"), "{none}");
+    // A play with no offer open says nothing of one.
+    let names = [mover, other];
+    let next = e.to_act(id, &names).await.expect("someone acts");
+    let plain = play(&e, next, id).await;
+    assert!(!plain.contains("lapsed"), "{plain}");
+    // An offer declined before the offerer moves on was no longer open: nothing lapses.
+    let next = e.to_act(id, &names).await.expect("someone acts");
+    let answerer = if next == mover { other } else { mover };
+    e.ok(&format!("@{next} /draw game:{id}")).await;
+    e.ok(&format!("@{answerer} /draw game:{id} answer:decline"))
+        .await;
+    let after = play(&e, next, id).await;
+    assert!(!after.contains("lapsed"), "{after}");
+}

@@ -5,6 +5,8 @@
 
 mod common;
 use common::*;
+use serde_json::Value;
+use tokar_bot::console::{self, ConsoleConfig};
 use tokar_bot::{ChannelRef, Reply};
 
 /// The server and thread of the thread tests.
@@ -218,4 +220,84 @@ async fn a_draw_offer_its_offerer_moves_past_says_it_lapsed() {
         .await;
     let after = play(&e, next, id).await;
     assert!(!after.contains("lapsed"), "{after}");
+}
+
+/// What the console prints for `input`, with `--json` or as text.
+async fn console_out(name: &str, json: bool, input: &str) -> String {
+    let cfg = ConsoleConfig {
+        data: fresh_dir(name),
+        images: None,
+        seed: Some(3),
+        json,
+        virtual_clock: true,
+        robot_iterations: Some(20),
+        parallel: 1,
+    };
+    let mut out: Vec<u8> = Vec::new();
+    console::run(cfg, input.as_bytes(), &mut out).await.unwrap();
+    String::from_utf8(out).unwrap()
+}
+
+#[tokio::test]
+async fn the_consoles_json_keeps_every_button_in_order() {
+    let input = "@alice /new game:magic-chess opponent:@bob\n@bob /accept\n@carol /join\n@dave /join\n@carol /draw\n";
+    let json = console_out("read-json-buttons", true, input).await;
+    let text = console_out("read-text-buttons", false, input).await;
+    // Each message's buttons as the text output shows them: `[label] @who #where
+    // /button custom_id:<id>`, once per reader (the first reader's line is enough).
+    let mut shown: Vec<Vec<(String, String)>> = Vec::new();
+    for l in text.lines() {
+        if !l.starts_with("  ") {
+            shown.push(Vec::new());
+        } else if let Some(list) = l.strip_prefix("  buttons: ") {
+            let last = shown.last_mut().unwrap();
+            if last.is_empty() {
+                for b in list.split(" | ") {
+                    let label = b[1..b.find(']').unwrap()].to_string();
+                    let id = b.rsplit("custom_id:").next().unwrap().to_string();
+                    last.push((id, label));
+                }
+            }
+        }
+    }
+    let from_json: Vec<Vec<(String, String)>> = json
+        .lines()
+        .map(|l| {
+            let v: Value = serde_json::from_str(l).unwrap();
+            v["buttons"]
+                .as_array()
+                .unwrap_or_else(|| panic!("no buttons field: {l}"))
+                .iter()
+                .map(|b| {
+                    (
+                        b["custom_id"].as_str().unwrap().to_string(),
+                        b["label"].as_str().unwrap().to_string(),
+                    )
+                })
+                .collect()
+        })
+        .collect();
+    // A message's text may run over several lines: the buttons are compared in the order
+    // printed, and the JSON has as many messages with buttons as the text.
+    let with = |m: &Vec<Vec<(String, String)>>| m.iter().filter(|b| !b.is_empty()).count();
+    assert_eq!(
+        with(&from_json),
+        with(&shown),
+        "json:\n{json}\ntext:\n{text}"
+    );
+    let flat = |m: Vec<Vec<(String, String)>>| m.into_iter().flatten().collect::<Vec<_>>();
+    let (from_json, shown) = (flat(from_json), flat(shown));
+    assert_eq!(from_json, shown, "json:\n{json}\ntext:\n{text}");
+    // The invitation's three (Accept, Decline, Join) come first, each with its id and label.
+    let labels: Vec<&str> = from_json.iter().map(|(_, l)| l.as_str()).collect();
+    assert!(
+        labels.starts_with(&["Accept game #1", "Decline game #1", "Join game #1"]),
+        "{labels:?}"
+    );
+    assert!(from_json.iter().all(|(id, _)| !id.is_empty()));
+    assert!(labels.contains(&"Accept the draw (#1)"), "{labels:?}");
+    assert!(
+        labels.len() > 3,
+        "the later messages' buttons too: {labels:?}"
+    );
 }

@@ -19,9 +19,10 @@
 //! is imported once). A line that is not UTF-8, or any other line the console
 //! cannot read, is refused with one line and the console reads on. Every outgoing message
 //! is printed: as text, or with `--json` as one object a line with exactly
-//! `channel`, `ephemeral_to`, `content`, `mentions`, `images`, `ok`.
+//! `channel`, `ephemeral_to`, `content`, `mentions`, `images`, `buttons`, `ok`.
 
 mod delivered;
+mod json;
 mod parallel;
 mod stdout;
 mod threads;
@@ -35,7 +36,7 @@ use crate::clock::{Clock, SystemClock, VirtualClock};
 const LATEST: crate::clock::Millis = 253_402_300_799_999;
 use crate::duration;
 use crate::table::{ChannelRef, NameKind, Reply, Request, Table, TableConfig, UserRef};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -629,15 +630,6 @@ impl<W: AsyncWrite + Unpin> Console<W> {
     }
 
     async fn print(&mut self, replies: &[Reply]) -> Result<(), String> {
-        #[derive(Serialize)]
-        struct JsonReply<'a> {
-            channel: &'a str,
-            ephemeral_to: Option<&'a str>,
-            content: &'a str,
-            mentions: Vec<&'a str>,
-            images: Vec<String>,
-            ok: bool,
-        }
         let mut text = String::new();
         for r in replies {
             let mut paths = Vec::new();
@@ -660,15 +652,13 @@ impl<W: AsyncWrite + Unpin> Console<W> {
             let content = self.shown(&r.content);
             let private = r.ephemeral_to.as_ref().map(name_of);
             if self.cfg.json {
-                let j = JsonReply {
-                    channel: &r.channel.name,
-                    ephemeral_to: private.as_deref(),
-                    content: &content,
-                    mentions: mentions.iter().map(String::as_str).collect(),
-                    images: paths,
-                    ok: r.ok,
-                };
-                text.push_str(&serde_json::to_string(&j).map_err(|e| e.to_string())?);
+                text.push_str(&json::line(
+                    r,
+                    private.as_deref(),
+                    &content,
+                    &mentions,
+                    paths,
+                )?);
                 text.push('\n');
             } else {
                 let mut head = format!("[#{}", r.channel.name);

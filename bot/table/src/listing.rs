@@ -227,34 +227,64 @@ impl Listing<'_> {
                 }
                 kind
             }
-            None => {
-                let list: Vec<String> = GameKind::ALL
-                    .iter()
-                    .map(|k| {
-                        format!(
-                            "{} ({}){}",
-                            k.title(),
-                            k.slug(),
-                            if k.available() {
-                                ""
-                            } else {
-                                ", not playable yet"
-                            }
-                        )
-                    })
-                    .collect();
-                return Ok(vec![Reply::private(
-                    &req.channel,
-                    &req.user,
-                    format!(
-                        "Games: {}. /rules game:<name> [unit:<unit>] shows one.",
-                        list.join(", ")
-                    ),
-                )]);
-            }
+            None => match self.game_here(req).await? {
+                Some(kind) => kind,
+                None => return Ok(vec![Self::rules_list(req)]),
+            },
         };
         let text = kind.rules(unit.as_deref())?;
         Ok(vec![Reply::private(&req.channel, &req.user, text)])
+    }
+
+    /// The game whose rules `/rules` without a game means where it is typed (ruling T58):
+    /// the only game being set up or played in this channel (a game's thread is its own
+    /// channel; a game moved into its thread still counts in the channel it came from, as
+    /// for /board), or, in a thread whose game has ended, that game. None elsewhere, where
+    /// the list of every game is the answer.
+    async fn game_here(&self, req: &Request) -> Res<Option<GameKind>> {
+        let c = req.channel.id;
+        let ids = self
+            .t
+            .records()
+            .blocking(move |s| s.games_in_channel(c))
+            .await?;
+        let recs = self.t.games().records_by_id(ids).await?;
+        let open: Vec<&GameRecord> = recs
+            .iter()
+            .filter(|r| matches!(r.phase, Phase::Lobby | Phase::Playing))
+            .collect();
+        Ok(match (open.as_slice(), recs.as_slice()) {
+            ([one], _) => Some(one.kind),
+            ([], [ended]) if req.channel.parent.is_some() => Some(ended.kind),
+            _ => None,
+        })
+    }
+
+    /// `/rules` elsewhere: every game, and how to read one.
+    fn rules_list(req: &Request) -> Reply {
+        let list: Vec<String> = GameKind::ALL
+            .iter()
+            .map(|k| {
+                format!(
+                    "{} ({}){}",
+                    k.title(),
+                    k.slug(),
+                    if k.available() {
+                        ""
+                    } else {
+                        ", not playable yet"
+                    }
+                )
+            })
+            .collect();
+        Reply::private(
+            &req.channel,
+            &req.user,
+            format!(
+                "Games: {}. /rules game:<name> [unit:<unit>] shows one.",
+                list.join(", ")
+            ),
+        )
     }
 
     pub(super) async fn cmd_settings(

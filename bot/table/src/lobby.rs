@@ -9,6 +9,7 @@ use tokar_engine::catalog::{AnyGame, GameKind, Options};
 use tokar_engine::spelling::did_you_mean;
 use tokar_engine::{Seat, Viewer};
 use tokar_model::command::{Args, NewGame};
+use tokar_model::duration;
 use tokar_model::quote::excerpt;
 use tokar_model::record::{GameRecord, LogEntry, Member, Named, Phase, Reseed, TurnClock, FORMAT};
 
@@ -86,13 +87,18 @@ fn from_record_note(actions: u64, reseeds: &[Reseed]) -> String {
     }
 }
 
+/// The options an invitee may give, as an invitation lists them. A free-text option with
+/// named values (Arcana's army: presets and unit picks) points to its rules page rather
+/// than quoting its whole help, which is a paragraph (ruling T59).
 fn options_help(kind: GameKind, per_seat_only: bool) -> String {
     let list: Vec<String> = kind
         .options()
         .iter()
         .filter(|o| o.per_seat || !per_seat_only)
         .map(|o| {
-            if o.choices.is_empty() {
+            if o.choices.is_empty() && !kind.named_values(o.name).is_empty() {
+                format!("{}: see /rules {} {}", o.name, kind.slug(), o.name)
+            } else if o.choices.is_empty() {
                 format!("{}: {}", o.name, o.help)
             } else {
                 format!("{}: {}", o.name, o.choices.join("|"))
@@ -297,6 +303,7 @@ impl Lobby<'_> {
             assistance_note(saved),
             from_record_note(saved.preset.len() as u64, &saved.reseeds)
         );
+        content.push_str(&clock_note(saved));
         if !saved.invited.is_empty() {
             content.push_str(&format!(
                 " {}: /accept game:{id}{} or /decline game:{id}.",
@@ -749,6 +756,19 @@ fn assistance_note(rec: &GameRecord) -> String {
     } else {
         format!("{help}, no vacation")
     }
+}
+
+/// What an invitation says about the game's clock (ruling T59): its move deadline, and its
+/// reminder interval, or that each waiting player's own setting decides it (T2, T25).
+fn clock_note(rec: &GameRecord) -> String {
+    let reminders = match rec.reminder {
+        Some(every) => format!("every {}", duration::format(every)),
+        None => "as each player's /settings say".to_string(),
+    };
+    format!(
+        " Move deadline: {}; reminders: {reminders}.",
+        duration::format(rec.deadline)
+    )
 }
 
 /// `rated:yes|no` of /new: rated by default between people; a game with

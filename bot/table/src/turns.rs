@@ -87,6 +87,12 @@ impl Turns<'_> {
             .map_err(|e| format!("'{}' is refused in game #{id}: {e}", excerpt(action)))?;
         let game = game.clone();
         let before = l.rec.turn.waiting.clone();
+        // Any action voids an open draw offer; when its offerer acts, they are told (T60).
+        let lapsed = l
+            .rec
+            .draw_offer
+            .as_ref()
+            .is_some_and(|o| o.at_len == l.rec.log_len && o.by == req.user.id);
         let entry = LogEntry {
             format: FORMAT,
             seq: l.rec.log_len,
@@ -115,9 +121,14 @@ impl Turns<'_> {
                 &staged.rec,
                 &game,
                 &format!(
-                    "{} ({}) plays {notation}",
+                    "{} ({}) plays {notation}{}",
                     req.user.name,
-                    game.seat_name(seat)
+                    game.seat_name(seat),
+                    if lapsed {
+                        "; the draw offer lapsed"
+                    } else {
+                        ""
+                    }
                 ),
                 &events,
                 &before,

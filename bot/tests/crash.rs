@@ -144,6 +144,7 @@ async fn kill_once(
     assert_eq!(
         v.as_object().unwrap().keys().cloned().collect::<Vec<_>>(),
         [
+            "buttons",
             "channel",
             "content",
             "ephemeral_to",

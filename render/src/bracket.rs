@@ -10,7 +10,7 @@
 
 use crate::canvas::TextBox;
 use crate::palette;
-use crate::sheet::{encode, Lettering, CELL_PX, HEAD_PX, MARGIN, ROW_H};
+use crate::sheet::{encode, Lettering, CELL_PX, HEAD_PX, MARGIN, NOTE_H, NOTE_PX, ROW_H};
 use crate::sketch::Sketch;
 use crate::text::Weight;
 use crate::{RenderError, Renderer};
@@ -57,8 +57,6 @@ const MATCH_GAP: f32 = 14.0;
 const COLUMN_GAP: f32 = 36.0;
 /// The least width of a name.
 const MIN_NAME_W: f32 = 110.0;
-const NOTE_PX: u16 = 14;
-const NOTE_H: f32 = 22.0;
 
 impl Renderer {
     /// The bracket as PNG bytes.
@@ -167,17 +165,7 @@ impl Renderer {
                 }
             }
         }
-        for (k, note) in b.notes.iter().enumerate() {
-            ink.text(
-                &mut sk,
-                Weight::Regular,
-                NOTE_PX,
-                MARGIN,
-                notes_y + NOTE_H * (k as f32 + 1.0) - 6.0,
-                palette::MUTED,
-                note,
-            );
-        }
+        ink.notes(&mut sk, notes_y, &b.notes);
         Ok((sk, ink.texts))
     }
 }

@@ -10,7 +10,7 @@
 
 use crate::canvas::TextBox;
 use crate::palette;
-use crate::sheet::{encode, Lettering, CELL_PX, HEAD_PX, MARGIN, ROW_H, TITLE_PX};
+use crate::sheet::{encode, Lettering, CELL_PX, HEAD_PX, MARGIN, NOTE_H, NOTE_PX, ROW_H, TITLE_PX};
 use crate::sketch::Sketch;
 use crate::text::Weight;
 use crate::{RenderError, Renderer};
@@ -45,9 +45,7 @@ pub struct Crosstable {
     pub notes: Vec<String>,
 }
 
-const NOTE_PX: u16 = 14;
 const GAP: f32 = 20.0;
-const NOTE_H: f32 = 22.0;
 /// The least width of a grid cell (room for "½ ½" at most takes more).
 const MIN_CELL_W: f32 = 34.0;
 const CELL_PAD: f32 = 12.0;
@@ -223,17 +221,7 @@ impl Renderer {
             }
             x = right;
         }
-        for (k, note) in t.notes.iter().enumerate() {
-            ink.text(
-                &mut sk,
-                Weight::Regular,
-                NOTE_PX,
-                MARGIN,
-                notes_y + NOTE_H * (k as f32 + 1.0) - 6.0,
-                palette::MUTED,
-                note,
-            );
-        }
+        ink.notes(&mut sk, notes_y, &t.notes);
         Ok((sk, ink.texts))
     }
 }

@@ -30,6 +30,9 @@ pub(crate) const CELL_PX: u16 = 18;
 pub(crate) const MARGIN: f32 = 24.0;
 const GAP: f32 = 28.0;
 pub(crate) const ROW_H: f32 = 32.0;
+/// The size and line height of the notes under a picture's table.
+pub(crate) const NOTE_PX: u16 = 14;
+pub(crate) const NOTE_H: f32 = 22.0;
 /// Rows drawn at most: a picture for a channel, not a database dump.
 pub const MAX_ROWS: usize = 50;
 
@@ -94,6 +97,23 @@ impl<'a> Lettering<'a> {
     /// A table cell: regular, ink.
     pub fn cell(&mut self, sk: &mut Sketch, x: f32, y: f32, s: &str) {
         self.text(sk, Weight::Regular, CELL_PX, x, y, palette::INK, s);
+    }
+
+    /// Lines under a table or a bracket (what its signs mean, its rules), the
+    /// first one's box starting at `top`.
+    pub fn notes(&mut self, sk: &mut Sketch, top: f32, notes: &[String]) {
+        for (k, note) in notes.iter().enumerate() {
+            let base = top + NOTE_H * (k as f32 + 1.0) - 6.0;
+            self.text(
+                sk,
+                Weight::Regular,
+                NOTE_PX,
+                MARGIN,
+                base,
+                palette::MUTED,
+                note,
+            );
+        }
     }
 
     /// The picture's title, at the top left.

@@ -62,6 +62,7 @@ mod server_games;
 mod servers;
 mod sled_kv;
 mod trees;
+mod versioned;
 pub use servers::{decode_server, encode_server, ServerRecord};
 
 use kv::{transaction, Kv, KvTx, TxError, MAIN};
